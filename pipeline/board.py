@@ -1,0 +1,73 @@
+"""What the vision stages find on a page: boards, their lattice, and their cells."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+
+from pipeline.grid import GridShape
+
+
+@dataclass(frozen=True)
+class PageImage:
+    """One raster page: a photo, a scan, or a rasterised PDF page (BGR, uint8)."""
+
+    source: str  # the input path as given, or "archive.zip/inner/path"
+    page: int  # 1-based
+    pixels: np.ndarray = field(repr=False)
+
+
+@dataclass(frozen=True)
+class BoardLocation:
+    """Where a board sits on its page: four corners TL, TR, BR, BL in page pixels (x, y)."""
+
+    corners: np.ndarray = field(repr=False)  # shape (4, 2), float32
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """The grid lines of a rectified board, in board pixels.
+
+    ``row_lines`` and ``col_lines`` each hold N+1 positions, top/left edge first, so cell (r, c)
+    spans row_lines[r]..row_lines[r+1] vertically. They follow the printed lines rather than
+    equal slices, so a slightly warped page still yields tight cells.
+    """
+
+    shape: GridShape
+    row_lines: tuple[float, ...]
+    col_lines: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class BoardImage:
+    """A board warped to a fronto-parallel square, with the warp that made it.
+
+    ``homography`` maps page pixels to board pixels; its inverse draws back onto the page.
+    """
+
+    location: BoardLocation
+    pixels: np.ndarray = field(repr=False)  # BGR, uint8, square
+    homography: np.ndarray = field(repr=False)  # 3x3 float64, page -> board
+    lattice: Lattice
+
+    @property
+    def shape(self) -> GridShape:
+        return self.lattice.shape
+
+
+class CellKind(StrEnum):
+    EMPTY = "empty"  # a playable cell with nothing printed in it
+    GIVEN = "given"  # a playable cell with a printed digit
+    BLOCKED = "blocked"  # a solid cell that takes no digit
+
+
+@dataclass(frozen=True)
+class CellImage:
+    """One cell of a board: its place, its kind and, for a given, the crop to read."""
+
+    row: int  # 0-based
+    col: int  # 0-based
+    kind: CellKind
+    crop: np.ndarray | None = field(default=None, repr=False)  # grayscale, given cells only

@@ -1,0 +1,58 @@
+"""Typed, user-facing errors.
+
+Each error carries a stable ``code`` (stored in the database and the results file) and a message
+that tells a person what happened and what to do about it. A stage raises these; the runner turns
+them into a failed page or puzzle and the batch goes on.
+"""
+
+
+class SudokuBatchError(Exception):
+    """Base class: something about one input went wrong, and the user should be told."""
+
+    code = "failed"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class UnreadableInput(SudokuBatchError):
+    """A file could not be opened as an image, PDF or archive."""
+
+    code = "unreadable_input"
+
+
+class UnsupportedInput(SudokuBatchError):
+    """A file's type is not one sudoku-batch reads."""
+
+    code = "unsupported_input"
+
+
+class NoGridFound(SudokuBatchError):
+    """A page was read but no Sudoku grid was found on it."""
+
+    code = "no_grid"
+
+
+class LatticeNotFound(SudokuBatchError):
+    """A board was found but its rows and columns could not be measured."""
+
+    code = "no_lattice"
+
+
+class InvalidPuzzle(SudokuBatchError):
+    """A puzzle's givens cannot be a Sudoku: wrong size, bad symbols, clashing digits."""
+
+    code = "invalid"
+
+
+class EngineUnavailable(SudokuBatchError):
+    """An OCR engine or SAT backend is not installed or cannot start."""
+
+    code = "engine_unavailable"
+
+
+class SolverFailed(SudokuBatchError):
+    """The SAT solver crashed or answered something that is not a valid result."""
+
+    code = "solver_failed"

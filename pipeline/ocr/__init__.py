@@ -1,0 +1,1 @@
+"""Digit recognition engines behind one small interface (``pipeline.ocr.base.OcrEngine``)."""

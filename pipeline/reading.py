@@ -1,0 +1,58 @@
+"""What recognition makes of a board's cells."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.board import CellKind
+from pipeline.grid import Grid, GridShape, Puzzle
+
+
+@dataclass(frozen=True)
+class DigitReading:
+    """An OCR engine's reading of one crop: the best digit, its probability, and runner-ups.
+
+    ``alternatives`` lists the next-best (digit, probability) pairs, best first, excluding
+    ``digit`` itself.
+    """
+
+    digit: int
+    confidence: float
+    alternatives: tuple[tuple[int, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class CellReading:
+    """The final reading of one cell, as stored per cell."""
+
+    row: int
+    col: int
+    kind: CellKind
+    digit: int | None = None
+    confidence: float | None = None
+    alternatives: tuple[tuple[int, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """Every cell of one board, read."""
+
+    shape: GridShape
+    cells: tuple[CellReading, ...]
+
+    def givens(self) -> Grid:
+        n = self.shape.size
+        rows: list[list[int | None]] = [[0] * n for _ in range(n)]
+        for cell in self.cells:
+            if cell.kind is CellKind.BLOCKED:
+                rows[cell.row][cell.col] = None
+            elif cell.kind is CellKind.GIVEN and cell.digit is not None:
+                rows[cell.row][cell.col] = cell.digit
+        return tuple(tuple(row) for row in rows)
+
+    def puzzle(self) -> Puzzle:
+        return Puzzle(self.shape, self.givens())
+
+    def lowest_confidence(self) -> float | None:
+        values = [c.confidence for c in self.cells if c.confidence is not None]
+        return min(values) if values else None

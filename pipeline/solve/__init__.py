@@ -1,0 +1,1 @@
+"""Solving through SAT: CNF encoding, solver backends, verdicts and independent checking."""
