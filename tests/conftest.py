@@ -1,0 +1,24 @@
+"""Shared fixtures. Data from ../shared/data is found through SUDOKU_BATCH_SHARED_DATA (default:
+the `shared/data` folder beside the checkout); tests that need it skip with a clear message when
+it is absent."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def shared_data_dir() -> Path:
+    return Path(os.environ.get("SUDOKU_BATCH_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    path = shared_data_dir()
+    if not path.is_dir():
+        pytest.skip(f"shared data not found at {path} (set SUDOKU_BATCH_SHARED_DATA)")
+    return path
