@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.board import CellKind
+from pipeline.board import BoardImage, CellKind
 from pipeline.grid import Grid, GridShape, Puzzle
 
 
@@ -56,3 +56,16 @@ class BoardReading:
     def lowest_confidence(self) -> float | None:
         values = [c.confidence for c in self.cells if c.confidence is not None]
         return min(values) if values else None
+
+
+@dataclass(frozen=True)
+class RecognisedBoard:
+    """A board after recognition: turned upright (from its content, not EXIF) and read.
+
+    ``board`` is the upright board (its homography still maps page pixels to its pixels);
+    ``quarter_turns`` is how many counter-clockwise quarter turns made it upright.
+    """
+
+    board: BoardImage
+    reading: BoardReading
+    quarter_turns: int = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pipeline.grid import Grid
+from pipeline.grid import Grid, Puzzle
 
 
 class Verdict(StrEnum):
@@ -24,3 +24,28 @@ class SolveResult:
     message: str = ""  # why, for anything that is not SOLVED
     seconds: float = 0.0
     backend: str = ""
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """A reading the solver set aside because the readings contradicted each other.
+
+    ``replaced_by`` is the digit used instead (a runner-up reading), or 0 when the cell was
+    treated as empty.
+    """
+
+    row: int
+    col: int
+    read: int
+    confidence: float
+    replaced_by: int
+
+
+@dataclass(frozen=True)
+class PuzzleSolution:
+    """The outcome of solving one read board: the puzzle as finally solved (after any doubts),
+    the verdict and solution, and which readings were doubted."""
+
+    puzzle: Puzzle
+    result: SolveResult
+    doubts: tuple[Doubt, ...] = ()
