@@ -1,0 +1,66 @@
+"""Draw a solution back onto the original page, in the page's own perspective."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from pipeline.board import BoardImage
+from pipeline.grid import Grid
+
+# Solved digits in a blue that stands apart from black or red printing (BGR).
+SOLUTION_INK = (200, 80, 0)
+# Context kept around the board in the rendered crop, as a share of the board's size.
+MARGIN = 0.04
+
+
+def render_solution(
+    page_pixels: np.ndarray, board: BoardImage, givens: Grid, solution: Grid
+) -> np.ndarray:
+    """The page region holding ``board``, with the digits the solver filled in drawn in place.
+
+    Digits are drawn on a board-sized layer (upright, in the lattice's cells) and that layer is
+    warped back through the inverse of the board's homography, so they sit in the photo's own
+    perspective, skew and rotation. Only cells that were empty get a digit.
+    """
+    height, width = board.pixels.shape[:2]
+    ink = np.zeros((height, width), np.uint8)
+    rows, cols = board.lattice.row_lines, board.lattice.col_lines
+    for r, (given_row, solved_row) in enumerate(zip(givens, solution, strict=True)):
+        for c, (given, solved) in enumerate(zip(given_row, solved_row, strict=True)):
+            if given == 0 and solved:
+                _draw_centred(ink, str(solved), rows[r], rows[r + 1], cols[c], cols[c + 1])
+
+    page_height, page_width = page_pixels.shape[:2]
+    board_to_page = np.linalg.inv(board.homography)
+    alpha = cv2.warpPerspective(ink, board_to_page, (page_width, page_height))
+    alpha = (alpha.astype(np.float32) / 255.0)[:, :, None]
+    colour = np.array(SOLUTION_INK, np.float32)
+    drawn = page_pixels.astype(np.float32) * (1.0 - alpha) + colour * alpha
+    return _crop_to_board(drawn.astype(np.uint8), board)
+
+
+def _draw_centred(ink: np.ndarray, text: str, top: float, bottom: float, left: float,
+                  right: float) -> None:
+    cell_height, cell_width = bottom - top, right - left
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    thickness = max(1, round(cell_height / 18))
+    (text_width, text_height), _ = cv2.getTextSize(text, font, 1.0, thickness)
+    # Fill ~60% of the cell height, narrower if a two-digit number would not fit.
+    scale = min(0.6 * cell_height / text_height, 0.8 * cell_width / text_width)
+    (text_width, text_height), _ = cv2.getTextSize(text, font, scale, thickness)
+    origin = (
+        round(left + (cell_width - text_width) / 2),
+        round(top + (cell_height + text_height) / 2),
+    )
+    cv2.putText(ink, text, origin, font, scale, 255, thickness, cv2.LINE_AA)
+
+
+def _crop_to_board(page: np.ndarray, board: BoardImage) -> np.ndarray:
+    corners = board.location.corners
+    side = float(np.ptp(corners, axis=0).max())
+    margin = MARGIN * side
+    x0, y0 = np.floor(corners.min(axis=0) - margin).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0) + margin).astype(int)
+    height, width = page.shape[:2]
+    return page[max(y0, 0) : min(y1, height), max(x0, 0) : min(x1, width)].copy()
