@@ -1,0 +1,75 @@
+"""Image degradations shared by photos and scanned pages. Each takes and returns BGR uint8."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def move_points(points: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """Points (K, 2) through a 3x3 homography, as float32."""
+    moved = cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float64), matrix)
+    return moved.reshape(-1, 2).astype(np.float32)
+
+
+def recolour_ink(image: np.ndarray, ink_bgr: tuple[int, int, int]) -> np.ndarray:
+    """Reprint dark ink in another colour, keeping the paper white and greys proportional."""
+    ink = 1.0 - cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)[..., None] / 255.0
+    paper = np.full(3, 255.0, np.float32)
+    return np.clip(paper - ink * (paper - np.array(ink_bgr, np.float32)), 0, 255).astype(np.uint8)
+
+
+def tint(image: np.ndarray, paper_bgr: np.ndarray) -> np.ndarray:
+    """White paper becomes ``paper_bgr``; ink darkens it proportionally."""
+    return (image.astype(np.float32) * (paper_bgr / 255.0)).astype(np.uint8)
+
+
+def uneven_light(image: np.ndarray, rng: np.random.Generator, strength: float) -> np.ndarray:
+    """A smooth brightness falloff up to ``strength``, and sometimes a soft-edged shadow."""
+    h, w = image.shape[:2]
+    coarse = rng.uniform(1.0 - strength, 1.0, (3, 3)).astype(np.float32)
+    gain = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
+    if strength > 0 and rng.random() < 0.5:
+        # A shadow (hand, phone, book spine) is a half-plane with a blurred edge.
+        angle = rng.uniform(0, 2 * np.pi)
+        x0, y0 = rng.uniform(0, w), rng.uniform(0, h)
+        xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+        distance = (xs - x0) * np.cos(angle) + (ys - y0) * np.sin(angle)
+        softness = rng.uniform(0.01, 0.08) * max(w, h)
+        inside = 1.0 / (1.0 + np.exp(np.clip(-distance / softness, -50, 50)))
+        gain *= 1.0 - rng.uniform(0.15, 0.4) * strength / max(strength, 0.3) * inside
+    return np.clip(image.astype(np.float32) * gain[..., None], 0, 255).astype(np.uint8)
+
+
+def blur(image: np.ndarray, sigma: float) -> np.ndarray:
+    if sigma < 0.2:
+        return image
+    return cv2.GaussianBlur(image, (0, 0), sigma)
+
+
+def sensor_noise(image: np.ndarray, rng: np.random.Generator, sigma: float) -> np.ndarray:
+    noise = rng.normal(0.0, sigma, image.shape).astype(np.float32)
+    return np.clip(image.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+
+
+def speckle(image: np.ndarray, rng: np.random.Generator, dots: int) -> np.ndarray:
+    """Dust and toner specks: small dark (and a few white) dots anywhere on the page."""
+    out = image.copy()
+    h, w = image.shape[:2]
+    for x, y, radius, dark in zip(
+        rng.integers(0, w, dots),
+        rng.integers(0, h, dots),
+        rng.integers(0, 3, dots),
+        rng.random(dots) < 0.8,
+        strict=True,
+    ):
+        colour = (40, 40, 40) if dark else (255, 255, 255)
+        cv2.circle(out, (int(x), int(y)), int(radius), colour, -1)
+    return out
+
+
+def jpeg_roundtrip(image: np.ndarray, quality: int) -> np.ndarray:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
