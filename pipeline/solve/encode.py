@@ -1,0 +1,220 @@
+"""A puzzle as CNF: one variable per (cell, candidate digit), givens substituted beforehand.
+
+Substituting the givens before writing the formula (rather than adding them as unit clauses)
+drops every satisfied clause and false literal up front, so the solver sees a small formula over
+the free cells' remaining candidates only, numbered compactly from 1. ``Encoding.cells`` maps a
+variable back to its (row, col, digit).
+
+Constraints, for a p x q boxed N x N grid with blocked cells (which take no digit):
+- every playable free cell takes exactly one of its candidates;
+- no digit twice among the playable cells of a row, column or box;
+- in a unit whose cells are all playable, every digit at least once. Implied by the two rules
+  above (N cells, N digits), but stating it lets unit propagation find "hidden singles"; in a
+  unit with blocked cells it would be wrong, so it is left out there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pipeline.errors import InvalidPuzzle
+from pipeline.grid import Puzzle
+from pipeline.solve.backend import Cnf
+
+CellDigit = tuple[int, int, int]  # (row, col, digit), 0-based row/col, digit 1..N
+
+
+class AtMostOne(StrEnum):
+    """How "at most one of these literals" is written."""
+
+    PAIRWISE = "pairwise"  # k(k-1)/2 binary clauses, no new variables
+    SEQUENTIAL = "sequential"  # Sinz's sequential counter: k-1 new variables, 3k-4 clauses
+    PRODUCT = "product"  # Chen's 2-product: about 2*sqrt(k) new variables, 2k + O(sqrt k) clauses
+
+
+# Measured with bench/encodings.py (pairwise vs the others, per N and per list length): binary
+# clauses propagate fastest, so pairwise wins until lists grow long enough that its quadratic
+# clause count costs more in writing and parsing than the auxiliary variables cost in search.
+PAIRWISE_UP_TO = 12
+
+
+@dataclass(frozen=True)
+class EncodingPolicy:
+    """The encoding choices; the defaults are the measured best (see ``PAIRWISE_UP_TO``)."""
+
+    long_lists: AtMostOne = AtMostOne.SEQUENTIAL  # used for lists longer than pairwise_up_to
+    pairwise_up_to: int = PAIRWISE_UP_TO
+    unit_at_least_once: bool = True  # the redundant "every digit in every full unit" clauses
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """The CNF of one puzzle and how to read its models.
+
+    ``cells[v - 1]`` is the (row, col, digit) of variable v for v <= len(cells); variables above
+    that are auxiliary. ``contradiction`` is set, and ``cnf`` is empty, when substituting the
+    givens already shows the puzzle has no solution (a cell or a digit with no place left).
+    """
+
+    cnf: Cnf
+    cells: tuple[CellDigit, ...]
+    contradiction: str = ""
+
+    def decode(self, true_vars: frozenset[int]) -> dict[tuple[int, int], int]:
+        """The digit a model puts in each free cell, as (row, col) -> digit."""
+        return {(r, c): d for v, (r, c, d) in enumerate(self.cells, 1) if v in true_vars}
+
+    def forbid(self, true_vars: frozenset[int]) -> Cnf:
+        """This CNF plus one clause ruling out the model's assignment of the free cells, so a
+        second solve finds another solution or proves there is none."""
+        chosen = tuple(-v for v in range(1, len(self.cells) + 1) if v in true_vars)
+        return Cnf(self.cnf.num_vars, self.cnf.clauses + (chosen,))
+
+
+def unit_cells(puzzle: Puzzle) -> list[tuple[str, list[tuple[int, int]]]]:
+    """Every row, column and box with a human name, as lists of (row, col)."""
+    n, br, bc = puzzle.size, puzzle.shape.box_rows, puzzle.shape.box_cols
+    units: list[tuple[str, list[tuple[int, int]]]] = []
+    units += [(f"row {r + 1}", [(r, c) for c in range(n)]) for r in range(n)]
+    units += [(f"column {c + 1}", [(r, c) for r in range(n)]) for c in range(n)]
+    for b in range(n):
+        top, left = (b // br) * br, (b % br) * bc
+        cells = [(top + i, left + j) for i in range(br) for j in range(bc)]
+        units.append((f"box {b + 1}", cells))
+    return units
+
+
+def find_clashes(puzzle: Puzzle) -> list[str]:
+    """Each pair of givens that repeat a digit in a row, column or box, described for a person."""
+    clashes = []
+    for name, cells in unit_cells(puzzle):
+        first_at: dict[int, tuple[int, int]] = {}
+        for r, c in cells:
+            digit = puzzle.givens[r][c]
+            if not digit:
+                continue
+            if digit in first_at:
+                r0, c0 = first_at[digit]
+                clashes.append(
+                    f"r{r0 + 1}c{c0 + 1} and r{r + 1}c{c + 1} both hold {digit} in {name}"
+                )
+            else:
+                first_at[digit] = (r, c)
+    return clashes
+
+
+def encode_puzzle(puzzle: Puzzle, policy: EncodingPolicy = EncodingPolicy()) -> Encoding:
+    """The CNF of ``puzzle``; raises ``InvalidPuzzle`` naming the cells when givens clash."""
+    clashes = find_clashes(puzzle)
+    if clashes:
+        more = f" (and {len(clashes) - 3} more clashes)" if len(clashes) > 3 else ""
+        raise InvalidPuzzle("the givens clash: " + "; ".join(clashes[:3]) + more)
+
+    n, givens = puzzle.size, puzzle.givens
+    units = unit_cells(puzzle)
+    # The digits each cell's row, column and box already hold.
+    seen: dict[tuple[int, int], set[int]] = {(r, c): set() for r in range(n) for c in range(n)}
+    for _, cells in units:
+        held = {givens[r][c] for r, c in cells} - {0, None}
+        for cell in cells:
+            seen[cell] |= held
+
+    cells: list[CellDigit] = []
+    var_of: dict[CellDigit, int] = {}
+    for r in range(n):
+        for c in range(n):
+            if givens[r][c] != 0:
+                continue  # a given or a blocked cell: no variables
+            candidates = [d for d in range(1, n + 1) if d not in seen[(r, c)]]
+            if not candidates:
+                return _contradiction(f"cell r{r + 1}c{c + 1} has no digit left to take")
+            for d in candidates:
+                cells.append((r, c, d))
+                var_of[(r, c, d)] = len(cells)
+
+    writer = _ClauseWriter(len(cells), policy)
+    for r in range(n):
+        for c in range(n):
+            options = [var_of[(r, c, d)] for d in range(1, n + 1) if (r, c, d) in var_of]
+            if options:
+                writer.exactly_one(options)
+    for name, unit in units:
+        full = all(givens[r][c] is not None for r, c in unit)
+        held = {givens[r][c] for r, c in unit}
+        for d in range(1, n + 1):
+            if d in held:
+                continue
+            places = [var_of[(r, c, d)] for r, c in unit if (r, c, d) in var_of]
+            if full and not places:
+                return _contradiction(f"digit {d} has no place left in {name}")
+            writer.at_most_one(places)
+            if full and policy.unit_at_least_once:
+                writer.clauses.append(tuple(places))
+    return Encoding(Cnf(writer.num_vars, tuple(writer.clauses)), tuple(cells))
+
+
+def _contradiction(reason: str) -> Encoding:
+    return Encoding(Cnf(0, ()), (), contradiction=reason)
+
+
+class _ClauseWriter:
+    """Collects clauses and hands out auxiliary variables above the cell variables."""
+
+    def __init__(self, num_cell_vars: int, policy: EncodingPolicy):
+        self.num_vars = num_cell_vars
+        self.clauses: list[tuple[int, ...]] = []
+        self.policy = policy
+
+    def new_var(self) -> int:
+        self.num_vars += 1
+        return self.num_vars
+
+    def exactly_one(self, lits: Sequence[int]) -> None:
+        self.clauses.append(tuple(lits))
+        self.at_most_one(lits)
+
+    def at_most_one(self, lits: Sequence[int]) -> None:
+        method = self.policy.long_lists
+        if len(lits) <= self.policy.pairwise_up_to or method is AtMostOne.PAIRWISE:
+            self._pairwise(lits)
+        elif method is AtMostOne.SEQUENTIAL:
+            self._sequential(lits)
+        else:
+            self._product(lits)
+
+    def _pairwise(self, lits: Sequence[int]) -> None:
+        append = self.clauses.append
+        for i, a in enumerate(lits):
+            for b in lits[i + 1 :]:
+                append((-a, -b))
+
+    def _sequential(self, lits: Sequence[int]) -> None:
+        # s_i is true when some of lits[0..i] is true: x_i -> s_i, s_{i-1} -> s_i, s_{i-1} -> -x_i
+        previous = None
+        for i, x in enumerate(lits):
+            if previous is not None:
+                self.clauses.append((-previous, -x))
+            if i == len(lits) - 1:
+                break
+            s = self.new_var()
+            self.clauses.append((-x, s))
+            if previous is not None:
+                self.clauses.append((-previous, s))
+            previous = s
+
+    def _product(self, lits: Sequence[int]) -> None:
+        # Lay the k literals on a rows x cols grid; at most one row and one column may be "on".
+        if len(lits) <= 4:
+            self._pairwise(lits)
+            return
+        cols = -(-len(lits) // int(len(lits) ** 0.5))
+        rows = -(-len(lits) // cols)
+        row_vars = [self.new_var() for _ in range(rows)]
+        col_vars = [self.new_var() for _ in range(cols)]
+        for i, x in enumerate(lits):
+            self.clauses.append((-x, row_vars[i // cols]))
+            self.clauses.append((-x, col_vars[i % cols]))
+        self.at_most_one(row_vars)
+        self.at_most_one(col_vars)

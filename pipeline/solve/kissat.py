@@ -1,0 +1,188 @@
+"""The Kissat backend: this module alone starts, feeds, reads and, if need be, kills kissat.
+
+Kissat is not a library here but the binary in the ``passagemath-kissat`` wheel
+(``sage_wheels/bin/kissat``), so each CNF is one short-lived process: the formula goes in on
+stdin as DIMACS, the verdict and model come back on stdout (exit 10 = SAT, 20 = UNSAT, 0 =
+unknown, anything else a failure).
+
+No kissat may outlive its caller: past the timeout the whole process group is killed, and the
+child asks the kernel (PR_SET_PDEATHSIG) to SIGKILL it if the thread that started it dies
+first, e.g. a Celery worker killed for its own time limit. Kissat's own ``--time`` limit is a
+third line of defence for a parent that is stopped rather than killed.
+
+The death signal is set by util-linux's ``setpriv --pdeathsig`` when it is installed, otherwise
+by prctl from a ``preexec_fn``. Measured (bench/solve.py prints both floors): any preexec_fn
+makes Python fork the whole interpreter instead of vfork-ing, about 3.5 ms a launch against
+about 2 ms through setpriv (1 ms bare), and a puzzle takes two launches.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.metadata
+import math
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pipeline.errors import EngineUnavailable, SolverFailed
+from pipeline.solve.backend import Cnf, SatOutcome, SatStatus
+
+ENV_BINARY = "SUDOKU_BATCH_KISSAT"
+WHEEL = "passagemath-kissat"
+WHEEL_BINARY = "sage_wheels/bin/kissat"
+
+# Measured with bench/kissat_options.py on the 9x9 and 25x25 sets: on these small formulas the
+# preprocessing and inprocessing that pay off on industrial instances cost more than the whole
+# search; "--plain" turns them off. "-q" drops the banner and statistics we would only discard.
+DEFAULT_OPTIONS = ("-q", "--plain")
+
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+_EXIT_SAT, _EXIT_UNSAT, _EXIT_UNKNOWN = 10, 20, 0
+
+
+def find_kissat() -> Path:
+    """The kissat binary: ``$SUDOKU_BATCH_KISSAT``, else the one in the passagemath-kissat wheel,
+    else ``kissat`` on PATH. Raises ``EngineUnavailable`` saying where it looked."""
+    override = os.environ.get(ENV_BINARY)
+    if override:
+        path = Path(override)
+        if not (path.is_file() and os.access(path, os.X_OK)):
+            raise EngineUnavailable(f"{ENV_BINARY}={override} is not an executable file")
+        return path
+    try:
+        wheel_binary = Path(str(importlib.metadata.distribution(WHEEL).locate_file(WHEEL_BINARY)))
+    except importlib.metadata.PackageNotFoundError:
+        wheel_binary = None
+    if wheel_binary and wheel_binary.is_file() and os.access(wheel_binary, os.X_OK):
+        return wheel_binary
+    on_path = shutil.which("kissat")
+    if on_path:
+        return Path(on_path)
+    raise EngineUnavailable(
+        f"kissat not found: install the {WHEEL} wheel (pip install {WHEEL}), put kissat on PATH,"
+        f" or set {ENV_BINARY} to its path"
+    )
+
+
+def kissat_version(binary: Path) -> str:
+    """What ``kissat --version`` prints; ``EngineUnavailable`` if the binary will not run."""
+    try:
+        done = subprocess.run(
+            [str(binary), "--version"], capture_output=True, text=True, timeout=10
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise EngineUnavailable(f"cannot run {binary}: {error}") from error
+    version = done.stdout.strip()
+    if done.returncode != 0 or not version[:1].isdigit():
+        raise EngineUnavailable(f"{binary} --version answered {version or done.stderr!r}")
+    return version
+
+
+def to_dimacs(cnf: Cnf) -> bytes:
+    lines = [f"p cnf {cnf.num_vars} {len(cnf.clauses)}"]
+    lines += [" ".join(map(str, clause)) + " 0" for clause in cnf.clauses]
+    lines.append("")
+    return "\n".join(lines).encode("ascii")
+
+
+class KissatBackend:
+    """Runs each CNF in a fresh kissat process (see the module notes)."""
+
+    name = "kissat"
+
+    def __init__(self, binary: Path | None = None, options: tuple[str, ...] = DEFAULT_OPTIONS):
+        self.binary = binary or find_kissat()
+        self.version = kissat_version(self.binary)
+        self.options = options
+        self._setpriv = shutil.which("setpriv")
+        self._prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before any fork
+
+    def solve_cnf(self, cnf: Cnf, timeout: float) -> SatOutcome:
+        # Kissat's limit is whole seconds; ours (below) is exact, so theirs sits just beyond it.
+        command = [str(self.binary), *self.options, f"--time={math.ceil(timeout) + 1}"]
+        if self._setpriv:
+            command = [self._setpriv, "--pdeathsig", "KILL", "--", *command]
+            die_with_parent = None
+        else:
+            die_with_parent = _die_with_parent(self._prctl, os.getpid())
+        started = time.perf_counter()
+        try:
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,  # its own process group, so killpg reaches all of it
+                preexec_fn=die_with_parent,
+            )
+        except OSError as error:
+            raise EngineUnavailable(f"cannot start {self.binary}: {error}") from error
+        try:
+            stdout, stderr = process.communicate(to_dimacs(cnf), timeout=max(timeout, 0.001))
+        except subprocess.TimeoutExpired:
+            _kill_group(process)
+            return SatOutcome(SatStatus.UNKNOWN, seconds=time.perf_counter() - started)
+        except BaseException:  # interrupted (KeyboardInterrupt, task revoked): leave no child
+            _kill_group(process)
+            raise
+        seconds = time.perf_counter() - started
+        return parse_kissat_output(process.returncode, stdout, stderr, seconds)
+
+
+def parse_kissat_output(
+    returncode: int, stdout: bytes, stderr: bytes, seconds: float
+) -> SatOutcome:
+    """Kissat's answer as a ``SatOutcome``; ``SolverFailed`` unless exit code and output agree."""
+    status_lines = [line for line in stdout.splitlines() if line.startswith(b"s ")]
+    status = status_lines[-1].decode(errors="replace") if status_lines else ""
+
+    def failed(why: str) -> SolverFailed:
+        detail = (stderr or stdout).decode(errors="replace").strip()[-300:]
+        return SolverFailed(f"kissat {why}" + (f": {detail}" if detail else ""))
+
+    if returncode < 0:
+        raise failed(f"was killed by signal {-returncode}")
+    if returncode == _EXIT_UNSAT and status == "s UNSATISFIABLE":
+        return SatOutcome(SatStatus.UNSAT, seconds=seconds)
+    if returncode == _EXIT_UNKNOWN and status == "s UNKNOWN":
+        return SatOutcome(SatStatus.UNKNOWN, seconds=seconds)
+    if returncode != _EXIT_SAT or status != "s SATISFIABLE":
+        raise failed(f"exited with code {returncode} and status {status or 'missing'!r}")
+    literals: list[int] = []
+    try:
+        for line in stdout.splitlines():
+            if line.startswith(b"v "):
+                literals.extend(map(int, line[2:].split()))
+    except ValueError as error:
+        raise failed("printed a malformed model line") from error
+    if not literals or literals[-1] != 0:
+        raise failed("printed an incomplete model")
+    return SatOutcome(SatStatus.SAT, frozenset(x for x in literals if x > 0), seconds)
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass  # it finished on its own in the meantime
+    process.communicate()
+
+
+def _die_with_parent(prctl: Callable[..., int], parent: int) -> Callable[[], None]:
+    """A ``preexec_fn`` that makes the kernel SIGKILL the child when ``parent`` dies.
+
+    If the parent died between fork and prctl the death signal would never come, so the child
+    also checks it still has the parent that forked it.
+    """
+
+    def die_with_parent() -> None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return die_with_parent

@@ -1,0 +1,79 @@
+"""Solving a puzzle with a verdict: solved (unique), several solutions, none, timeout, invalid.
+
+Uniqueness costs a second solve: the same CNF plus a clause forbidding the first solution. If
+that is unsatisfiable the first solution was the only one. Every solution is checked by
+``pipeline.solve.check`` before it is reported.
+"""
+
+from __future__ import annotations
+
+import time
+
+from pipeline.errors import InvalidPuzzle, SolverFailed
+from pipeline.grid import Grid, Puzzle
+from pipeline.solve.backend import SatBackend, SatStatus
+from pipeline.solve.check import solution_problems
+from pipeline.solve.encode import Encoding, encode_puzzle
+from pipeline.solve.result import SolveResult, Verdict
+
+
+def solve_puzzle(puzzle: Puzzle, backend: SatBackend, timeout: float) -> SolveResult:
+    """The verdict on ``puzzle`` within ``timeout`` seconds in all (both solves together).
+
+    Raises ``SolverFailed``/``EngineUnavailable`` when the backend breaks; every property of the
+    puzzle itself comes back as a verdict.
+    """
+    started = time.perf_counter()
+
+    def verdict(kind: Verdict, **found: Grid | str | None) -> SolveResult:
+        seconds = time.perf_counter() - started
+        return SolveResult(kind, seconds=seconds, backend=backend.name, **found)  # type: ignore[arg-type]
+
+    try:
+        encoding = encode_puzzle(puzzle)
+    except InvalidPuzzle as error:
+        return verdict(Verdict.INVALID, message=error.message)
+    if encoding.contradiction:
+        return verdict(Verdict.UNSOLVABLE, message=encoding.contradiction)
+    if not encoding.cells:  # every playable cell is given
+        return verdict(Verdict.SOLVED, solution=_checked(puzzle, encoding, frozenset(), backend))
+
+    first = backend.solve_cnf(encoding.cnf, timeout)
+    if first.status is SatStatus.UNKNOWN:
+        return verdict(Verdict.TIMEOUT, message=f"no answer within {timeout:g} s")
+    if first.status is SatStatus.UNSAT:
+        return verdict(Verdict.UNSOLVABLE, message="the givens admit no solution")
+    solution = _checked(puzzle, encoding, first.true_vars, backend)
+
+    not_unique_yet = "found a solution but ran out of time proving it is the only one"
+    remaining = timeout - (time.perf_counter() - started)
+    if remaining <= 0:
+        return verdict(Verdict.TIMEOUT, solution=solution, message=not_unique_yet)
+    second = backend.solve_cnf(encoding.forbid(first.true_vars), remaining)
+    if second.status is SatStatus.UNKNOWN:
+        return verdict(Verdict.TIMEOUT, solution=solution, message=not_unique_yet)
+    if second.status is SatStatus.UNSAT:
+        return verdict(Verdict.SOLVED, solution=solution)
+    return verdict(
+        Verdict.MULTIPLE_SOLUTIONS,
+        solution=solution,
+        second_solution=_checked(puzzle, encoding, second.true_vars, backend),
+        message="the givens admit more than one solution",
+    )
+
+
+def _checked(
+    puzzle: Puzzle, encoding: Encoding, true_vars: frozenset[int], backend: SatBackend
+) -> Grid:
+    """The model as a full grid, after the independent check; ``SolverFailed`` if it fails."""
+    digits = encoding.decode(true_vars)
+    grid = tuple(
+        tuple(digits.get((r, c), value) for c, value in enumerate(row))
+        for r, row in enumerate(puzzle.givens)
+    )
+    problems = solution_problems(puzzle, grid)
+    if problems:
+        raise SolverFailed(
+            f"{backend.name} gave a solution that fails the check: " + "; ".join(problems[:3])
+        )
+    return grid
