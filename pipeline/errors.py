@@ -56,3 +56,9 @@ class SolverFailed(SudokuBatchError):
     """The SAT solver crashed or answered something that is not a valid result."""
 
     code = "solver_failed"
+
+
+class MalformedPuzzleText(InvalidPuzzle):
+    """A line of a puzzle text file is not a puzzle at all: wrong length, unknown characters."""
+
+    code = "malformed_text"

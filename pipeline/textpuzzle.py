@@ -1,0 +1,83 @@
+"""Puzzles as one line of text, the format of the public benchmark sets.
+
+A line is the grid row-major, ``.`` (or ``0``) for an empty cell, digits ``1``-``9`` then ``A``
+= 10, ``B`` = 11, ... ``P`` = 25 ...; the size is inferred from the length (N*N symbols), the box
+shape is given or the conventional one for N. A ``*`` marks a blocked cell (one that takes no
+digit), an extension of ours; the public sets have none. Anything after the grid, separated by
+white space, is a tag (source index, rating) and kept aside. Lines starting with ``#`` are
+comments.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from pipeline.errors import InvalidPuzzle, MalformedPuzzleText
+from pipeline.grid import Grid, GridShape, Puzzle
+
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # symbol i stands for digit i + 1
+EMPTY_SYMBOLS = ".0"
+BLOCKED_SYMBOL = "*"
+
+
+@dataclass(frozen=True)
+class TextPuzzle:
+    puzzle: Puzzle
+    tags: tuple[str, ...] = ()
+
+
+def is_puzzle_line(line: str) -> bool:
+    """False for blank lines and ``#`` comments, which carry no puzzle."""
+    text = line.strip()
+    return bool(text) and not text.startswith("#")
+
+
+def parse_puzzle_line(line: str, box: GridShape | None = None) -> TextPuzzle:
+    """The puzzle on ``line``. Raises ``MalformedPuzzleText`` when the text is not a grid and
+    ``InvalidPuzzle`` when it is a grid that cannot be a Sudoku (a digit beyond N, wrong box)."""
+    grid_text, *tags = line.split()
+    n = math.isqrt(len(grid_text))
+    if n * n != len(grid_text):
+        raise MalformedPuzzleText(
+            f"{len(grid_text)} symbols do not make a square grid "
+            "(a 9x9 puzzle has 81, 16x16 has 256, 25x25 has 625)"
+        )
+    if n > len(SYMBOLS):
+        raise MalformedPuzzleText(f"a {n}x{n} grid is larger than this format's alphabet allows")
+    shape = box or GridShape.square(n)
+    if shape.size != n:
+        raise InvalidPuzzle(f"boxes of {shape.box_rows}x{shape.box_cols} do not fit a {n}x{n} grid")
+    values: list[int | None] = []
+    for index, symbol in enumerate(grid_text):
+        if symbol in EMPTY_SYMBOLS:
+            values.append(0)
+        elif symbol == BLOCKED_SYMBOL:
+            values.append(None)
+        elif symbol in SYMBOLS:
+            values.append(SYMBOLS.index(symbol) + 1)
+        else:
+            raise MalformedPuzzleText(
+                f"unexpected character {symbol!r} at position {index + 1}"
+                " (use . for an empty cell, 1-9 then A=10, B=11, ...)"
+            )
+    rows = [values[r * n : (r + 1) * n] for r in range(n)]
+    return TextPuzzle(Puzzle.from_rows(rows, shape), tuple(tags))
+
+
+def parse_box(text: str) -> GridShape:
+    """``"3x4"`` as a box shape of 3 rows by 4 columns."""
+    try:
+        rows, cols = (int(part) for part in text.lower().split("x"))
+    except ValueError as error:
+        raise InvalidPuzzle(f"box shape {text!r} is not ROWSxCOLS, e.g. 3x3 or 2x3") from error
+    return GridShape(rows, cols)
+
+
+def format_grid(grid: Grid) -> str:
+    """A grid as one line in the same alphabet."""
+    return "".join(
+        "." if value == 0 else BLOCKED_SYMBOL if value is None else SYMBOLS[value - 1]
+        for row in grid
+        for value in row
+    )

@@ -1,0 +1,179 @@
+"""``sudoku-batch solve-text``: solve puzzles given as text, one per line.
+
+Prints one line per input line, in input order: the solution in the input's alphabet when the
+puzzle has exactly one, else ``<verdict>: <reason>`` (``error: <reason>`` for a line that is not
+a puzzle); comments and blank lines are echoed so the output lines up with the input. With
+``--format jsonl`` it prints one full record per puzzle instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from typing import TextIO
+
+from pipeline.errors import InvalidPuzzle, MalformedPuzzleText, SudokuBatchError, UnreadableInput
+from pipeline.grid import GridShape
+from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend
+from pipeline.solve.result import Verdict
+from pipeline.solve.solver import solve_puzzle
+from pipeline.textpuzzle import format_grid, is_puzzle_line, parse_box, parse_puzzle_line
+
+EXIT_OK, EXIT_SOME_LINES_FAILED = 0, 1
+LINES_PER_TASK = 64  # big enough that a worker's backend start-up and IPC are noise
+
+Line = tuple[int, str]  # (1-based line number, text without the newline)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "solve-text",
+        help="solve puzzles written as text, one per line (81 symbols for 9x9, . = empty)",
+        description=__doc__.split("\n\n", 1)[1],
+    )
+    parser.add_argument("file", metavar="FILE", help="puzzle file, or - for standard input")
+    parser.add_argument(
+        "--format", choices=("text", "jsonl"), default="text", help="output (default: text)"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="processes to use (default: 1)")
+    parser.add_argument(
+        "--backend",
+        choices=BACKEND_NAMES,
+        default=DEFAULT_BACKEND,
+        help="SAT backend (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        help="seconds per puzzle, uniqueness check included (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--box",
+        type=_box_argument,
+        metavar="RxC",
+        help="box shape, e.g. 2x3 for 6x6 (default: the usual one for the grid's size)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    make_backend(args.backend)  # fail once, up front, if the backend cannot run
+    chunks = _chunks(_numbered_lines(_open_input(args.file)), LINES_PER_TASK)
+    tasks = ((chunk, args.backend, args.timeout, args.box, args.format) for chunk in chunks)
+    failed = False
+    if args.jobs <= 1:
+        answers = map(_solve_chunk, tasks)
+    else:
+        pool = ProcessPoolExecutor(max_workers=args.jobs)
+        answers = pool.map(_solve_chunk, tasks)  # yields in input order
+    try:
+        for chunk_answers in answers:
+            for line, ok in chunk_answers:
+                if line is not None:
+                    print(line, flush=False)
+                failed |= not ok
+            sys.stdout.flush()
+    finally:
+        if args.jobs > 1:
+            pool.shutdown(cancel_futures=True)
+    return EXIT_SOME_LINES_FAILED if failed else EXIT_OK
+
+
+def _solve_chunk(
+    task: tuple[list[Line], str, float, GridShape | None, str],
+) -> list[tuple[str | None, bool]]:
+    """Each line's output (None: nothing to print) and whether it was handled without error."""
+    lines, backend_name, timeout, box, output_format = task
+    backend = make_backend(backend_name)
+    return [
+        _solve_line(number, text, backend, timeout, box, output_format) for number, text in lines
+    ]
+
+
+def _solve_line(number, text, backend, timeout, box, output_format) -> tuple[str | None, bool]:
+    jsonl = output_format == "jsonl"
+    if not is_puzzle_line(text):
+        return (None if jsonl else text), True
+    try:
+        parsed = parse_puzzle_line(text, box)
+        result = solve_puzzle(parsed.puzzle, backend, timeout)
+    except MalformedPuzzleText as error:
+        return _error(number, f"line {number}: {error.message}", jsonl)
+    except InvalidPuzzle as error:  # a grid that cannot be a Sudoku: a verdict, not a failure
+        return _verdict_line(number, Verdict.INVALID, error.message, jsonl), True
+    except SudokuBatchError as error:  # the solver broke on this puzzle; the others go on
+        return _error(number, f"line {number}: {error.message}", jsonl)
+    if not jsonl:
+        if result.verdict is Verdict.SOLVED:
+            return format_grid(result.solution), True
+        return f"{result.verdict}: {result.message}", True
+    record = {
+        "line": number,
+        "verdict": str(result.verdict),
+        "solution": format_grid(result.solution) if result.solution else None,
+        "second_solution": (
+            format_grid(result.second_solution) if result.second_solution else None
+        ),
+        "message": result.message,
+        "seconds": round(result.seconds, 6),
+        "backend": result.backend,
+        "tags": list(parsed.tags),
+    }
+    return json.dumps(record), True
+
+
+def _verdict_line(number: int, verdict: Verdict, message: str, jsonl: bool) -> str:
+    if jsonl:
+        return json.dumps({"line": number, "verdict": str(verdict), "message": message})
+    return f"{verdict}: {message}"
+
+
+def _error(number: int, message: str, jsonl: bool) -> tuple[str, bool]:
+    return (json.dumps({"line": number, "error": message}) if jsonl else f"error: {message}"), False
+
+
+def _open_input(path: str) -> TextIO:
+    if path == "-":
+        return sys.stdin
+    try:
+        return open(path, encoding="utf-8")  # noqa: SIM115 (closed by _numbered_lines)
+    except OSError as error:
+        raise UnreadableInput(f"cannot read {path}: {error.strerror}") from error
+
+
+def _numbered_lines(stream: TextIO) -> Iterator[Line]:
+    with stream:
+        for number, text in enumerate(stream, 1):
+            yield number, text.rstrip("\r\n")
+
+
+def _chunks(lines: Iterable[Line], size: int) -> Iterator[list[Line]]:
+    chunk: list[Line] = []
+    for line in lines:
+        chunk.append(line)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _box_argument(text: str) -> GridShape:
+    try:
+        return parse_box(text)
+    except SudokuBatchError as error:
+        raise argparse.ArgumentTypeError(error.message) from error
+
+
+if __name__ == "__main__":  # until sudoku_batch.cli is in place: python -m ...solve_text FILE
+    shim = argparse.ArgumentParser(prog="solve_text")
+    register(shim.add_subparsers(dest="command", required=True))
+    arguments = shim.parse_args(["solve-text", *sys.argv[1:]])
+    try:
+        sys.exit(arguments.func(arguments))
+    except SudokuBatchError as failure:
+        sys.exit(f"solve_text: {failure.message}")
