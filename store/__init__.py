@@ -1,0 +1,1 @@
+"""The one schema (SQLAlchemy models), sessions, and the record/read functions both drivers use."""

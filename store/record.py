@@ -1,0 +1,364 @@
+"""The persistence functions both drivers call, one per hand-over of the pipeline.
+
+Every function is idempotent: rows are found by their natural key (input file + page, page +
+index, puzzle + row + col, ...) and replaced in the caller's transaction, so a redelivered task
+rewrites what its first delivery wrote instead of adding to it, and ids handed to the next stage
+stay valid. Each function also records its stage run (timing, worker, outcome). None commits:
+the caller owns the transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from datetime import timedelta
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from pipeline.board import BoardImage, CellImage
+from pipeline.errors import NoGridFound, SudokuBatchError
+from pipeline.grid import Grid
+from pipeline.ingest import PageSource
+from pipeline.reading import RecognisedBoard
+from pipeline.solve.result import PuzzleSolution, Verdict
+from store.models import (
+    Batch,
+    Cell,
+    InputFile,
+    InputStatus,
+    Page,
+    PageStatus,
+    Puzzle,
+    PuzzleStatus,
+    Solution,
+    StageRun,
+    utc_now,
+)
+
+
+class Stage(StrEnum):
+    INGEST = "ingest"  # input file -> pages
+    RECTIFY = "rectify"  # page -> boards and their cells
+    OCR = "ocr"  # board -> reading
+    SOLVE = "solve"  # reading -> solution and render
+
+
+# An invalid reading (clashing givens) is reported as unsolvable: to the user the printed
+# puzzle as read has no solution either way; error_code keeps 'invalid' for those who care.
+PUZZLE_STATUS_OF_VERDICT = {
+    Verdict.SOLVED: PuzzleStatus.SOLVED,
+    Verdict.MULTIPLE_SOLUTIONS: PuzzleStatus.MULTIPLE_SOLUTIONS,
+    Verdict.UNSOLVABLE: PuzzleStatus.UNSOLVABLE,
+    Verdict.TIMEOUT: PuzzleStatus.TIMEOUT,
+    Verdict.INVALID: PuzzleStatus.UNSOLVABLE,
+}
+
+_DEFAULT_VERDICT_MESSAGES = {
+    Verdict.MULTIPLE_SOLUTIONS: "the puzzle as read has more than one solution",
+    Verdict.UNSOLVABLE: "the puzzle as read has no solution",
+    Verdict.TIMEOUT: "the solver ran out of time before deciding",
+    Verdict.INVALID: "the digits read clash, so the puzzle as read cannot be solved",
+}
+
+
+def create_batch(session: Session, label: str | None = None) -> int:
+    batch = Batch(label=label)
+    session.add(batch)
+    session.flush()
+    return batch.id
+
+
+def add_input_file(session: Session, batch_id: int, name: str, stored_path: str) -> int:
+    """The input file stored at ``stored_path`` (relative to the data dir), named ``name``."""
+    existing = session.scalar(
+        select(InputFile).where(
+            InputFile.batch_id == batch_id, InputFile.stored_path == stored_path
+        )
+    )
+    if existing is not None:
+        existing.name = name
+        return existing.id
+    row = InputFile(batch_id=batch_id, name=name, stored_path=stored_path)
+    session.add(row)
+    session.flush()
+    return row.id
+
+
+def add_pages(
+    session: Session,
+    input_file_id: int,
+    sources: Sequence[PageSource],
+    seconds: float,
+    worker: str | None = None,
+) -> list[int]:
+    """Page rows for an input file's listed pages (pending), in order; returns their ids."""
+    input_file = session.get_one(InputFile, input_file_id)
+    existing = {
+        (page.source, page.page_number): page
+        for page in session.scalars(select(Page).where(Page.input_file_id == input_file_id))
+    }
+    ids = []
+    for source in sources:
+        page = existing.pop((source.source, source.page), None)
+        if page is None:
+            page = Page(batch_id=input_file.batch_id, input_file_id=input_file_id)
+            session.add(page)
+        page.source, page.page_number = source.source, source.page
+        page.format, page.member, page.frame_index = str(source.format), source.member, source.index
+        page.image_path = page.width = page.height = page.error_code = None
+        page.status = PageStatus.PENDING
+        # A source that cannot load carries its reason; loading it raises with that message.
+        page.message = source.problem
+        session.flush()
+        ids.append(page.id)
+    for stale in existing.values():
+        session.delete(stale)
+    input_file.status, input_file.error_code, input_file.message = InputStatus.EXPANDED, None, None
+    _record_run(
+        session, Stage.INGEST, input_file.batch_id, seconds, worker, input_file_id=input_file_id
+    )
+    return ids
+
+
+def record_page_image(
+    session: Session, page_id: int, image_path: str, width: int, height: int
+) -> None:
+    """Where a loaded page's pixels were stored, and its size."""
+    page = session.get_one(Page, page_id)
+    page.image_path, page.width, page.height = image_path, width, height
+
+
+def record_boards(
+    session: Session,
+    page_id: int,
+    boards: Sequence[BoardImage],
+    cells: Sequence[Sequence[CellImage]],
+    board_image_paths: Sequence[str],
+    seconds: float,
+    worker: str | None = None,
+) -> list[int]:
+    """The boards found on a page, in reading order, each with its classified cells and stored
+    image; returns the puzzle ids. Earlier readings and solutions of these puzzles are dropped;
+    a page left with no boards reads as ``no_grid`` in the results."""
+    if not len(boards) == len(cells) == len(board_image_paths):
+        raise ValueError("boards, cells and board_image_paths must line up")
+    page = session.get_one(Page, page_id)
+    existing = {
+        puzzle.index_on_page: puzzle
+        for puzzle in session.scalars(select(Puzzle).where(Puzzle.page_id == page_id))
+    }
+    ids = []
+    for index, (board, board_cells, image_path) in enumerate(
+        zip(boards, cells, board_image_paths, strict=True)
+    ):
+        puzzle = existing.pop(index, None)
+        if puzzle is None:
+            puzzle = Puzzle(batch_id=page.batch_id, page_id=page_id, index_on_page=index)
+            session.add(puzzle)
+        _set_board(puzzle, board, image_path)
+        session.flush()
+        session.execute(delete(Cell).where(Cell.puzzle_id == puzzle.id))
+        session.execute(delete(Solution).where(Solution.puzzle_id == puzzle.id))
+        session.add_all(
+            Cell(
+                puzzle_id=puzzle.id,
+                row=cell.row,
+                col=cell.col,
+                kind=str(cell.kind),
+                alternatives=[],
+            )
+            for cell in board_cells
+        )
+        ids.append(puzzle.id)
+    for stale in existing.values():
+        session.delete(stale)
+    page.status, page.error_code, page.message = PageStatus.DONE, None, None
+    _record_run(session, Stage.RECTIFY, page.batch_id, seconds, worker, page_id=page_id)
+    return ids
+
+
+def _set_board(puzzle: Puzzle, board: BoardImage, image_path: str) -> None:
+    puzzle.corners = _floats(board.location.corners)
+    puzzle.rotation = 0
+    puzzle.board_image_path = image_path
+    puzzle.givens = puzzle.lowest_confidence = None
+    puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.PENDING, None, None
+    _set_geometry(puzzle, board)
+
+
+def _set_geometry(puzzle: Puzzle, board: BoardImage) -> None:
+    shape = board.lattice.shape
+    puzzle.size, puzzle.box_rows, puzzle.box_cols = shape.size, shape.box_rows, shape.box_cols
+    puzzle.homography = _floats(board.homography)
+    puzzle.lattice = {
+        "row_lines": [float(v) for v in board.lattice.row_lines],
+        "col_lines": [float(v) for v in board.lattice.col_lines],
+    }
+
+
+def record_reading(
+    session: Session,
+    puzzle_id: int,
+    recognised: RecognisedBoard,
+    board_image_path: str,
+    seconds: float,
+    worker: str | None = None,
+) -> None:
+    """A board's reading: its upright board (stored at ``board_image_path``), every cell's
+    digit, confidence and runner-ups. Any earlier solution is dropped."""
+    puzzle = session.get_one(Puzzle, puzzle_id)
+    # The OCR stage reads the board last stored: upright already if a first delivery got this
+    # far, so turns add up to the rotation from the board as found.
+    puzzle.rotation = (puzzle.rotation + recognised.quarter_turns) % 4
+    puzzle.board_image_path = board_image_path
+    _set_geometry(puzzle, recognised.board)
+    reading = recognised.reading
+    puzzle.givens = grid_json(reading.givens())
+    puzzle.lowest_confidence = reading.lowest_confidence()
+    puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
+    session.execute(delete(Cell).where(Cell.puzzle_id == puzzle_id))
+    session.execute(delete(Solution).where(Solution.puzzle_id == puzzle_id))
+    session.add_all(
+        Cell(
+            puzzle_id=puzzle_id,
+            row=cell.row,
+            col=cell.col,
+            kind=str(cell.kind),
+            digit=cell.digit,
+            confidence=cell.confidence,
+            alternatives=[[digit, float(p)] for digit, p in cell.alternatives],
+        )
+        for cell in reading.cells
+    )
+    _record_run(session, Stage.OCR, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
+
+
+def record_solution(
+    session: Session,
+    puzzle_id: int,
+    solution: PuzzleSolution,
+    render_path: str | None,
+    seconds: float,
+    worker: str | None = None,
+) -> None:
+    """A puzzle's verdict, solution(s), doubted readings and render (None if not drawn)."""
+    puzzle = session.get_one(Puzzle, puzzle_id)
+    result = solution.result
+    row = session.scalar(select(Solution).where(Solution.puzzle_id == puzzle_id))
+    if row is None:
+        row = Solution(puzzle_id=puzzle_id)
+        session.add(row)
+    message = (
+        None
+        if result.verdict is Verdict.SOLVED
+        else (result.message or _DEFAULT_VERDICT_MESSAGES[result.verdict])
+    )
+    row.verdict = str(result.verdict)
+    row.grid = grid_json(result.solution)
+    row.second_grid = grid_json(result.second_solution)
+    row.doubts = [asdict(doubt) for doubt in solution.doubts]
+    row.backend, row.seconds = result.backend or None, result.seconds
+    row.render_path, row.message, row.created_at = render_path, message, utc_now()
+    puzzle.status = PUZZLE_STATUS_OF_VERDICT[result.verdict]
+    puzzle.error_code = None if result.verdict is Verdict.SOLVED else str(result.verdict)
+    puzzle.message = message
+    _record_run(session, Stage.SOLVE, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
+
+
+def record_failure(
+    session: Session,
+    error: SudokuBatchError,
+    stage: Stage,
+    *,
+    input_file_id: int | None = None,
+    page_id: int | None = None,
+    puzzle_id: int | None = None,
+    seconds: float = 0.0,
+    worker: str | None = None,
+) -> None:
+    """Mark one input file, page or puzzle as failed in ``stage``, with the error's message;
+    a page whose error is ``NoGridFound`` is ``no_grid``. Its dependants are dropped."""
+    subject: InputFile | Page | Puzzle
+    if input_file_id is not None:
+        subject = session.get_one(InputFile, input_file_id)
+        subject.status = InputStatus.FAILED
+        session.execute(delete(Page).where(Page.input_file_id == input_file_id))
+    elif page_id is not None:
+        subject = session.get_one(Page, page_id)
+        no_grid = isinstance(error, NoGridFound)
+        subject.status = PageStatus.NO_GRID if no_grid else PageStatus.FAILED
+        session.execute(delete(Puzzle).where(Puzzle.page_id == page_id))
+    elif puzzle_id is not None:
+        subject = session.get_one(Puzzle, puzzle_id)
+        subject.status = PuzzleStatus.FAILED
+        session.execute(delete(Solution).where(Solution.puzzle_id == puzzle_id))
+    else:
+        raise ValueError("record_failure needs an input_file_id, page_id or puzzle_id")
+    subject.error_code, subject.message = error.code, error.message
+    _record_run(
+        session,
+        stage,
+        subject.batch_id,
+        seconds,
+        worker,
+        error=error,
+        input_file_id=input_file_id,
+        page_id=page_id,
+        puzzle_id=puzzle_id,
+    )
+
+
+def _record_run(
+    session: Session,
+    stage: Stage,
+    batch_id: int,
+    seconds: float,
+    worker: str | None,
+    *,
+    error: SudokuBatchError | None = None,
+    input_file_id: int | None = None,
+    page_id: int | None = None,
+    puzzle_id: int | None = None,
+) -> None:
+    """Replace the stage run of ``stage`` on the one subject given."""
+    session.execute(
+        delete(StageRun).where(
+            StageRun.stage == str(stage),
+            _is(StageRun.input_file_id, input_file_id),
+            _is(StageRun.page_id, page_id),
+            _is(StageRun.puzzle_id, puzzle_id),
+        )
+    )
+    finished = utc_now()
+    session.add(
+        StageRun(
+            batch_id=batch_id,
+            input_file_id=input_file_id,
+            page_id=page_id,
+            puzzle_id=puzzle_id,
+            stage=str(stage),
+            status="failed" if error else "ok",
+            started_at=finished - timedelta(seconds=seconds),
+            finished_at=finished,
+            seconds=seconds,
+            worker=worker,
+            error_code=error.code if error else None,
+            message=error.message if error else None,
+        )
+    )
+
+
+def _is(column: Any, value: int | None) -> Any:
+    return column.is_(None) if value is None else column == value
+
+
+def _floats(array: np.ndarray) -> list[Any]:
+    return np.asarray(array, dtype=np.float64).tolist()
+
+
+def grid_json(grid: Grid | None) -> list[list[int | None]] | None:
+    return None if grid is None else [[None if v is None else int(v) for v in row] for row in grid]
