@@ -1,0 +1,99 @@
+"""Sort the cells of a rectified board into empty, given and blocked, and crop the givens.
+
+Each cell is judged against its own background, so a shaded (tinted or grey) cell reads like a
+white one. Ink is measured in the darkest channel, so red or blue print is as dark as black.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from pipeline.board import BoardImage, CellImage, CellKind
+from pipeline.levels import grey_levels
+
+# A blocked cell is filled solid: its background is at most this share of the paper's
+# brightness. Tinted or grey shading in books and newspapers stays well above it.
+BLOCKED_BRIGHTNESS = 0.45
+# Lines are trimmed by this share of the cell on each side before looking for ink; enough to
+# clear a thick box line and a few pixels of lattice error.
+LINE_TRIM = 0.12
+# A pixel is ink when it is darker than its cell's background by this share of the board's
+# print contrast (paper minus line darkness).
+INK_CONTRAST = 0.35
+# A digit is at least this tall (share of the cell) and touches the cell's central region;
+# specks, line remnants and show-through from the back of the page do not.
+MIN_DIGIT_HEIGHT = 0.25
+CENTRE_FRACTION = 0.5
+# Margin kept around a digit's ink in its crop (share of the cell).
+CROP_MARGIN = 0.06
+
+
+def classify_cells(board: BoardImage) -> list[CellImage]:
+    """All N*N cells row-major, with a normalised crop (dark on light) for each given."""
+    darkest = board.pixels.min(axis=2) if board.pixels.ndim == 3 else board.pixels
+    print_level, paper = grey_levels(darkest, (2, 90))
+    contrast = max(paper - print_level, 1.0)
+    rows, cols = board.lattice.row_lines, board.lattice.col_lines
+    n = board.shape.size
+    cells = []
+    for r in range(n):
+        for c in range(n):
+            interior = _interior(darkest, rows[r], rows[r + 1], cols[c], cols[c + 1])
+            cells.append(_classify(r, c, interior, paper, contrast))
+    return cells
+
+
+def _interior(
+    image: np.ndarray, top: float, bottom: float, left: float, right: float
+) -> np.ndarray:
+    trim_y = LINE_TRIM * (bottom - top)
+    trim_x = LINE_TRIM * (right - left)
+    y0, y1 = int(round(top + trim_y)), int(round(bottom - trim_y))
+    x0, x1 = int(round(left + trim_x)), int(round(right - trim_x))
+    return image[max(y0, 0) : max(y1, y0 + 1), max(x0, 0) : max(x1, x0 + 1)]
+
+
+def _classify(row: int, col: int, interior: np.ndarray, paper: float, contrast: float) -> CellImage:
+    (background,) = grey_levels(interior, (75,))
+    if background < BLOCKED_BRIGHTNESS * paper:
+        return CellImage(row, col, CellKind.BLOCKED)
+    ink = (interior < background - INK_CONTRAST * contrast).astype(np.uint8)
+    box = _digit_box(ink)
+    if box is None:
+        return CellImage(row, col, CellKind.EMPTY)
+    return CellImage(row, col, CellKind.GIVEN, _normalised_crop(interior, box, background))
+
+
+def _digit_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
+    """The bounding box (x0, y0, x1, y1) of the ink blobs that reach the cell's centre."""
+    h, w = ink.shape
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    cx0, cx1 = w * (1 - CENTRE_FRACTION) / 2, w * (1 + CENTRE_FRACTION) / 2
+    cy0, cy1 = h * (1 - CENTRE_FRACTION) / 2, h * (1 + CENTRE_FRACTION) / 2
+    box: list[int] | None = None
+    for label in range(1, count):
+        x, y, bw, bh, _ = stats[label]
+        reaches_centre = x < cx1 and x + bw > cx0 and y < cy1 and y + bh > cy0
+        # Specks are dropped; a blob spanning the whole interior is a line remnant or a smudge.
+        if not reaches_centre or bh < MIN_DIGIT_HEIGHT * h or (bw >= w and bh >= h):
+            continue
+        if box is None:
+            box = [x, y, x + bw, y + bh]
+        else:
+            box = [min(box[0], x), min(box[1], y), max(box[2], x + bw), max(box[3], y + bh)]
+    return None if box is None else (box[0], box[1], box[2], box[3])
+
+
+def _normalised_crop(
+    interior: np.ndarray, box: tuple[int, int, int, int], background: float
+) -> np.ndarray:
+    """The digit's region, with the cell background stretched to white and the ink kept dark."""
+    h, w = interior.shape
+    margin = int(round(CROP_MARGIN * max(h, w)))
+    x0, y0, x1, y1 = box
+    region = interior[max(0, y0 - margin) : y1 + margin, max(0, x0 - margin) : x1 + margin]
+    darkest = float(region.min())
+    span = max(background - darkest, 1.0)
+    stretched = (region.astype(np.float32) - darkest) * (255.0 / span)
+    return np.clip(stretched, 0, 255).astype(np.uint8)

@@ -1,0 +1,184 @@
+"""Measure the printed grid of a rectified board: its size N, its box shape and its lines.
+
+The board image is fronto-parallel and its edges sit on the outer border of the grid. Grid
+lines are long straight runs of ink, so opening the ink map with a long horizontal (vertical)
+kernel keeps the horizontal (vertical) lines and drops digits. The row (column) sums of what is
+left give a profile whose peaks are the lines. A size N fits when every one of its N-1 interior
+lines has a peak near its equal-slice position; the largest size that fits wins, because a
+12x12 grid also contains every line of a 6x6 and a 4x4 comb. The box shape comes from which
+lines are thicker than the others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from pipeline.board import Lattice
+from pipeline.errors import LatticeNotFound
+from pipeline.grid import GridShape
+from pipeline.levels import grey_levels
+
+# Sizes tried, largest first (see the module docstring for why largest first).
+SIZES = (25, 16, 12, 9, 8, 6, 4)
+
+# A cell must span at least this many board pixels for its lines to be told apart from ink.
+MIN_CELL_PX = 14
+# Share of the board's width a row of line pixels must cover to count as a grid line. Printed
+# lines run the full width; digit strokes surviving the opening cover a few percent at most.
+LINE_COVERAGE = 0.45
+# A single interior line may be weaker (a fold, glare, a shaded band crossing it) but not absent.
+WEAK_LINE_COVERAGE = 0.2
+# Lines are searched within this fraction of a cell around their equal-slice position, which
+# absorbs the bending of a curled page without reaching the next line.
+SEARCH_FRACTION = 0.3
+# Box lines must be at least this much thicker than cell lines on average; a crossword or a
+# plain table has uniform lines and is rejected here.
+MIN_BOX_CONTRAST = 1.2
+
+
+@dataclass(frozen=True)
+class _Axis:
+    """The line evidence along one axis: the coverage profile and the per-line thickness."""
+
+    coverage: np.ndarray  # per row (col): share of the board width covered by line pixels
+    thickness: np.ndarray  # per row (col): line pixels / board width, undilated
+
+
+def detect_lattice(board_pixels: np.ndarray) -> Lattice:
+    """The size, box shape and N+1 row/column line positions of a rectified board."""
+    gray = (
+        board_pixels if board_pixels.ndim == 2 else cv2.cvtColor(board_pixels, cv2.COLOR_BGR2GRAY)
+    )
+    side = min(gray.shape[:2])
+    ink = ink_mask(gray)
+    rows = _axis_evidence(ink, side, horizontal=True)
+    cols = _axis_evidence(ink, side, horizontal=False)
+    for n in SIZES:
+        if side / n < MIN_CELL_PX:
+            continue
+        row_lines = _fit_lines(rows, n, gray.shape[0])
+        col_lines = _fit_lines(cols, n, gray.shape[1])
+        if row_lines is None or col_lines is None:
+            continue
+        shape = _box_shape(n, rows, cols, row_lines, col_lines)
+        if shape is None:
+            raise LatticeNotFound(
+                f"found a {n}x{n} grid of lines but no thicker box lines: this looks like a "
+                "crossword or a table, not a Sudoku"
+            )
+        return Lattice(shape, tuple(row_lines), tuple(col_lines))
+    raise LatticeNotFound(
+        "no evenly spaced grid lines of a 4x4 to 25x25 Sudoku were found on the board; "
+        "the photo may be too blurred, cut off, or not a Sudoku"
+    )
+
+
+def ink_mask(gray: np.ndarray) -> np.ndarray:
+    """Dark print on lighter paper (255 = ink), robust to uneven light and shaded cells."""
+    side = min(gray.shape[:2])
+    # A window about a ninth of the board is wider than any line (so thick lines stay solid)
+    # and narrow enough to follow a shadow across the page.
+    block = max(15, (side // 9) | 1)
+    low, high = grey_levels(gray, (5, 95))
+    # The offset scales with the image's contrast so that paper grain in a flat, dim photo
+    # does not turn into ink.
+    offset = max(4.0, 0.1 * (high - low))
+    return cv2.adaptiveThreshold(
+        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, offset
+    )
+
+
+def _axis_evidence(ink: np.ndarray, side: int, horizontal: bool) -> _Axis:
+    # The kernel is shorter than a cell of the largest grid (so lines broken at every crossing
+    # by blur still survive) but longer than the strokes of its digits.
+    length = max(9, side // 25)
+    kernel = (length, 1) if horizontal else (1, length)
+    lines = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, kernel))
+    # Tolerate a line that wavers by a pixel or two across the board (curled paper).
+    spread = (1, 5) if horizontal else (5, 1)
+    wavy = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, spread))
+    axis = 1 if horizontal else 0
+    width = ink.shape[1] if horizontal else ink.shape[0]
+    return _Axis(
+        coverage=wavy.sum(axis=axis, dtype=np.float64) / (255.0 * width),
+        thickness=lines.sum(axis=axis, dtype=np.float64) / (255.0 * width),
+    )
+
+
+def _fit_lines(axis: _Axis, n: int, extent: int) -> list[float] | None:
+    """N+1 line positions snapped to the profile, or None when an interior line is missing."""
+    cell = extent / n
+    reach = SEARCH_FRACTION * cell
+    positions: list[float] = []
+    peaks: list[float] = []
+    for i in range(n + 1):
+        expected = i * cell
+        lo = max(0, int(round(expected - reach)))
+        hi = min(extent, int(round(expected + reach)) + 1)
+        window = axis.coverage[lo:hi]
+        peak = float(window.max())
+        if 0 < i < n:
+            if peak < WEAK_LINE_COVERAGE:
+                return None
+            peaks.append(peak)
+        if peak < WEAK_LINE_COVERAGE:
+            # The outer border may be clipped by a corner estimate a pixel inside it.
+            positions.append(float(np.clip(expected, 0, extent)))
+            continue
+        # The centre of the rows that reach half the peak: the middle of the printed line.
+        strong = np.flatnonzero(window >= 0.5 * peak)
+        positions.append(lo + float(strong.mean()))
+    if float(np.mean(peaks)) < LINE_COVERAGE:
+        return None
+    positions[0] = min(positions[0], positions[1] - 0.5 * cell)
+    positions[-1] = max(positions[-1], positions[-2] + 0.5 * cell)
+    return positions
+
+
+def _line_thickness(axis: _Axis, lines: list[float]) -> np.ndarray:
+    """How thick each interior line prints: line pixels summed across a window around it."""
+    gaps = np.diff(lines)
+    result = []
+    for i in range(1, len(lines) - 1):
+        reach = 0.3 * min(gaps[i - 1], gaps[i])
+        lo = int(round(lines[i] - reach))
+        hi = int(round(lines[i] + reach)) + 1
+        result.append(float(axis.thickness[lo:hi].sum()))
+    return np.array(result)
+
+
+def _box_contrast(thickness: np.ndarray, every: int) -> float:
+    """How much thicker the lines at every ``every``-th position are than the rest."""
+    index = np.arange(1, len(thickness) + 1)
+    thick = thickness[index % every == 0]
+    thin = thickness[index % every != 0]
+    if thick.size == 0 or thin.size == 0:
+        return 0.0
+    return float(thick.mean() / max(thin.mean(), 1e-6))
+
+
+def _box_shape(
+    n: int, rows: _Axis, cols: _Axis, row_lines: list[float], col_lines: list[float]
+) -> GridShape | None:
+    row_thickness = _line_thickness(rows, row_lines)
+    col_thickness = _line_thickness(cols, col_lines)
+    best: tuple[float, GridShape] | None = None
+    for box_rows in range(2, n):
+        if n % box_rows:
+            continue
+        box_cols = n // box_rows
+        if box_cols < 2:
+            continue
+        # Box rows are separated by thick horizontal lines every box_rows cells, and box
+        # columns by thick vertical lines every box_cols cells.
+        contrast = min(
+            _box_contrast(row_thickness, box_rows), _box_contrast(col_thickness, box_cols)
+        )
+        if best is None or contrast > best[0]:
+            best = (contrast, GridShape(box_rows, box_cols))
+    if best is None or best[0] < MIN_BOX_CONTRAST:
+        return None
+    return best[1]

@@ -1,0 +1,56 @@
+"""Warp a located board to a fronto-parallel square and measure its lattice."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from pipeline.board import BoardImage, BoardLocation, Lattice
+from pipeline.lattice import detect_lattice
+
+# The lattice is first measured on a warp of this side: enough for a 25x25 grid's cells to be
+# 25 px, small enough to be quick.
+SURVEY_SIDE = 640
+# Final cell size bounds: below 40 px the OCR loses stroke detail, above 64 px it gains nothing
+# and every later stage pays for the pixels.
+MIN_CELL_PX = 40
+MAX_CELL_PX = 64
+
+
+def rectify_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
+    """The board warped to a square with cells of 40-64 px, its homography and its lattice.
+
+    Raises ``LatticeNotFound`` when the warped region shows no Sudoku grid.
+    """
+    lattice = survey_board(pixels, location).lattice
+    n = lattice.shape.size
+    # Keep the page's own detail, within the useful range of cell sizes.
+    cell = int(np.clip(round(_longest_side(location.corners) / n), MIN_CELL_PX, MAX_CELL_PX))
+    side = cell * n
+    homography = square_homography(location.corners, side)
+    board = cv2.warpPerspective(pixels, homography, (side, side))
+    scale = side / SURVEY_SIDE
+    scaled = Lattice(
+        lattice.shape,
+        tuple(p * scale for p in lattice.row_lines),
+        tuple(p * scale for p in lattice.col_lines),
+    )
+    return BoardImage(location, board, homography, scaled)
+
+
+def survey_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
+    """The board warped to the survey size, with its lattice: enough to judge whether a region
+    is a Sudoku and how full it is, at a fixed small cost."""
+    homography = square_homography(location.corners, SURVEY_SIDE)
+    board = cv2.warpPerspective(pixels, homography, (SURVEY_SIDE, SURVEY_SIDE))
+    return BoardImage(location, board, homography, detect_lattice(board))
+
+
+def square_homography(corners: np.ndarray, side: int) -> np.ndarray:
+    """Page -> board homography sending corners TL, TR, BR, BL to a side x side square."""
+    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
+    return cv2.getPerspectiveTransform(corners.astype(np.float32), target).astype(np.float64)
+
+
+def _longest_side(corners: np.ndarray) -> float:
+    return float(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).max())
