@@ -49,6 +49,9 @@ class EncodingPolicy:
     unit_at_least_once: bool = True  # the redundant "every digit in every full unit" clauses
 
 
+DEFAULT_POLICY = EncodingPolicy()
+
+
 @dataclass(frozen=True)
 class Encoding:
     """The CNF of one puzzle and how to read its models.
@@ -105,7 +108,7 @@ def find_clashes(puzzle: Puzzle) -> list[str]:
     return clashes
 
 
-def encode_puzzle(puzzle: Puzzle, policy: EncodingPolicy = EncodingPolicy()) -> Encoding:
+def encode_puzzle(puzzle: Puzzle, policy: EncodingPolicy = DEFAULT_POLICY) -> Encoding:
     """The CNF of ``puzzle``; raises ``InvalidPuzzle`` naming the cells when givens clash."""
     clashes = find_clashes(puzzle)
     if clashes:

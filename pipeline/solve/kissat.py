@@ -104,12 +104,7 @@ class KissatBackend:
 
     def solve_cnf(self, cnf: Cnf, timeout: float) -> SatOutcome:
         # Kissat's limit is whole seconds; ours (below) is exact, so theirs sits just beyond it.
-        command = [str(self.binary), *self.options, f"--time={math.ceil(timeout) + 1}"]
-        if self._setpriv:
-            command = [self._setpriv, "--pdeathsig", "KILL", "--", *command]
-            die_with_parent = None
-        else:
-            die_with_parent = _die_with_parent(self._prctl, os.getpid())
+        command = self.launch_command([*self.options, f"--time={math.ceil(timeout) + 1}"])
         started = time.perf_counter()
         try:
             process = subprocess.Popen(
@@ -118,7 +113,7 @@ class KissatBackend:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,  # its own process group, so killpg reaches all of it
-                preexec_fn=die_with_parent,
+                preexec_fn=self.preexec_fn(),
             )
         except OSError as error:
             raise EngineUnavailable(f"cannot start {self.binary}: {error}") from error
@@ -132,6 +127,17 @@ class KissatBackend:
             raise
         seconds = time.perf_counter() - started
         return parse_kissat_output(process.returncode, stdout, stderr, seconds)
+
+    def launch_command(self, arguments: list[str]) -> list[str]:
+        """The command line that runs kissat with ``arguments`` (through setpriv if present)."""
+        command = [str(self.binary), *arguments]
+        if self._setpriv:
+            return [self._setpriv, "--pdeathsig", "KILL", "--", *command]
+        return command
+
+    def preexec_fn(self) -> Callable[[], None] | None:
+        """What the child runs before exec: the prctl call, unless setpriv makes it."""
+        return None if self._setpriv else _die_with_parent(self._prctl, os.getpid())
 
 
 def parse_kissat_output(

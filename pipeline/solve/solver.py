@@ -13,12 +13,18 @@ from pipeline.errors import InvalidPuzzle, SolverFailed
 from pipeline.grid import Grid, Puzzle
 from pipeline.solve.backend import SatBackend, SatStatus
 from pipeline.solve.check import solution_problems
-from pipeline.solve.encode import Encoding, encode_puzzle
+from pipeline.solve.encode import DEFAULT_POLICY, Encoding, EncodingPolicy, encode_puzzle
 from pipeline.solve.result import SolveResult, Verdict
 
 
-def solve_puzzle(puzzle: Puzzle, backend: SatBackend, timeout: float) -> SolveResult:
-    """The verdict on ``puzzle`` within ``timeout`` seconds in all (both solves together).
+def solve_puzzle(
+    puzzle: Puzzle,
+    backend: SatBackend,
+    timeout: float,
+    policy: EncodingPolicy = DEFAULT_POLICY,
+) -> SolveResult:
+    """The verdict on ``puzzle`` within ``timeout`` seconds in all (both solves together);
+    ``policy`` is for measuring other encodings, the default is the measured best.
 
     Raises ``SolverFailed``/``EngineUnavailable`` when the backend breaks; every property of the
     puzzle itself comes back as a verdict.
@@ -30,7 +36,7 @@ def solve_puzzle(puzzle: Puzzle, backend: SatBackend, timeout: float) -> SolveRe
         return SolveResult(kind, seconds=seconds, backend=backend.name, **found)  # type: ignore[arg-type]
 
     try:
-        encoding = encode_puzzle(puzzle)
+        encoding = encode_puzzle(puzzle, policy)
     except InvalidPuzzle as error:
         return verdict(Verdict.INVALID, message=error.message)
     if encoding.contradiction:

@@ -1,0 +1,189 @@
+"""Solve-stage benchmark over the public puzzle sets in <shared data>/puzzles/.
+
+    python bench/solve.py [--limit 300] [--backend kissat --backend cadical] [--sets 25x25]
+
+For each set and backend: puzzles/s on one core, median and p99 milliseconds per puzzle
+*including the uniqueness verdict* (so two SAT calls for a solvable puzzle), and the verdict
+counts. Backends run interleaved puzzle by puzzle so machine noise hits them alike, and the
+floor of one bare ``kissat --version`` launch is measured in the same run. Every reported
+solution is re-checked with pipeline.solve.check and the backends' verdicts and solutions are
+compared; any disagreement is counted under "wrong".
+
+The data folder is $SUDOKU_BATCH_SHARED_DATA, else ../shared/data beside the checkout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from pipeline.errors import InvalidPuzzle  # noqa: E402
+from pipeline.solve.backend import SatBackend  # noqa: E402
+from pipeline.solve.backends import BACKEND_NAMES, make_backend  # noqa: E402
+from pipeline.solve.check import solution_problems  # noqa: E402
+from pipeline.solve.encode import AtMostOne, EncodingPolicy  # noqa: E402
+from pipeline.solve.kissat import DEFAULT_OPTIONS, KissatBackend  # noqa: E402
+from pipeline.solve.result import SolveResult, Verdict  # noqa: E402
+from pipeline.solve.solver import solve_puzzle  # noqa: E402
+from pipeline.textpuzzle import TextPuzzle, is_puzzle_line, parse_puzzle_line  # noqa: E402
+
+
+def main() -> int:
+    args = _arguments()
+    puzzles_dir = Path(os.environ.get("SUDOKU_BATCH_SHARED_DATA", REPO.parent / "shared" / "data"))
+    puzzles_dir = puzzles_dir / "puzzles"
+    if not puzzles_dir.is_dir():
+        print(f"no puzzle sets at {puzzles_dir}: set SUDOKU_BATCH_SHARED_DATA", file=sys.stderr)
+        return 2
+    policy = EncodingPolicy(
+        long_lists=AtMostOne(args.amo),
+        pairwise_up_to=args.pairwise_up_to,
+        unit_at_least_once=not args.no_unit_alo,
+    )
+    backends = [_backend(name, args.kissat_options) for name in args.backend]
+    floors = _launch_floors(backends, repeats=50)
+    print(
+        "one bare `kissat --version` launch, median of 50: "
+        + ", ".join(f"{how} {ms:.2f} ms" for how, ms in floors.items())
+    )
+    print(f"encoding: {policy}; kissat options: {' '.join(args.kissat_options)}")
+    print(
+        f"{'set':34} {'backend':8} {'n':>5} {'puz/s':>8} {'median ms':>10} {'p99 ms':>9}"
+        f" {'max ms':>9}  wrong  verdicts"
+    )
+    wrong_total = 0
+    for path in sorted(p for p in puzzles_dir.iterdir() if p.is_file() and p.suffix != ".md"):
+        if args.sets and not any(s in path.name for s in args.sets):
+            continue
+        puzzles = _read_set(path, args.limit)
+        times = {b.name: [] for b in backends}
+        verdicts = {b.name: Counter() for b in backends}
+        wrong = Counter()
+        for text in puzzles:
+            results = {}
+            for backend in backends:
+                result = _solve(text, backend, args.timeout, policy)
+                times[backend.name].append(result.seconds)
+                verdicts[backend.name][result.verdict] += 1
+                results[backend.name] = result
+                if text is not None and _is_wrong(text, result):
+                    wrong[backend.name] += 1
+            if (
+                len(
+                    {
+                        (r.verdict, r.solution)
+                        for r in results.values()
+                        if r.verdict is not Verdict.TIMEOUT
+                    }
+                )
+                > 1
+            ):
+                for name in results:
+                    wrong[name] += 1  # the backends disagree: at least one of them is wrong
+        for backend in backends:
+            ms = sorted(1000 * s for s in times[backend.name])
+            rate = len(ms) / (sum(ms) / 1000) if sum(ms) else float("inf")
+            p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+            counts = " ".join(f"{v}={c}" for v, c in sorted(verdicts[backend.name].items()))
+            print(
+                f"{path.name:34} {backend.name:8} {len(ms):5} {rate:8.0f}"
+                f" {statistics.median(ms):10.2f} {p99:9.2f} {ms[-1]:9.1f}"
+                f"  {wrong[backend.name]:5}  {counts}",
+                flush=True,
+            )
+            wrong_total += wrong[backend.name]
+    print("no wrong answers" if not wrong_total else f"{wrong_total} WRONG ANSWERS")
+    return 1 if wrong_total else 0
+
+
+def _solve(text: TextPuzzle | None, backend, timeout, policy) -> SolveResult:
+    if text is None:  # the line did not parse: the set's invalid puzzles
+        return SolveResult(Verdict.INVALID, backend=backend.name)
+    return solve_puzzle(text.puzzle, backend, timeout, policy=policy)
+
+
+def _is_wrong(text: TextPuzzle, result: SolveResult) -> bool:
+    found = [g for g in (result.solution, result.second_solution) if g is not None]
+    return any(solution_problems(text.puzzle, grid) for grid in found) or (
+        result.verdict is Verdict.MULTIPLE_SOLUTIONS and result.solution == result.second_solution
+    )
+
+
+def _read_set(path: Path, limit: int) -> list[TextPuzzle | None]:
+    puzzles: list[TextPuzzle | None] = []
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            if not is_puzzle_line(line):
+                continue
+            try:
+                puzzles.append(parse_puzzle_line(line))
+            except InvalidPuzzle:
+                puzzles.append(None)
+            if len(puzzles) == limit:
+                break
+    return puzzles
+
+
+def _backend(name: str, kissat_options: list[str]) -> SatBackend:
+    if name == "kissat":
+        return KissatBackend(options=tuple(kissat_options))
+    return make_backend(name)
+
+
+def _launch_floors(backends: list[SatBackend], repeats: int) -> dict[str, float]:
+    """Median ms of ``kissat --version``: bare, and the way KissatBackend launches (its death
+    signal wrapper and own session), interleaved."""
+    kissat = next((b for b in backends if isinstance(b, KissatBackend)), None) or KissatBackend()
+    wrapped = kissat.launch_command(["--version"])
+    ways = {"bare": [str(kissat.binary), "--version"], "as launched": wrapped}
+    samples: dict[str, list[float]] = {how: [] for how in ways}
+    for _ in range(repeats):
+        for how, command in ways.items():
+            started = time.perf_counter()
+            subprocess.run(
+                command,
+                capture_output=True,
+                start_new_session=True,
+                preexec_fn=kissat.preexec_fn() if how != "bare" else None,
+            )
+            samples[how].append(1000 * (time.perf_counter() - started))
+    return {how: statistics.median(ms) for how, ms in samples.items()}
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--limit", type=int, default=300, help="puzzles per set (default 300)")
+    parser.add_argument(
+        "--backend", action="append", choices=BACKEND_NAMES, help="repeat to compare (default: all)"
+    )
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per puzzle")
+    parser.add_argument("--sets", nargs="*", help="only sets whose file name contains one of these")
+    parser.add_argument(
+        "--amo",
+        choices=[m.value for m in AtMostOne],
+        default=EncodingPolicy().long_lists.value,
+        help="at-most-one encoding for long lists",
+    )
+    parser.add_argument("--pairwise-up-to", type=int, default=EncodingPolicy().pairwise_up_to)
+    parser.add_argument(
+        "--no-unit-alo",
+        action="store_true",
+        help="leave out the redundant every-digit-in-every-unit clauses",
+    )
+    parser.add_argument("--kissat-options", nargs="*", default=list(DEFAULT_OPTIONS))
+    args = parser.parse_args()
+    args.backend = args.backend or list(BACKEND_NAMES)
+    return args
+
+
+if __name__ == "__main__":
+    sys.exit(main())
