@@ -1,0 +1,32 @@
+import numpy as np
+
+from pipeline.grid import GridShape
+from synth.grid_image import render_grid
+from synth.photo import PhotoStyle, photograph
+from synth.puzzles import random_puzzle
+from tests.synth.checks import assert_corners_inside
+
+
+def make_photo(seed: int, style: PhotoStyle | None = None):
+    rng = np.random.default_rng(seed)
+    grid = render_grid(random_puzzle(GridShape(3, 3), rng, holes=45).puzzle, rng=rng)
+    return photograph(grid.image, grid.corners, rng, style or PhotoStyle())
+
+
+def test_corners_stay_on_the_border_inside_the_photo():
+    for seed in range(6):
+        style = PhotoStyle(red_ink=seed % 2 == 1, quarter_turns=seed >= 3)
+        photo = make_photo(seed, style)
+        height, width = photo.image.shape[:2]
+        assert_corners_inside(photo.corners, width, height)
+        gray = photo.image.mean(axis=2)
+        for x, y in photo.corners:
+            x, y = int(round(x)), int(round(y))
+            around = gray[max(0, y - 3) : y + 4, max(0, x - 3) : x + 4]
+            assert around.min() < gray.mean() - 30, "no ink at a truth corner"
+
+
+def test_photo_is_deterministic_by_seed():
+    a, b = make_photo(4), make_photo(4)
+    assert (a.image == b.image).all() and (a.corners == b.corners).all()
+    assert a.image.shape != make_photo(5).image.shape or (a.image != make_photo(5).image).any()
