@@ -1,0 +1,34 @@
+"""The rectify step of one page, as both drivers run it: every board on it, rectified."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.board import BoardImage
+from pipeline.errors import LatticeNotFound, NoGridFound
+from pipeline.locate import find_boards
+from pipeline.rectify import rectify_board
+
+
+def rectify_page(pixels: np.ndarray) -> list[BoardImage]:
+    """Every Sudoku board on a page, rectified with its lattice, in reading order.
+
+    A candidate whose lattice cannot be measured is dropped (the locator errs towards
+    candidates); a page with no board at all raises, so the page is recorded with the reason.
+    """
+    locations = find_boards(pixels)
+    if not locations:
+        raise NoGridFound(
+            "no Sudoku grid was found on this page; if there is one, check that the whole "
+            "grid is in frame and in focus"
+        )
+    boards: list[BoardImage] = []
+    failures: list[LatticeNotFound] = []
+    for location in locations:
+        try:
+            boards.append(rectify_board(pixels, location))
+        except LatticeNotFound as failure:
+            failures.append(failure)
+    if not boards:
+        raise failures[0]
+    return boards

@@ -1,0 +1,1 @@
+"""sudoku-batch: the command line, settings and the embedded (no servers) runner."""

@@ -1,0 +1,44 @@
+"""The ``sudoku-batch`` command: parses options, dispatches, maps errors to exit codes.
+
+Each subcommand lives in ``sudoku_batch/commands/<name>.py`` and registers itself with
+``register(subparsers)``; this module only assembles them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from pipeline.errors import SudokuBatchError
+from sudoku_batch.commands import api, flower, migrate, run, solve_text, submit, worker
+
+COMMANDS = (run, solve_text, submit, worker, api, flower, migrate)
+
+EXIT_USER_ERROR = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sudoku-batch",
+        description="Find, read, solve and verify Sudoku puzzles in photos, scans and PDF books.",
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        command.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except SudokuBatchError as error:
+        print(f"sudoku-batch: {error.message}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        print("sudoku-batch: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""``sudoku-batch run``: process inputs on this machine, no servers needed."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from pipeline.ingest import DEFAULT_PDF_DPI
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="process images, PDFs, zips or folders here (SQLite, every core, no servers)",
+        description=(
+            "Find every Sudoku in the inputs, read it, solve it and write DIR/results.jsonl, "
+            "the rendered solutions under DIR/renders/ and every row in DIR/sudoku-batch.sqlite."
+        ),
+    )
+    parser.add_argument("inputs", nargs="+", metavar="INPUT", help="image, PDF, zip or folder")
+    parser.add_argument("--out", required=True, type=Path, metavar="DIR")
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1,
+        help="pages processed at once, one process each (default: every core)",
+    )
+    parser.add_argument("--engine", default="ppocr-onnx", help="OCR engine (default: %(default)s)")
+    parser.add_argument("--backend", default="kissat", help="SAT backend (default: %(default)s)")
+    parser.add_argument(
+        "--timeout", type=float, default=10.0,
+        help="seconds the solver may spend on one puzzle (default: %(default)s)",
+    )
+    parser.add_argument("--dpi", type=int, default=DEFAULT_PDF_DPI, help="PDF rasterisation dpi")
+    parser.add_argument(
+        "--keep-intermediates", action="store_true",
+        help="also write each warped board and its cell crops under DIR/intermediates/",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from sudoku_batch.embedded import EmbeddedOptions, run_batch, summarise
+
+    options = EmbeddedOptions(
+        out_dir=args.out,
+        jobs=max(1, args.jobs),
+        engine=args.engine,
+        backend=args.backend,
+        solve_timeout=args.timeout,
+        dpi=args.dpi,
+        keep_intermediates=args.keep_intermediates,
+        progress=not args.no_progress,
+    )
+    records = run_batch(args.inputs, options)
+    print(summarise(records))
+    print(f"results: {args.out / 'results.jsonl'}")
+    return 0

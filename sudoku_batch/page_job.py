@@ -1,0 +1,167 @@
+"""One page, start to finish, in one process: what the embedded runner hands to each core.
+
+It calls the same pipeline stages as the Celery tasks (ingest, rectify, recognise, solve,
+render), in the same order, and returns plain dataclasses; the coordinating process persists
+them through ``store.record`` exactly as the workers do. Nothing here touches the database, so
+pages can run on every core while one process owns the SQLite file.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+import cv2
+
+from pipeline.board import BoardImage
+from pipeline.cells import classify_cells
+from pipeline.errors import SudokuBatchError
+from pipeline.ingest import PageSource, load_page
+from pipeline.ocr.base import OcrEngine
+from pipeline.page import rectify_page
+from pipeline.reading import RecognisedBoard
+from pipeline.reconcile import solve_reading
+from pipeline.recognise import recognise_board
+from pipeline.render import render_solution
+from pipeline.solve.backend import SatBackend
+from pipeline.solve.result import PuzzleSolution
+
+T = TypeVar("T")
+
+
+class InternalError(SudokuBatchError):
+    """A bug, not a bad input: recorded against the page so the batch goes on."""
+
+    code = "internal_error"
+
+
+@dataclass
+class PuzzleOutcome:
+    """One board of a page: what each stage made of it, or where it stopped and why."""
+
+    board: BoardImage
+    recognised: RecognisedBoard | None = None
+    solution: PuzzleSolution | None = None
+    board_image_path: str | None = None  # with --keep-intermediates
+    render_path: str | None = None
+    error: SudokuBatchError | None = None
+    error_stage: str | None = None  # "ocr" or "solve" (which renders too), as the queues
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class PageOutcome:
+    source: PageSource
+    puzzles: list[PuzzleOutcome] = field(default_factory=list)
+    error: SudokuBatchError | None = None
+    error_stage: str | None = None  # "load" or "rectify"
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PageJobSettings:
+    dpi: int
+    solve_timeout: float
+    out_dir: Path  # renders go under out_dir/renders; paths returned are relative to out_dir
+    keep_intermediates: bool = False  # also warped boards and cell crops, out_dir/intermediates
+
+
+def process_page(
+    source: PageSource,
+    sequence: int,
+    engine: OcrEngine,
+    backend: SatBackend,
+    settings: PageJobSettings,
+) -> PageOutcome:
+    """Run every stage on one page. Errors end the page (or one board) with a reason, never
+    the batch. ``sequence`` numbers the page within the batch, for unique file names."""
+    outcome = PageOutcome(source)
+    stage = "load"
+    try:
+        page = _timed(outcome.seconds, stage, lambda: load_page(source, settings.dpi))
+        stage = "rectify"
+        boards = _timed(outcome.seconds, stage, lambda: rectify_page(page.pixels))
+    except Exception as error:  # noqa: BLE001 - every failure is recorded, see _as_user_error
+        outcome.error = _as_user_error(error)
+        outcome.error_stage = stage
+        return outcome
+
+    for index, board in enumerate(boards):
+        puzzle = PuzzleOutcome(board)
+        outcome.puzzles.append(puzzle)
+        name = f"{sequence:05d}-p{source.page}-g{index}"
+        stage = "ocr"
+        try:
+            puzzle.recognised = _timed(
+                puzzle.seconds, "ocr", lambda b=board: recognise_board(b, engine)
+            )
+            if settings.keep_intermediates:
+                puzzle.board_image_path = _keep_intermediates(
+                    settings.out_dir, Path("intermediates") / name, puzzle.recognised
+                )
+            stage = "solve"
+            reading = puzzle.recognised.reading
+            puzzle.solution = _timed(
+                puzzle.seconds,
+                "solve",
+                lambda r=reading: solve_reading(r, backend, settings.solve_timeout),
+            )
+            if puzzle.solution.result.solution is not None:
+                puzzle.render_path = _timed(
+                    puzzle.seconds,
+                    "render",
+                    lambda p=puzzle: _write_render(page.pixels, p, settings.out_dir, name),
+                )
+        except Exception as error:  # noqa: BLE001
+            puzzle.error = _as_user_error(error)
+            puzzle.error_stage = stage
+    return outcome
+
+
+def _timed(seconds: dict[str, float], stage: str, work: Callable[[], T]) -> T:
+    started = time.perf_counter()
+    try:
+        return work()
+    finally:
+        seconds[stage] = time.perf_counter() - started
+
+
+def _as_user_error(error: Exception) -> SudokuBatchError:
+    if isinstance(error, SudokuBatchError):
+        return error
+    where = traceback.extract_tb(error.__traceback__)[-1]
+    return InternalError(
+        f"internal error ({type(error).__name__}: {error}) at "
+        f"{Path(where.filename).name}:{where.lineno}; please report it with this page"
+    )
+
+
+def _write_render(page_pixels, puzzle: PuzzleOutcome, out_dir: Path, name: str) -> str:
+    recognised, solution = puzzle.recognised, puzzle.solution
+    assert recognised is not None and solution is not None and solution.result.solution
+    image = render_solution(
+        page_pixels, recognised.board, solution.puzzle.givens, solution.result.solution
+    )
+    path = Path("renders") / f"{name}.png"
+    _write_png(out_dir / path, image)
+    return path.as_posix()
+
+
+def _keep_intermediates(out_dir: Path, folder: Path, recognised: RecognisedBoard) -> str:
+    """Write the upright board and its given cells' crops; returns the board's path."""
+    board_path = folder / "board.png"
+    _write_png(out_dir / board_path, recognised.board.pixels)
+    for cell in classify_cells(recognised.board):
+        if cell.crop is not None:
+            _write_png(out_dir / folder / f"cell-r{cell.row + 1}c{cell.col + 1}.png", cell.crop)
+    return board_path.as_posix()
+
+
+def _write_png(path: Path, image) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(path), image):
+        raise OSError(f"could not write {path}")

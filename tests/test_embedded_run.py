@@ -1,0 +1,85 @@
+"""The README's main job: `sudoku-batch run examples/ --out DIR`, checked against the truth the
+examples were generated with."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from sudoku_batch.cli import main
+from tests.conftest import REPO_ROOT
+
+EXAMPLES = REPO_ROOT / "examples"
+
+
+def _truth() -> dict[tuple[str, int, int], dict]:
+    truth = json.loads((EXAMPLES / "truth.json").read_text())
+    return {
+        (name, page["page"], index): grid
+        for name, document in truth.items()
+        for page in document["pages"]
+        for index, grid in enumerate(page["grids"])
+    }
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("run")
+    assert main(["run", str(EXAMPLES), "--out", str(out), "--jobs", "2", "--no-progress"]) == 0
+    return out
+
+
+def test_every_example_grid_is_found_read_and_solved(run_dir: Path) -> None:
+    records = [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
+    found = {(Path(r["source"]).name, r["page"], r["index"]): r for r in records}
+    truth = _truth()
+    assert found.keys() == truth.keys()
+    for key, grid in truth.items():
+        record = found[key]
+        assert record["status"] == "solved", (key, record["message"])
+        assert record["size"] == [grid["size"], grid["size"]]
+        assert record["box"] == grid["box"]
+        assert record["givens"] == grid["givens"], key
+        assert record["solution"] == grid["solution"], key
+        assert 0.5 < record["confidence"] <= 1.0
+        assert (run_dir / record["render_path"]).is_file()
+
+
+def test_rows_land_in_the_sqlite_database(run_dir: Path) -> None:
+    with sqlite3.connect(run_dir / "sudoku-batch.sqlite") as db:
+        puzzles = db.execute("select count(*) from puzzles").fetchone()[0]
+        givens = db.execute(
+            "select count(*) from cells where kind = 'given' and confidence is not null"
+        ).fetchone()[0]
+        solved = db.execute("select count(*) from solutions where verdict = 'solved'").fetchone()[0]
+    truth = _truth()
+    assert puzzles == solved == len(truth)
+    assert givens == sum(
+        1 for grid in truth.values() for row in grid["givens"] for value in row if value
+    )
+
+
+def test_a_page_without_a_grid_and_a_broken_file_are_reported_and_the_rest_goes_on(
+    tmp_path: Path,
+) -> None:
+    import cv2
+    import numpy as np
+
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    cv2.imwrite(str(inputs / "blank.png"), np.full((400, 300, 3), 255, np.uint8))
+    (inputs / "broken.jpg").write_bytes(b"\xff\xd8 truncated")
+    (inputs / "photo.jpg").write_bytes((EXAMPLES / "photo.jpg").read_bytes())
+    out = tmp_path / "out"
+    assert main(["run", str(inputs), "--out", str(out), "--jobs", "1", "--no-progress"]) == 0
+    records = {
+        Path(r["source"]).name: r
+        for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())
+    }
+    assert records["blank.png"]["status"] == "no_grid"
+    assert records["broken.jpg"]["status"] == "failed"
+    assert "broken.jpg" in records["broken.jpg"]["message"]
+    assert records["photo.jpg"]["status"] == "solved"
