@@ -1,0 +1,1 @@
+"""The HTTP API: submit batches, follow them, read results and renders."""

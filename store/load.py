@@ -1,0 +1,74 @@
+"""Rebuild the pipeline's objects from stored rows, for a stage that runs in another process
+than the one before it (the Celery driver hands on ids only)."""
+
+from __future__ import annotations
+
+import numpy as np
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from pipeline.board import BoardImage, BoardLocation, CellKind, Lattice
+from pipeline.grid import GridShape
+from pipeline.ingest import PageFormat, PageSource
+from pipeline.reading import BoardReading, CellReading
+from store.artifacts import Artifacts
+from store.models import Cell, InputFile, Page, Puzzle
+
+
+def page_source(session: Session, page_id: int, artifacts: Artifacts) -> PageSource:
+    page = session.get_one(Page, page_id)
+    input_file = session.get_one(InputFile, page.input_file_id)
+    return PageSource(
+        source=page.source,
+        page=page.page_number,
+        path=str(artifacts.path(input_file.stored_path)),
+        format=PageFormat(page.format),
+        member=page.member,
+        index=page.frame_index,
+        # A pending page's message is why it cannot load (see store.record.add_pages).
+        problem=page.message,
+    )
+
+
+def stored_board(session: Session, puzzle_id: int, artifacts: Artifacts) -> BoardImage:
+    """The board as last stored: as found by rectification, or upright once read."""
+    puzzle = session.get_one(Puzzle, puzzle_id)
+    if puzzle.board_image_path is None or puzzle.homography is None or puzzle.lattice is None:
+        raise LookupError(f"puzzle {puzzle_id} has no stored board")
+    return BoardImage(
+        location=BoardLocation(np.array(puzzle.corners, dtype=np.float32)),
+        pixels=artifacts.read_image(puzzle.board_image_path),
+        homography=np.array(puzzle.homography, dtype=np.float64),
+        lattice=Lattice(
+            _shape(puzzle),
+            tuple(puzzle.lattice["row_lines"]),
+            tuple(puzzle.lattice["col_lines"]),
+        ),
+    )
+
+
+def stored_reading(session: Session, puzzle_id: int) -> BoardReading:
+    puzzle = session.get_one(Puzzle, puzzle_id)
+    cells = session.scalars(
+        select(Cell).where(Cell.puzzle_id == puzzle_id).order_by(Cell.row, Cell.col)
+    )
+    return BoardReading(
+        shape=_shape(puzzle),
+        cells=tuple(
+            CellReading(
+                row=cell.row,
+                col=cell.col,
+                kind=CellKind(cell.kind),
+                digit=cell.digit,
+                confidence=cell.confidence,
+                alternatives=tuple((int(d), float(p)) for d, p in cell.alternatives),
+            )
+            for cell in cells
+        ),
+    )
+
+
+def _shape(puzzle: Puzzle) -> GridShape:
+    if puzzle.box_rows is None or puzzle.box_cols is None:
+        raise LookupError(f"puzzle {puzzle.id} has no grid shape")
+    return GridShape(puzzle.box_rows, puzzle.box_cols)

@@ -1,0 +1,174 @@
+"""Fixtures on the machine's real PostgreSQL and Redis (the ``services`` tests).
+
+Each test run gets a PostgreSQL database of its own (unique name, migrated with
+``alembic upgrade head``, dropped at the end) and a Redis key prefix of its own (its keys
+deleted at the end), so runs never see each other's rows or messages. Without the services
+these tests skip, saying which service is missing. Admin URLs can be changed with
+SUDOKU_BATCH_TEST_POSTGRES (a database to connect to for CREATE DATABASE) and
+SUDOKU_BATCH_TEST_REDIS.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+import redis
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from store.db import make_engine, make_session_factory
+from store.migrate import upgrade
+from sudoku_batch.settings import Settings
+from tests.conftest import REPO_ROOT
+
+ADMIN_POSTGRES_URL = os.environ.get(
+    "SUDOKU_BATCH_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test"
+)
+TEST_REDIS_URL = os.environ.get("SUDOKU_BATCH_TEST_REDIS", "redis://127.0.0.1:6379/15")
+RUN_ID = f"{os.getpid()}_{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture(scope="session")
+def database_url() -> Iterator[str]:
+    """A fresh, migrated PostgreSQL database for this test run."""
+    name = f"sudoku_batch_test_{RUN_ID}"
+    try:
+        admin = psycopg.connect(ADMIN_POSTGRES_URL, autocommit=True, connect_timeout=5)
+    except psycopg.OperationalError as error:
+        pytest.skip(f"PostgreSQL is not reachable at {ADMIN_POSTGRES_URL}: {error}")
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        url = make_url(ADMIN_POSTGRES_URL).set(database=name).render_as_string(False)
+        try:
+            upgrade(url)
+            yield url
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def sessions(database_url: str) -> Iterator[sessionmaker[Session]]:
+    engine = make_engine(database_url)
+    yield make_session_factory(engine)
+    engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    try:
+        redis.Redis.from_url(TEST_REDIS_URL, socket_connect_timeout=5).ping()
+    except redis.exceptions.ConnectionError as error:
+        pytest.skip(f"Redis is not reachable at {TEST_REDIS_URL}: {error}")
+    return TEST_REDIS_URL
+
+
+@pytest.fixture(scope="session")
+def redis_prefixes(redis_url: str) -> Iterator[Callable[[str], str]]:
+    """Key prefixes of this run (one per use); every key under them is deleted at the end."""
+    made: list[str] = []
+
+    def prefix(use: str) -> str:
+        made.append(f"sudoku_batch_test:{RUN_ID}:{use}:")
+        return made[-1]
+
+    yield prefix
+    client = redis.Redis.from_url(redis_url)
+    for each in made:
+        for key in client.scan_iter(match=f"{each}*"):
+            client.delete(key)
+
+
+@pytest.fixture(scope="session")
+def make_settings(
+    database_url: str,
+    redis_url: str,
+    redis_prefixes: Callable[[str], str],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Callable[[str], Settings]:
+    """Settings on the test database, with a data dir and Redis prefix per use."""
+
+    def settings(use: str) -> Settings:
+        return Settings(
+            data_dir=tmp_path_factory.mktemp(f"data-{use}"),
+            database_url=database_url,
+            broker_url=redis_url,
+            result_backend_url=redis_url,
+            redis_key_prefix=redis_prefixes(use),
+            solve_timeout=30.0,
+        )
+
+    return settings
+
+
+def settings_env(settings: Settings) -> dict[str, str]:
+    """The environment that makes a subprocess read ``settings``."""
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]),
+        "DATABASE_URL": settings.database_url,
+        "BROKER_URL": settings.broker_url,
+        "RESULT_BACKEND_URL": settings.result_backend_url,
+        "REDIS_KEY_PREFIX": settings.redis_key_prefix,
+        "DATA_DIR": str(settings.data_dir),
+        "SOLVE_TIMEOUT": str(settings.solve_timeout),
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Service:
+    """A subprocess with its output in a log file; stopped (then killed) on ``stop``."""
+
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], log_dir: Path):
+        self.name = name
+        self.log_path = log_dir / f"{name}.log"
+        self.log = self.log_path.open("wb")
+        self.process = subprocess.Popen(
+            argv, env=env, cwd=REPO_ROOT, stdout=self.log, stderr=subprocess.STDOUT
+        )
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def log_tail(self, lines: int = 40) -> str:
+        text = self.log_path.read_text(errors="replace").splitlines()
+        return "\n".join(text[-lines:])
+
+    def stop(self) -> None:
+        if self.alive():
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+def celery_argv(*args: str) -> list[str]:
+    return [sys.executable, "-m", "celery", "-A", "workers.app", *args]
+
+
+def wait_until(condition: Callable[[], object], limit: float, what: str, interval: float = 0.5):
+    """Poll ``condition`` until it answers truthy; fail (not hang) once ``limit`` seconds pass."""
+    deadline = time.monotonic() + limit
+    while True:
+        answer = condition()
+        if answer:
+            return answer
+        if time.monotonic() > deadline:
+            pytest.fail(f"gave up waiting for {what}")
+        time.sleep(interval)

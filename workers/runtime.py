@@ -1,0 +1,69 @@
+"""What a worker process makes once and reuses: settings, database sessions, engines.
+
+Everything is created lazily on first use in the process that uses it, never at import, so
+a prefork parent holds no connection or model that its children would share after fork.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+
+from celery.signals import worker_process_init
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from pipeline.ocr.base import OcrEngine
+from pipeline.solve.backend import SatBackend
+from store.artifacts import Artifacts
+from store.db import make_engine, make_session_factory
+from sudoku_batch.settings import Settings
+
+
+@cache
+def settings() -> Settings:
+    return Settings.from_env()
+
+
+@cache
+def database() -> Engine:
+    return make_engine(settings().database_url)
+
+
+@cache
+def sessions() -> sessionmaker[Session]:
+    return make_session_factory(database())
+
+
+@cache
+def artifacts() -> Artifacts:
+    return Artifacts(settings().data_dir)
+
+
+# Engines are imported where made: a worker serving only the solve queue never loads OCR models.
+@cache
+def ocr_engine() -> OcrEngine:
+    from pipeline.ocr.engines import make_engine as make_ocr_engine
+
+    name = settings().ocr_engine
+    return make_ocr_engine(name) if name else make_ocr_engine()
+
+
+@cache
+def sat_backend() -> SatBackend:
+    from pipeline.solve.backends import make_backend
+
+    name = settings().sat_backend
+    return make_backend(name) if name else make_backend()
+
+
+def worker_name(hostname: str | None) -> str:
+    return f"{hostname or 'worker'} pid {os.getpid()}"
+
+
+@worker_process_init.connect
+def _own_connections_after_fork(**_: object) -> None:
+    # A child must not reuse sockets inherited from its parent; close=False leaves them to the
+    # parent instead of closing them under it.
+    if database.cache_info().currsize:
+        database().dispose(close=False)

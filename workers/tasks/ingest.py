@@ -1,0 +1,39 @@
+"""Ingest: list an input file's pages (images, PDF pages, TIFF frames, zip members).
+
+Listing is cheap; each page is loaded by the rectify task that searches it, so a 300-page
+book is rasterised by every rectify worker in parallel rather than by one ingest task.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.ingest import expand_input
+from store.db import transaction
+from store.models import InputFile
+from store.record import Stage, add_pages
+from workers import runtime
+from workers.app import TASK_INGEST, TASK_RECTIFY, app
+from workers.stage import StageTask, failures_recorded
+
+
+@app.task(base=StageTask, bind=True, name=TASK_INGEST)
+def ingest_input_file(self: StageTask, input_file_id: int) -> dict[str, Any]:
+    page_ids: list[int] = []
+    with failures_recorded(self, Stage.INGEST, input_file_id=input_file_id) as clock:
+        with transaction(runtime.sessions()) as session:
+            input_file = session.get_one(InputFile, input_file_id)
+            path = runtime.artifacts().path(input_file.stored_path)
+            name = input_file.name
+        sources = list(expand_input(path, label=name))
+        with transaction(runtime.sessions()) as session:
+            page_ids = add_pages(
+                session,
+                input_file_id,
+                sources,
+                clock.seconds,
+                runtime.worker_name(self.request.hostname),
+            )
+        for page_id in page_ids:
+            app.send_task(TASK_RECTIFY, args=[page_id])
+    return {"input_file_id": input_file_id, "pages": page_ids}
