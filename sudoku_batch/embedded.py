@@ -15,8 +15,8 @@ import os
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from itertools import groupby
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 
 from tqdm import tqdm

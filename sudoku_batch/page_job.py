@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
 import cv2
+import numpy as np
 
 from pipeline.board import BoardImage
 from pipeline.cells import classify_cells
@@ -24,13 +25,11 @@ from pipeline.ingest import PageSource, load_page
 from pipeline.ocr.base import OcrEngine
 from pipeline.page import rectify_page
 from pipeline.reading import RecognisedBoard
-from pipeline.reconcile import solve_reading
 from pipeline.recognise import recognise_board
+from pipeline.reconcile import solve_reading
 from pipeline.render import render_solution
 from pipeline.solve.backend import SatBackend
 from pipeline.solve.result import PuzzleSolution
-
-T = TypeVar("T")
 
 
 class InternalError(SudokuBatchError):
@@ -82,9 +81,11 @@ def process_page(
     outcome = PageOutcome(source)
     stage = "load"
     try:
-        page = _timed(outcome.seconds, stage, lambda: load_page(source, settings.dpi))
+        with _timer(outcome.seconds, stage):
+            page = load_page(source, settings.dpi)
         stage = "rectify"
-        boards = _timed(outcome.seconds, stage, lambda: rectify_page(page.pixels))
+        with _timer(outcome.seconds, stage):
+            boards = rectify_page(page.pixels)
     except Exception as error:  # noqa: BLE001 - every failure is recorded, see _as_user_error
         outcome.error = _as_user_error(error)
         outcome.error_stage = stage
@@ -93,39 +94,48 @@ def process_page(
     for index, board in enumerate(boards):
         puzzle = PuzzleOutcome(board)
         outcome.puzzles.append(puzzle)
-        name = f"{sequence:05d}-p{source.page}-g{index}"
-        stage = "ocr"
         try:
-            puzzle.recognised = _timed(
-                puzzle.seconds, "ocr", lambda b=board: recognise_board(b, engine)
-            )
-            if settings.keep_intermediates:
-                puzzle.board_image_path = _keep_intermediates(
-                    settings.out_dir, Path("intermediates") / name, puzzle.recognised
-                )
-            stage = "solve"
-            reading = puzzle.recognised.reading
-            puzzle.solution = _timed(
-                puzzle.seconds,
-                "solve",
-                lambda r=reading: solve_reading(r, backend, settings.solve_timeout),
-            )
-            if puzzle.solution.result.solution is not None:
-                puzzle.render_path = _timed(
-                    puzzle.seconds,
-                    "render",
-                    lambda p=puzzle: _write_render(page.pixels, p, settings.out_dir, name),
-                )
+            _process_board(page.pixels, puzzle, f"{sequence:05d}-p{source.page}-g{index}",
+                           engine, backend, settings)
         except Exception as error:  # noqa: BLE001
             puzzle.error = _as_user_error(error)
-            puzzle.error_stage = stage
+            puzzle.error_stage = "ocr" if puzzle.recognised is None else "solve"
     return outcome
 
 
-def _timed(seconds: dict[str, float], stage: str, work: Callable[[], T]) -> T:
+def _process_board(
+    page_pixels: np.ndarray,
+    puzzle: PuzzleOutcome,
+    name: str,
+    engine: OcrEngine,
+    backend: SatBackend,
+    settings: PageJobSettings,
+) -> None:
+    with _timer(puzzle.seconds, "ocr"):
+        puzzle.recognised = recognise_board(puzzle.board, engine)
+    if settings.keep_intermediates:
+        puzzle.board_image_path = _keep_intermediates(
+            settings.out_dir, Path("intermediates") / name, puzzle.recognised
+        )
+    with _timer(puzzle.seconds, "solve"):
+        puzzle.solution = solve_reading(
+            puzzle.recognised.reading, backend, settings.solve_timeout
+        )
+    solved = puzzle.solution.result.solution
+    if solved is not None:
+        with _timer(puzzle.seconds, "render"):
+            image = render_solution(
+                page_pixels, puzzle.recognised.board, puzzle.solution.puzzle.givens, solved
+            )
+            puzzle.render_path = (Path("renders") / f"{name}.png").as_posix()
+            _write_png(settings.out_dir / puzzle.render_path, image)
+
+
+@contextmanager
+def _timer(seconds: dict[str, float], stage: str) -> Iterator[None]:
     started = time.perf_counter()
     try:
-        return work()
+        yield
     finally:
         seconds[stage] = time.perf_counter() - started
 
@@ -140,17 +150,6 @@ def _as_user_error(error: Exception) -> SudokuBatchError:
     )
 
 
-def _write_render(page_pixels, puzzle: PuzzleOutcome, out_dir: Path, name: str) -> str:
-    recognised, solution = puzzle.recognised, puzzle.solution
-    assert recognised is not None and solution is not None and solution.result.solution
-    image = render_solution(
-        page_pixels, recognised.board, solution.puzzle.givens, solution.result.solution
-    )
-    path = Path("renders") / f"{name}.png"
-    _write_png(out_dir / path, image)
-    return path.as_posix()
-
-
 def _keep_intermediates(out_dir: Path, folder: Path, recognised: RecognisedBoard) -> str:
     """Write the upright board and its given cells' crops; returns the board's path."""
     board_path = folder / "board.png"
@@ -161,7 +160,7 @@ def _keep_intermediates(out_dir: Path, folder: Path, recognised: RecognisedBoard
     return board_path.as_posix()
 
 
-def _write_png(path: Path, image) -> None:
+def _write_png(path: Path, image: np.ndarray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(path), image):
         raise OSError(f"could not write {path}")
