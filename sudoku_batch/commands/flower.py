@@ -1,0 +1,36 @@
+"""``sudoku-batch flower``: Flower, to watch workers and tasks, behind basic auth."""
+
+from __future__ import annotations
+
+import argparse
+
+from pipeline.errors import SudokuBatchError
+from sudoku_batch.settings import Settings
+
+
+class FlowerAuthMissing(SudokuBatchError):
+    code = "flower_auth_missing"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "flower",
+        help="watch workers and tasks in Flower (FLOWER_BASIC_AUTH=user:password)",
+        description="Run Flower on the broker, with basic auth from FLOWER_BASIC_AUTH.",
+    )
+    parser.add_argument("--address", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=5555)
+    parser.set_defaults(func=_flower)
+
+
+def _flower(args: argparse.Namespace) -> int:
+    auth = Settings.from_env().flower_basic_auth
+    if ":" not in auth:
+        # Flower shows task arguments and can shut workers down: never serve it unprotected.
+        raise FlowerAuthMissing("set FLOWER_BASIC_AUTH=user:password to start Flower")
+    from workers.app import app
+
+    app.start(
+        argv=["flower", f"--address={args.address}", f"--port={args.port}", f"--basic-auth={auth}"]
+    )
+    return 0

@@ -1,0 +1,24 @@
+"""``sudoku-batch migrate``: bring the database to the newest schema."""
+
+from __future__ import annotations
+
+import argparse
+
+from sudoku_batch.settings import Settings
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "migrate",
+        help="create or upgrade the database schema (DATABASE_URL)",
+        description="Run the Alembic migrations up to the newest schema.",
+    )
+    parser.add_argument("--database-url", help="default: DATABASE_URL from the environment")
+    parser.set_defaults(func=_migrate)
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from store.migrate import upgrade
+
+    upgrade(args.database_url or Settings.from_env().database_url)
+    return 0

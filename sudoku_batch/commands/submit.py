@@ -1,0 +1,119 @@
+"""``sudoku-batch submit``: upload inputs to the API, optionally wait and fetch the results."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from pipeline.errors import SudokuBatchError
+from sudoku_batch.settings import Settings
+
+POLL_SECONDS = 1.0
+
+
+class ApiError(SudokuBatchError):
+    """The API could not be reached or refused the request."""
+
+    code = "api_error"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "submit",
+        help="send images, PDFs, zips or folders to the API as one batch",
+        description="Upload inputs as one batch; with --wait, follow it and print the results.",
+    )
+    parser.add_argument("inputs", nargs="+", metavar="INPUT", type=Path)
+    parser.add_argument("--api", help="API base URL (default: API_URL or http://127.0.0.1:8000)")
+    parser.add_argument("--label", help="a name for the batch")
+    parser.add_argument("--wait", action="store_true", help="wait for the batch to finish")
+    parser.add_argument(
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="with --wait, write the results here as JSON lines (default: standard output)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(func=_submit)
+
+
+def _submit(args: argparse.Namespace) -> int:
+    import httpx
+
+    api = (args.api or Settings.from_env().api_url).rstrip("/")
+    files = upload_names(args.inputs)
+    with httpx.Client(base_url=api, timeout=httpx.Timeout(30.0, write=None)) as client:
+        with ExitStack() as stack:
+            parts = [
+                ("files", (name, stack.enter_context(path.open("rb")))) for name, path in files
+            ]
+            data = {"label": args.label} if args.label else {}
+            batch = _call(client, "POST", "/batches", files=parts, data=data)
+        batch_id = batch["batch_id"]
+        print(f"batch {batch_id}: {len(files)} file(s) submitted", file=sys.stderr)
+        if not args.wait:
+            print(batch_id)
+            return 0
+        wait_for(client, batch_id, progress=not args.no_progress)
+        records = _call(client, "GET", f"/batches/{batch_id}/results")
+    lines = "".join(json.dumps(record) + "\n" for record in records)
+    if args.output:
+        args.output.write_text(lines, encoding="utf-8")
+    else:
+        sys.stdout.write(lines)
+    return 0
+
+
+def upload_names(inputs: list[Path]) -> list[tuple[str, Path]]:
+    """(name as the user gave it, path) for every file; a folder gives each file inside."""
+    files = []
+    for path in inputs:
+        if path.is_dir():
+            files += [
+                (f"{path.as_posix().rstrip('/')}/{child.relative_to(path).as_posix()}", child)
+                for child in sorted(path.rglob("*"))
+                if child.is_file() and not child.name.startswith(".")
+            ]
+        elif path.is_file():
+            files.append((path.as_posix(), path))
+        else:
+            raise ApiError(f"{path}: no such file or folder")
+    return files
+
+
+def wait_for(client: Any, batch_id: int, progress: bool) -> dict[str, Any]:
+    """Poll the batch until nothing is left to do, with a bar over all known work items."""
+    from tqdm import tqdm
+
+    with tqdm(desc=f"batch {batch_id}", unit="item", disable=not progress) as bar:
+        while True:
+            status = _call(client, "GET", f"/batches/{batch_id}")
+            known = sum(sum(status[kind].values()) for kind in ("inputs", "pages", "puzzles"))
+            bar.total = known
+            bar.n = known - status["unfinished"]
+            bar.set_postfix(status["puzzles"], refresh=False)
+            bar.refresh()
+            if status["finished"]:
+                return status
+            time.sleep(POLL_SECONDS)
+
+
+def _call(client: Any, method: str, url: str, **kwargs: Any) -> Any:
+    import httpx
+
+    try:
+        response = client.request(method, url, **kwargs)
+    except httpx.HTTPError as error:
+        raise ApiError(f"cannot reach the API at {client.base_url}: {error}") from error
+    if response.is_error:
+        try:
+            detail = response.json().get("detail", response.text)
+        except ValueError:
+            detail = response.text
+        raise ApiError(f"the API answered {response.status_code}: {detail}")
+    return response.json()

@@ -1,0 +1,55 @@
+"""``sudoku-batch worker``: a Celery worker for some or all of the stage queues."""
+
+from __future__ import annotations
+
+import argparse
+
+from pipeline.errors import SudokuBatchError
+
+ALL_QUEUES = "ingest,rectify,ocr,solve"
+
+
+class UnknownQueue(SudokuBatchError):
+    code = "unknown_queue"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "worker",
+        help="run a Celery worker for the stage queues (BROKER_URL, DATABASE_URL, DATA_DIR)",
+        description="Run a Celery worker. Start one per queue to scale each stage on its own.",
+    )
+    parser.add_argument(
+        "--queues", default=ALL_QUEUES, help="comma-separated (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="processes (default: %(default)s; each OCR process loads its own model)",
+    )
+    parser.add_argument("--pool", default="prefork", choices=("prefork", "solo", "threads"))
+    parser.add_argument("--loglevel", default="INFO")
+    parser.set_defaults(func=_worker)
+
+
+def _worker(args: argparse.Namespace) -> int:
+    from workers.app import QUEUES, app
+
+    queues = [queue.strip() for queue in args.queues.split(",") if queue.strip()]
+    unknown = sorted(set(queues) - set(QUEUES))
+    if unknown or not queues:
+        raise UnknownQueue(
+            f"unknown queue(s) {', '.join(unknown) or '(none given)'}; "
+            f"choose from {', '.join(QUEUES)}"
+        )
+    app.worker_main(
+        argv=[
+            "worker",
+            f"--queues={','.join(queues)}",
+            f"--concurrency={args.concurrency}",
+            f"--pool={args.pool}",
+            f"--loglevel={args.loglevel}",
+        ]
+    )
+    return 0
