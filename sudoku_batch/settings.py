@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pipeline.errors import SudokuBatchError
 
+PREFIX = "SUDOKU_BATCH_"
 DEFAULT_DATA_DIR = "sudoku-batch-data"
 DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/0"
 
@@ -27,12 +28,13 @@ class InvalidSetting(SudokuBatchError):
 class Settings:
     """Where data lives, which services to talk to, and which engines to run.
 
-    Environment variables (all optional):
-    ``DATABASE_URL`` (default: a SQLite file in the data dir), ``BROKER_URL`` (Redis, also the
-    Celery result backend unless ``RESULT_BACKEND_URL`` is set), ``REDIS_KEY_PREFIX`` (keeps
-    several deployments or test runs apart on one Redis), ``DATA_DIR``, ``OCR_ENGINE``,
-    ``SAT_BACKEND``, ``SOLVE_TIMEOUT`` (seconds per puzzle), ``API_URL`` (for ``submit``),
-    ``FLOWER_BASIC_AUTH`` (``user:password``, comma-separated for several users).
+    Environment variables (all optional), each prefixed ``SUDOKU_BATCH_``: ``DATABASE_URL``
+    (default: a SQLite file in the data dir), ``BROKER_URL`` (Redis; also the Celery result
+    backend unless ``RESULT_BACKEND_URL`` is set), ``REDIS_KEY_PREFIX`` (keeps deployments or
+    test runs apart on one Redis), ``DATA_DIR`` (shared by the API and every worker),
+    ``OCR_ENGINE``, ``SAT_BACKEND``, ``SOLVE_TIMEOUT`` (seconds per puzzle), ``API_URL`` (for
+    ``submit``). And Flower's own ``FLOWER_BASIC_AUTH`` (``user:password``, comma-separated
+    for several users).
     """
 
     data_dir: Path
@@ -49,18 +51,20 @@ class Settings:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if environ is None else environ
-        data_dir = Path(env.get("DATA_DIR", DEFAULT_DATA_DIR)).resolve()
-        broker_url = env.get("BROKER_URL", DEFAULT_BROKER_URL)
+        data_dir = Path(env.get(PREFIX + "DATA_DIR", DEFAULT_DATA_DIR)).resolve()
+        broker_url = env.get(PREFIX + "BROKER_URL", DEFAULT_BROKER_URL)
         return cls(
             data_dir=data_dir,
-            database_url=env.get("DATABASE_URL", f"sqlite:///{data_dir / 'sudoku-batch.sqlite'}"),
+            database_url=env.get(
+                PREFIX + "DATABASE_URL", f"sqlite:///{data_dir / 'sudoku-batch.sqlite'}"
+            ),
             broker_url=broker_url,
-            result_backend_url=env.get("RESULT_BACKEND_URL", broker_url),
-            redis_key_prefix=env.get("REDIS_KEY_PREFIX", ""),
-            ocr_engine=env.get("OCR_ENGINE") or None,
-            sat_backend=env.get("SAT_BACKEND") or None,
-            solve_timeout=_positive_float(env, "SOLVE_TIMEOUT", 60.0),
-            api_url=env.get("API_URL", "http://127.0.0.1:8000"),
+            result_backend_url=env.get(PREFIX + "RESULT_BACKEND_URL", broker_url),
+            redis_key_prefix=env.get(PREFIX + "REDIS_KEY_PREFIX", ""),
+            ocr_engine=env.get(PREFIX + "OCR_ENGINE") or None,
+            sat_backend=env.get(PREFIX + "SAT_BACKEND") or None,
+            solve_timeout=_positive_float(env, PREFIX + "SOLVE_TIMEOUT", 60.0),
+            api_url=env.get(PREFIX + "API_URL", "http://127.0.0.1:8000"),
             flower_basic_auth=env.get("FLOWER_BASIC_AUTH", ""),
         )
 

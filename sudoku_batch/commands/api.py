@@ -8,7 +8,7 @@ import argparse
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "api",
-        help="serve the HTTP API (DATABASE_URL, BROKER_URL, DATA_DIR)",
+        help="serve the HTTP API",
         description="Serve the HTTP API: submit batches, follow them, fetch results and renders.",
     )
     parser.add_argument("--host", default="127.0.0.1")

@@ -10,10 +10,10 @@ from sudoku_batch.settings import Settings
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "migrate",
-        help="create or upgrade the database schema (DATABASE_URL)",
+        help="create or upgrade the database schema (SUDOKU_BATCH_DATABASE_URL)",
         description="Run the Alembic migrations up to the newest schema.",
     )
-    parser.add_argument("--database-url", help="default: DATABASE_URL from the environment")
+    parser.add_argument("--database-url", help="default: SUDOKU_BATCH_DATABASE_URL")
     parser.set_defaults(func=_migrate)
 
 

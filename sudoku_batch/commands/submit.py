@@ -29,7 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Upload inputs as one batch; with --wait, follow it and print the results.",
     )
     parser.add_argument("inputs", nargs="+", metavar="INPUT", type=Path)
-    parser.add_argument("--api", help="API base URL (default: API_URL or http://127.0.0.1:8000)")
+    parser.add_argument(
+        "--api", help="API base URL (default: SUDOKU_BATCH_API_URL or http://127.0.0.1:8000)"
+    )
     parser.add_argument("--label", help="a name for the batch")
     parser.add_argument("--wait", action="store_true", help="wait for the batch to finish")
     parser.add_argument(
@@ -61,12 +63,27 @@ def _submit(args: argparse.Namespace) -> int:
             return 0
         wait_for(client, batch_id, progress=not args.no_progress)
         records = _call(client, "GET", f"/batches/{batch_id}/results")
+        if args.out:
+            fetch_renders(client, records, args.out)
     lines = "".join(json.dumps(record) + "\n" for record in records)
-    if args.output:
-        args.output.write_text(lines, encoding="utf-8")
+    if args.out:
+        (args.out / "results.jsonl").write_text(lines, encoding="utf-8")
+        print(f"results: {args.out / 'results.jsonl'}", file=sys.stderr)
     else:
         sys.stdout.write(lines)
     return 0
+
+
+def fetch_renders(client: Any, records: list[dict[str, Any]], out: Path) -> None:
+    """Download each render into out/renders/; records then point at the local file."""
+    (out / "renders").mkdir(parents=True, exist_ok=True)
+    for record in records:
+        if record.get("render_path"):
+            local = f"renders/puzzle-{record['puzzle_id']}.png"
+            response = client.get(f"/puzzles/{record['puzzle_id']}/render.png")
+            if response.is_success:
+                (out / local).write_bytes(response.content)
+                record["render_path"] = local
 
 
 def upload_names(inputs: list[Path]) -> list[tuple[str, Path]]:

@@ -16,7 +16,7 @@ class UnknownQueue(SudokuBatchError):
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "worker",
-        help="run a Celery worker for the stage queues (BROKER_URL, DATABASE_URL, DATA_DIR)",
+        help="run a Celery worker for the stage queues",
         description="Run a Celery worker. Start one per queue to scale each stage on its own.",
     )
     parser.add_argument(

@@ -114,12 +114,12 @@ def settings_env(settings: Settings) -> dict[str, str]:
     return {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]),
-        "DATABASE_URL": settings.database_url,
-        "BROKER_URL": settings.broker_url,
-        "RESULT_BACKEND_URL": settings.result_backend_url,
-        "REDIS_KEY_PREFIX": settings.redis_key_prefix,
-        "DATA_DIR": str(settings.data_dir),
-        "SOLVE_TIMEOUT": str(settings.solve_timeout),
+        "SUDOKU_BATCH_DATABASE_URL": settings.database_url,
+        "SUDOKU_BATCH_BROKER_URL": settings.broker_url,
+        "SUDOKU_BATCH_RESULT_BACKEND_URL": settings.result_backend_url,
+        "SUDOKU_BATCH_REDIS_KEY_PREFIX": settings.redis_key_prefix,
+        "SUDOKU_BATCH_DATA_DIR": str(settings.data_dir),
+        "SUDOKU_BATCH_SOLVE_TIMEOUT": str(settings.solve_timeout),
     }
 
 
