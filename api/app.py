@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import kombu.exceptions
 import redis.exceptions
-from fastapi import Depends, FastAPI, File, Form, HTTPException, UploadFile
+from fastapi import Depends, FastAPI, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import FileResponse
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -24,6 +24,14 @@ from sudoku_batch.settings import Settings
 from workers.app import TASK_INGEST, make_celery
 
 
+def _session(request: Request) -> Iterator[Session]:
+    with request.app.state.sessions() as db:
+        yield db
+
+
+Db = Annotated[Session, Depends(_session)]
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     sessions = make_session_factory(make_engine(settings.database_url))
@@ -34,11 +42,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Submit photos, scans and PDF books of Sudoku; get solved, verified puzzles.",
     )
 
-    def session() -> Iterator[Session]:
-        with sessions() as db:
-            yield db
-
-    Db = Annotated[Session, Depends(session)]
+    app.state.sessions = sessions
 
     @app.post("/batches", status_code=201)
     def submit_batch(
