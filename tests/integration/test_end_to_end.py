@@ -1,0 +1,187 @@
+"""The whole server side at once: real Celery worker and Flower processes on the test database
+and a Redis prefix of their own, a batch submitted through the API, rows checked in PostgreSQL
+and the finished tasks checked in Flower's HTTP API."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import cv2
+import httpx
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from api.app import create_app
+from pipeline.grid import GridShape
+from store.models import Cell, Page, Puzzle, Solution
+from sudoku_batch.settings import Settings
+from tests.integration.conftest import (
+    RUN_ID,
+    Service,
+    celery_argv,
+    free_port,
+    settings_env,
+    wait_until,
+)
+
+pytestmark = pytest.mark.services
+
+STAGES_LANDED = all(
+    importlib.util.find_spec(name) for name in ("pipeline.recognise", "pipeline.reconcile")
+)
+FLOWER_AUTH = ("flower", "e2e-secret")
+# Bounds against a hang, not expectations: the run takes a fraction of them.
+WORKER_START_LIMIT = 60.0
+BATCH_LIMIT = 150.0
+
+
+@dataclass
+class Stack:
+    settings: Settings
+    worker_name: str
+    flower: httpx.Client
+    services: list[Service]
+
+    def logs(self) -> str:
+        return "\n".join(f"--- {s.name} ---\n{s.log_tail()}" for s in self.services)
+
+
+@pytest.fixture(scope="module")
+def stack(
+    make_settings: Callable[[str], Settings], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Stack]:
+    if not STAGES_LANDED:
+        pytest.skip("pipeline.recognise and pipeline.reconcile are not there yet")
+    settings = make_settings("e2e")
+    env = {**settings_env(settings), "OMP_NUM_THREADS": "1"}
+    logs = tmp_path_factory.mktemp("logs")
+    port = free_port()
+    worker_name = f"e2e-{RUN_ID}@localhost"
+    services: list[Service] = []
+    try:
+        # Flower first: it only knows the tasks whose events it saw.
+        services.append(
+            Service(
+                "flower",
+                celery_argv(
+                    "flower",
+                    "--address=127.0.0.1",
+                    f"--port={port}",
+                    f"--basic-auth={':'.join(FLOWER_AUTH)}",
+                ),
+                env,
+                logs,
+            )
+        )
+        services.append(
+            Service(
+                "worker",
+                celery_argv(
+                    "worker",
+                    "--pool=solo",
+                    "--queues=ingest,rectify,ocr,solve",
+                    f"--hostname={worker_name}",
+                    "--loglevel=INFO",
+                    "--without-mingle",
+                ),
+                env,
+                logs,
+            )
+        )
+        flower = httpx.Client(base_url=f"http://127.0.0.1:{port}", auth=FLOWER_AUTH, timeout=10)
+        stack = Stack(settings, worker_name, flower, services)
+        wait_until(lambda: _flower_lists_worker(stack), WORKER_START_LIMIT, "the worker in Flower")
+        yield stack
+        flower.close()
+    finally:
+        for service in services:
+            service.stop()
+
+
+def _flower_lists_worker(stack: Stack) -> bool:
+    for service in stack.services:
+        if not service.alive():
+            pytest.fail(f"{service.name} exited early:\n{stack.logs()}")
+    try:
+        response = stack.flower.get("/api/workers", params={"refresh": "1"})
+    except httpx.HTTPError:
+        return False  # Flower still starting
+    return response.status_code == 200 and stack.worker_name in response.json()
+
+
+def grid_page() -> bytes:
+    from synth.grid_image import render_grid
+    from synth.unique import unique_puzzle
+
+    generated = unique_puzzle(GridShape(3, 3), np.random.default_rng(7), givens=32)
+    image = render_grid(generated.puzzle, cell_px=48).image
+    page = np.full((image.shape[0] + 200, image.shape[1] + 200, 3), 255, np.uint8)
+    page[100 : 100 + image.shape[0], 100 : 100 + image.shape[1]] = image
+    return cv2.imencode(".png", page)[1].tobytes()
+
+
+def blank_page() -> bytes:
+    return cv2.imencode(".png", np.full((600, 450, 3), 255, np.uint8))[1].tobytes()
+
+
+def test_a_batch_flows_through_every_queue_into_postgres_and_flower(
+    stack: Stack, sessions: sessionmaker[Session]
+) -> None:
+    with TestClient(create_app(stack.settings)) as api:
+        submitted = api.post(
+            "/batches",
+            files=[
+                ("files", ("grid.png", grid_page())),
+                ("files", ("blank.png", blank_page())),
+                ("files", ("notes.txt", b"not a puzzle")),
+            ],
+        )
+        assert submitted.status_code == 201, submitted.text
+        batch_id = submitted.json()["batch_id"]
+
+        def finished() -> dict | None:
+            status = api.get(f"/batches/{batch_id}").json()
+            return status if status["finished"] else None
+
+        try:
+            status = wait_until(finished, BATCH_LIMIT, f"batch {batch_id} to finish", 1.0)
+        except pytest.fail.Exception:
+            pytest.fail(f"batch {batch_id} did not finish:\n{stack.logs()}")
+        records = api.get(f"/batches/{batch_id}/results").json()
+
+    by_source = {record["source"]: record for record in records}
+    assert by_source["blank.png"]["status"] == "no_grid", stack.logs()
+    assert by_source["notes.txt"]["status"] == "failed"
+    assert "not an image, PDF or zip" in by_source["notes.txt"]["message"]
+    grid = by_source["grid.png"]
+    assert grid["status"] in {"solved", "unsolvable", "multiple_solutions", "timeout"}, grid
+    assert grid["size"] == [9, 9] and grid["box"] == [3, 3]
+    assert status["puzzles"] == {grid["status"]: 1}
+
+    with sessions() as db:
+        puzzle = db.scalars(select(Puzzle).where(Puzzle.batch_id == batch_id)).one()
+        assert puzzle.givens is not None and puzzle.lowest_confidence is not None
+        read = db.scalar(
+            select(func.count()).where(Cell.puzzle_id == puzzle.id, Cell.confidence.is_not(None))
+        )
+        assert read and read == db.scalar(
+            select(func.count()).where(Cell.puzzle_id == puzzle.id, Cell.kind == "given")
+        )
+        solution = db.scalars(select(Solution).where(Solution.puzzle_id == puzzle.id)).one()
+        assert solution.verdict and solution.backend
+        assert db.scalar(select(func.count()).where(Page.batch_id == batch_id)) == 3
+
+    tasks = stack.flower.get("/api/tasks").json()
+    finished_names = {task["name"] for task in tasks.values() if task["state"] == "SUCCESS"}
+    assert finished_names == {
+        "sudoku_batch.ingest",
+        "sudoku_batch.rectify",
+        "sudoku_batch.ocr",
+        "sudoku_batch.solve",
+    }
+    assert {task["worker"] for task in tasks.values()} == {stack.worker_name}
