@@ -35,10 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--label", help="a name for the batch")
     parser.add_argument("--wait", action="store_true", help="wait for the batch to finish")
     parser.add_argument(
-        "--output",
+        "--out",
         type=Path,
-        metavar="FILE",
-        help="with --wait, write the results here as JSON lines (default: standard output)",
+        metavar="DIR",
+        help="with --wait, write DIR/results.jsonl and DIR/renders/ (default: print the results)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=_submit)
