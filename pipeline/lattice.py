@@ -44,7 +44,7 @@ class _Axis:
     """The line evidence along one axis: the coverage profile and the per-line thickness."""
 
     coverage: np.ndarray  # per row (col): share of the board width covered by line pixels
-    thickness: np.ndarray  # per row (col): line pixels / board width, undilated
+    thickness: np.ndarray  # per row (col): mean darkness of the line pixels in that row (col)
 
 
 def detect_lattice(board_pixels: np.ndarray) -> Lattice:
@@ -54,8 +54,9 @@ def detect_lattice(board_pixels: np.ndarray) -> Lattice:
     )
     side = min(gray.shape[:2])
     ink = ink_mask(gray)
-    rows = _axis_evidence(ink, side, horizontal=True)
-    cols = _axis_evidence(ink, side, horizontal=False)
+    darkness = _darkness(gray, side)
+    rows = _axis_evidence(ink, darkness, horizontal=True)
+    cols = _axis_evidence(ink, darkness, horizontal=False)
     for n in SIZES:
         if side / n < MIN_CELL_PX:
             continue
@@ -85,26 +86,42 @@ def ink_mask(gray: np.ndarray) -> np.ndarray:
     low, high = grey_levels(gray, (5, 95))
     # The offset scales with the image's contrast so that paper grain in a flat, dim photo
     # does not turn into ink.
-    offset = max(4.0, 0.1 * (high - low))
+    offset = max(3.0, 0.05 * (high - low))
     return cv2.adaptiveThreshold(
         gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, offset
     )
 
 
-def _axis_evidence(ink: np.ndarray, side: int, horizontal: bool) -> _Axis:
+def _darkness(gray: np.ndarray, side: int) -> np.ndarray:
+    """How much darker each pixel is than the paper around it (0 on paper)."""
+    # The paper level is the brightest value within a window wider than the thickest line.
+    reach = max(5, side // 30) | 1
+    paper = cv2.dilate(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+    return cv2.subtract(paper, gray)
+
+
+def line_strokes(ink: np.ndarray, horizontal: bool) -> np.ndarray:
+    """The long horizontal (or vertical) strokes of a board's ink map: its grid lines."""
     # The kernel is shorter than a cell of the largest grid (so lines broken at every crossing
     # by blur still survive) but longer than the strokes of its digits.
-    length = max(9, side // 25)
+    length = max(9, min(ink.shape[:2]) // 25)
     kernel = (length, 1) if horizontal else (1, length)
-    lines = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, kernel))
+    return cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, kernel))
+
+
+def _axis_evidence(ink: np.ndarray, darkness: np.ndarray, horizontal: bool) -> _Axis:
+    lines = line_strokes(ink, horizontal)
     # Tolerate a line that wavers by a pixel or two across the board (curled paper).
     spread = (1, 5) if horizontal else (5, 1)
     wavy = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, spread))
     axis = 1 if horizontal else 0
     width = ink.shape[1] if horizontal else ink.shape[0]
+    # Thickness is the darkness integrated over the line's pixels: blur spreads a line but
+    # keeps its integral, so a box line stays heavier than a cell line in a blurred photo.
+    on_lines = np.where(wavy > 0, darkness, 0)
     return _Axis(
         coverage=wavy.sum(axis=axis, dtype=np.float64) / (255.0 * width),
-        thickness=lines.sum(axis=axis, dtype=np.float64) / (255.0 * width),
+        thickness=on_lines.sum(axis=axis, dtype=np.float64) / width,
     )
 
 

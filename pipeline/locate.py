@@ -9,13 +9,17 @@ solution, not a puzzle, and is dropped.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, BoardLocation, CellKind
+from pipeline.border import fit_border
 from pipeline.cells import classify_cells
 from pipeline.errors import LatticeNotFound
-from pipeline.quad import order_corners, refine_corners
+from pipeline.levels import grey_levels
+from pipeline.quad import order_corners
 from pipeline.rectify import survey_board
 
 # Candidates are looked for on a copy of the page with its longer side at most this many
@@ -32,6 +36,14 @@ MAX_SIDE_RATIO = 2.0
 # The outline must fill its convex hull: a grid is a solid block of lines, a text paragraph or
 # an L-shaped layout is not.
 MIN_SOLIDITY = 0.85
+# Holes of the line mesh that can be cells: bigger than a letter's counter, smaller than a
+# tenth of the page, and at most this elongated (perspective makes squares into oblongs).
+MIN_CELL_AREA = 40
+MAX_CELL_SHARE = 0.1
+MAX_CELL_ASPECT = 2.5
+# Lines between cells are bridged up to this width (pixels of the search copy): a thick box
+# line, thickened by the search, but less than the gap between two grids on a book page.
+CELL_BRIDGE_PX = 15
 # A grid whose cells are all inked is a solution when other grids on the page are not.
 FILLED_SHARE = 0.95
 
@@ -43,31 +55,46 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
     if scale < 1:
         gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
     boards: list[BoardImage] = []
-    for outline, rough in _candidate_quads(gray):
+    for rough in _candidate_quads(gray):
         if any(_inside(rough.mean(axis=0), b.location.corners * scale) for b in boards):
             continue
-        corners = refine_corners(outline, rough)
-        location = BoardLocation((corners / scale).astype(np.float32))
         try:
-            boards.append(survey_board(pixels, location))
+            board = survey_board(pixels, BoardLocation((rough / scale).astype(np.float32)))
         except LatticeNotFound:
             continue
+        boards.append(_fitted_to_border(pixels, board))
     return reading_order([b.location for b in _drop_solutions(boards)])
 
 
-def _candidate_quads(gray: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Outlines of large dark shapes that are roughly quadrilateral, largest first, each with
-    its rough corners TL, TR, BR, BL."""
-    block = max(15, (max(gray.shape) // 25) | 1)
-    ink = cv2.adaptiveThreshold(
-        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 7
-    )
-    # Close one-pixel breaks in faint, blurred lines so the grid stays one shape.
-    ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+def _fitted_to_border(pixels: np.ndarray, board: BoardImage) -> BoardImage:
+    """The board re-surveyed with its corners on its printed border, if that still reads."""
+    corners = fit_border(board)
+    if corners is None:
+        return board
+    try:
+        return survey_board(pixels, BoardLocation(corners))
+    except LatticeNotFound:
+        return board
+
+
+def _candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
+    """Rough corners (TL, TR, BR, BL) of roughly quadrilateral shapes that may be grids,
+    largest first.
+
+    Two kinds of shape are tried: the outlines of the meshes of long strokes (a grid's lines)
+    and the blocks of cells that those meshes enclose. The first survives a faint or cut-off
+    border; the second survives text, rules and page edges printed against the grid, which
+    bend a mesh's outline but add no cells to it.
+    """
+    mesh = _line_mesh(gray)
+    contours, hierarchy = cv2.findContours(mesh, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    cells = _cell_blocks(mesh.shape, contours, hierarchy[0])
+    blocks, _ = cv2.findContours(cells, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_AREA_SHARE * gray.shape[0] * gray.shape[1]
-    quads: list[tuple[float, np.ndarray, np.ndarray]] = []
-    for contour in contours:
+    quads: list[tuple[float, np.ndarray]] = []
+    for contour in [*contours, *blocks]:
         area = cv2.contourArea(contour)
         if area < min_area:
             continue
@@ -75,13 +102,55 @@ def _candidate_quads(gray: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
         if area < MIN_SOLIDITY * cv2.contourArea(hull):
             continue
         corners = _quad_of(hull)
-        if corners is None:
-            continue
-        if _plausible(corners):
-            outline = contour.reshape(-1, 2).astype(np.float32)
-            quads.append((cv2.contourArea(corners), outline, corners))
+        if corners is not None and _plausible(corners):
+            quads.append((cv2.contourArea(corners), corners))
     quads.sort(key=lambda item: -item[0])
-    return [(outline, corners) for _, outline, corners in quads]
+    return [corners for _, corners in quads]
+
+
+def _cell_blocks(
+    shape: tuple[int, ...], contours: Sequence[np.ndarray], hierarchy: np.ndarray
+) -> np.ndarray:
+    """The holes of the mesh that look like cells, merged across the lines between them."""
+    page_area = shape[0] * shape[1]
+    cells = np.zeros(shape[:2], np.uint8)
+    for contour, (_, _, _, parent) in zip(contours, hierarchy, strict=True):
+        if parent < 0:
+            continue  # an outer boundary, not a hole
+        area = cv2.contourArea(contour)
+        if not MIN_CELL_AREA <= area <= MAX_CELL_SHARE * page_area:
+            continue
+        _, (w, h), _ = cv2.minAreaRect(contour)
+        # Cells are filled, squarish quadrilaterals; holes in letters and torn lines are not.
+        if min(w, h) <= 0 or max(w, h) > MAX_CELL_ASPECT * min(w, h) or area < 0.7 * w * h:
+            continue
+        cv2.drawContours(cells, [contour], -1, 255, cv2.FILLED)
+    # Closing bridges the lines between neighbouring cells (even thick box lines) while
+    # keeping the block's outer edge where the cells end.
+    bridge = cv2.getStructuringElement(cv2.MORPH_RECT, (CELL_BRIDGE_PX, CELL_BRIDGE_PX))
+    return cv2.morphologyEx(cells, cv2.MORPH_CLOSE, bridge)
+
+
+def _line_mesh(gray: np.ndarray) -> np.ndarray:
+    """The page's long horizontal and vertical strokes (255), without text and digits.
+
+    A grid is one connected mesh of such strokes even when its border is cut off by the frame
+    or faint, and text printed against it (captions, headings) falls away.
+    """
+    side = max(gray.shape)
+    block = max(15, (side // 25) | 1)
+    low, high = grey_levels(gray, (5, 95))
+    # A low offset keeps faint cell lines; the specks it lets through are not long strokes.
+    offset = max(3.0, 0.05 * (high - low))
+    ink = cv2.adaptiveThreshold(
+        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, offset
+    )
+    # Thickened, a thin line tilted by up to ~8 degrees still runs straight for a stroke length.
+    ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    stroke = max(15, side // 40)
+    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, stroke), np.uint8))
+    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((stroke, 1), np.uint8))
+    return cv2.bitwise_or(across, down)
 
 
 def _quad_of(hull: np.ndarray) -> np.ndarray | None:
