@@ -30,7 +30,6 @@ def _flower(args: argparse.Namespace) -> int:
         raise FlowerAuthMissing("set FLOWER_BASIC_AUTH=user:password to start Flower")
     from workers.app import app
 
-    app.start(
-        argv=["flower", f"--address={args.address}", f"--port={args.port}", f"--basic-auth={auth}"]
-    )
+    # Flower reads FLOWER_BASIC_AUTH itself, which keeps the password off the command line.
+    app.start(argv=["flower", f"--address={args.address}", f"--port={args.port}"])
     return 0

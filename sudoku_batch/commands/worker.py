@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from pipeline.errors import SudokuBatchError
 
@@ -35,6 +36,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _worker(args: argparse.Namespace) -> int:
     from workers.app import QUEUES, app
+
+    # One OpenMP / ONNX Runtime thread per worker process: scale with processes (--concurrency,
+    # more workers) instead, so models never fight over the cores.
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
 
     queues = [queue.strip() for queue in args.queues.split(",") if queue.strip()]
     unknown = sorted(set(queues) - set(QUEUES))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.errors import UnsupportedInput
 from pipeline.ingest import expand_input
 from store.db import transaction
 from store.models import InputFile
@@ -26,6 +27,9 @@ def ingest_input_file(self: StageTask, input_file_id: int) -> dict[str, Any]:
             path = runtime.artifacts().path(input_file.stored_path)
             name = input_file.name
         sources = list(expand_input(path, label=name))
+        if not sources:
+            # Otherwise the input would leave no page, and so no record in the results.
+            raise UnsupportedInput(f"{name}: holds no image, PDF or zip archive to read")
         with transaction(runtime.sessions()) as session:
             page_ids = add_pages(
                 session,

@@ -1,0 +1,92 @@
+"""The stage tasks' failure policy, run eagerly in this process on the test database: a user
+error is recorded at once; an unexpected error is retried, then recorded; a task past its
+soft time limit is recorded as too slow."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from celery.exceptions import SoftTimeLimitExceeded
+from sqlalchemy.orm import Session, sessionmaker
+
+from pipeline.ingest import PageFormat, PageSource
+from store.db import transaction
+from store.models import Page, StageRun
+from store.record import add_input_file, add_pages, create_batch
+from sudoku_batch.settings import Settings
+from workers import runtime
+from workers.stage import UNEXPECTED_ERROR_RETRIES
+from workers.tasks import rectify
+
+pytestmark = pytest.mark.services
+
+
+@pytest.fixture
+def worker_runtime(
+    make_settings: Callable[[str], Settings], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    settings = make_settings("failures")
+    monkeypatch.setattr(runtime, "settings", lambda: settings)
+    yield
+    if runtime.database.cache_info().currsize:
+        runtime.database().dispose()
+    for made in (runtime.database, runtime.sessions, runtime.artifacts):
+        made.cache_clear()
+
+
+def new_page(sessions: sessionmaker[Session], source: PageSource) -> int:
+    with transaction(sessions) as db:
+        batch_id = create_batch(db, "failure policy")
+        input_file_id = add_input_file(db, batch_id, source.source, f"uploads/{source.source}")
+        [page_id] = add_pages(db, input_file_id, [source], 0.0)
+    return page_id
+
+
+def outcome(sessions: sessionmaker[Session], page_id: int) -> tuple[str, str | None, str | None]:
+    with sessions() as db:
+        page = db.get_one(Page, page_id)
+        run = db.query(StageRun).filter_by(page_id=page_id, stage="rectify").one()
+        assert run.status == "failed" and run.error_code == page.error_code
+        return page.status, page.error_code, page.message
+
+
+def test_a_user_error_fails_the_page_at_once(
+    worker_runtime: None, sessions: sessionmaker[Session]
+) -> None:
+    problem = "notes.txt: not an image, PDF or zip archive"
+    page_id = new_page(
+        sessions, PageSource("notes.txt", 1, "notes.txt", PageFormat.UNSUPPORTED, problem=problem)
+    )
+    rectify.rectify_page_boards.apply(args=[page_id])
+    assert outcome(sessions, page_id) == ("failed", "unsupported_input", problem)
+
+
+def test_an_unexpected_error_is_retried_then_recorded(
+    worker_runtime: None, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = []
+
+    def broken(source: PageSource) -> None:
+        calls.append(source)
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(rectify, "load_page", broken)
+    page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
+    rectify.rectify_page_boards.apply(args=[page_id])
+    status, code, message = outcome(sessions, page_id)
+    assert (status, code) == ("failed", "internal_error")
+    assert "RuntimeError: boom" in (message or "")
+    assert len(calls) == 1 + UNEXPECTED_ERROR_RETRIES
+
+
+def test_a_task_past_its_soft_time_limit_is_recorded_as_too_slow(
+    worker_runtime: None, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def slow(source: PageSource) -> None:
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(rectify, "load_page", slow)
+    page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
+    rectify.rectify_page_boards.apply(args=[page_id])
+    assert outcome(sessions, page_id)[:2] == ("failed", "stage_timeout")
