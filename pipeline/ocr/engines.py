@@ -1,0 +1,35 @@
+"""OCR engines by name. A new engine is a new module plus one line here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+from pipeline.errors import EngineUnavailable
+from pipeline.ocr.base import OcrEngine
+
+
+def _ppocr_onnx(**options: object) -> OcrEngine:
+    from pipeline.ocr.ppocr_onnx import PpOcrOnnxEngine
+
+    return PpOcrOnnxEngine(**options)  # type: ignore[arg-type]
+
+
+# Factories import their module when called, so an engine whose dependencies are missing only
+# fails when someone asks for it.
+ENGINES: Mapping[str, Callable[..., OcrEngine]] = MappingProxyType(
+    {
+        "ppocr-onnx": _ppocr_onnx,
+    }
+)
+DEFAULT_ENGINE = "ppocr-onnx"
+
+
+def make_engine(name: str = DEFAULT_ENGINE, **options: object) -> OcrEngine:
+    """A new engine of the named kind; create one per process and reuse it."""
+    try:
+        factory = ENGINES[name]
+    except KeyError:
+        known = ", ".join(sorted(ENGINES))
+        raise EngineUnavailable(f"unknown OCR engine {name!r} (known: {known})") from None
+    return factory(**options)

@@ -1,0 +1,11 @@
+from __future__ import annotations
+
+import pytest
+
+from pipeline.ocr.ppocr_onnx import PpOcrOnnxEngine
+
+
+@pytest.fixture(scope="session")
+def engine() -> PpOcrOnnxEngine:
+    # One session for the whole run, as a worker process would hold it.
+    return PpOcrOnnxEngine()
