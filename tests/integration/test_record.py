@@ -3,6 +3,9 @@ once, with the same ids; and the results contract reads them back."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import numpy as np
 import pytest
 from sqlalchemy import func, select
@@ -14,7 +17,8 @@ from pipeline.grid import GridShape, Puzzle
 from pipeline.ingest import PageFormat, PageSource
 from pipeline.reading import BoardReading, CellReading, RecognisedBoard
 from pipeline.solve.result import Doubt, PuzzleSolution, SolveResult, Verdict
-from store.db import transaction
+from store.db import make_engine, make_session_factory, transaction
+from store.migrate import upgrade
 from store.models import Cell, Page, PuzzleStatus, Solution, StageRun
 from store.models import Puzzle as PuzzleRow
 from store.record import (
@@ -88,32 +92,47 @@ def count(db: Session, model: type) -> int:
     return db.scalar(select(func.count()).select_from(model)) or 0
 
 
+@pytest.fixture(params=["postgresql", "sqlite"])
+def both_sessions(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[sessionmaker[Session]]:
+    """Both databases: the Celery driver's PostgreSQL and the embedded runner's SQLite."""
+    if request.param == "postgresql":
+        yield request.getfixturevalue("sessions")  # the run's PostgreSQL database
+        return
+    url = f"sqlite:///{tmp_path / 'record.sqlite'}"
+    upgrade(url)
+    engine = make_engine(url)
+    yield make_session_factory(engine)
+    engine.dispose()
+
+
 @pytest.fixture
-def batch(sessions: sessionmaker[Session]) -> tuple[int, int]:
-    with transaction(sessions) as db:
+def batch(both_sessions: sessionmaker[Session]) -> tuple[int, int]:
+    with transaction(both_sessions) as db:
         batch_id = create_batch(db, "record tests")
         return batch_id, add_input_file(db, batch_id, "book.pdf", "uploads/book.pdf")
 
 
 def test_each_record_function_replaces_rather_than_duplicates(
-    sessions: sessionmaker[Session], batch: tuple[int, int]
+    both_sessions: sessionmaker[Session], batch: tuple[int, int]
 ) -> None:
     batch_id, input_file_id = batch
     snapshots = []
     for _ in range(2):  # a redelivered task runs every step again
-        with transaction(sessions) as db:
+        with transaction(both_sessions) as db:
             assert add_input_file(db, batch_id, "book.pdf", "uploads/book.pdf") == input_file_id
             page_ids = add_pages(db, input_file_id, sources("book.pdf"), 0.1, "w1")
             puzzle_ids = record_boards(db, page_ids[0], [board()], [cells()], ["b.png"], 0.2)
             record_reading(db, puzzle_ids[0], recognised(), "b-upright.png", 0.3)
             record_solution(db, puzzle_ids[0], solution(), "render.png", 0.4)
             record_failure(db, NoGridFound("nothing here"), Stage.RECTIFY, page_id=page_ids[1])
-        with sessions() as db:
+        with both_sessions() as db:
             rows = [count(db, model) for model in (Page, PuzzleRow, Cell, Solution, StageRun)]
             snapshots.append((page_ids, puzzle_ids, rows))
     assert snapshots[0] == snapshots[1]
     page_ids, puzzle_ids, _ = snapshots[0]
-    with sessions() as db:
+    with both_sessions() as db:
         puzzle = db.get_one(PuzzleRow, puzzle_ids[0])
         assert puzzle.status == PuzzleStatus.SOLVED
         assert puzzle.rotation == 1  # the second reading started from the upright board
@@ -128,15 +147,17 @@ def test_each_record_function_replaces_rather_than_duplicates(
         assert db.get_one(Page, page_ids[1]).status == "no_grid"
 
 
-def test_results_contract_records(sessions: sessionmaker[Session], batch: tuple[int, int]) -> None:
+def test_results_contract_records(
+    both_sessions: sessionmaker[Session], batch: tuple[int, int]
+) -> None:
     batch_id, input_file_id = batch
-    with transaction(sessions) as db:
+    with transaction(both_sessions) as db:
         page_ids = add_pages(db, input_file_id, sources("book.pdf"), 0.1)
         [puzzle_id] = record_boards(db, page_ids[0], [board()], [cells()], ["b.png"], 0.2)
         record_reading(db, puzzle_id, recognised(), "b-upright.png", 0.3)
         record_solution(db, puzzle_id, solution(Verdict.INVALID), None, 0.4)
         record_failure(db, UnreadableInput("page 2 is damaged"), Stage.RECTIFY, page_id=page_ids[1])
-    with sessions() as db:
+    with both_sessions() as db:
         grid, page_two = result_records(db, batch_id)
         status = batch_status(db, batch_id)
         detail = puzzle_result(db, puzzle_id)
