@@ -3,8 +3,9 @@
 A candidate outline is only roughly placed: text printed against the grid, a faint or cut-off
 border, or a rounded corner pull its corners off by a few pixels up to a third of a cell. Once
 the lattice is known, each side of the border can be found where it is printed: near the
-lattice's outer line, strip by strip along the board, at the line's outer edge (the corners of
-a board are the outer corners of its border).
+lattice's outer line, strip by strip along the board. Corners are put on the centre line of
+the border, the one place every way of drawing a border (thin, thick, double-struck, blurred)
+agrees on.
 """
 
 from __future__ import annotations
@@ -24,19 +25,37 @@ STRIP_COVERAGE = 0.5
 MIN_STRIPS = 3
 
 
-def fit_border(board: BoardImage) -> np.ndarray | None:
-    """The board's corners TL, TR, BR, BL in page pixels, fitted to the outer edge of its
-    printed border; None when a side of the border cannot be traced."""
-    gray = cv2.cvtColor(board.pixels, cv2.COLOR_BGR2GRAY)
+def fit_border(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
+    """The board's corners TL, TR, BR, BL in page pixels, fitted to the centre line of its
+    printed border; None when a side of the border cannot be traced.
+
+    The board is warped again with a margin, so that a border lying outside the current
+    corners can be found too.
+    """
+    side = board.pixels.shape[0]
+    margin = int(np.ceil(SEARCH_FRACTION * side / board.shape.size)) + 1
+    shift = np.array([[1, 0, margin], [0, 1, margin], [0, 0, 1]], dtype=np.float64)
+    homography = shift @ board.homography
+    # Beyond the photo's edge is blank paper, not a dark frame (or a smeared edge line) that
+    # would read as ink.
+    padded = cv2.warpPerspective(
+        pixels,
+        homography,
+        (side + 2 * margin, side + 2 * margin),
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(255, 255, 255),
+    )
+    gray = cv2.cvtColor(padded, cv2.COLOR_BGR2GRAY) if padded.ndim == 3 else padded
     ink = ink_mask(gray)
     across, down = line_strokes(ink, horizontal=True), line_strokes(ink, horizontal=False)
-    rows, cols = board.lattice.row_lines, board.lattice.col_lines
+    rows = tuple(p + margin for p in board.lattice.row_lines)
+    cols = tuple(p + margin for p in board.lattice.col_lines)
     # Sides as (vx, vy, x0, y0) in board pixels: top, right, bottom, left.
     sides = [
-        _side(across, rows[0], cols, outward=-1),
-        _side(down.T, cols[-1], rows, outward=1),
-        _side(across, rows[-1], cols, outward=1),
-        _side(down.T, cols[0], rows, outward=-1),
+        _side(across, rows[0], cols),
+        _side(down.T, cols[-1], rows),
+        _side(across, rows[-1], cols),
+        _side(down.T, cols[0], rows),
     ]
     if any(side is None for side in sides):
         return None
@@ -53,13 +72,13 @@ def fit_border(board: BoardImage) -> np.ndarray | None:
     )
     if not np.all(np.isfinite(corners)):
         return None
-    to_page = np.linalg.inv(board.homography)
+    to_page = np.linalg.inv(homography)
     page = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_page).reshape(4, 2)
     return page.astype(np.float32)
 
 
-def _side(strokes: np.ndarray, line: float, across: tuple[float, ...], outward: int):
-    """A horizontal border side (vx, vy, x0, y0) through the outer edge of the line near row
+def _side(strokes: np.ndarray, line: float, across: tuple[float, ...]) -> np.ndarray | None:
+    """A horizontal border side (vx, vy, x0, y0) through the centre of the line near row
     ``line`` of ``strokes``, traced cell by cell along ``across``."""
     cell = (across[-1] - across[0]) / (len(across) - 1)
     reach = SEARCH_FRACTION * cell
@@ -70,14 +89,26 @@ def _side(strokes: np.ndarray, line: float, across: tuple[float, ...], outward: 
         strip = strokes[lo:hi, int(round(start)) : int(round(end))]
         if strip.size == 0:
             continue
-        inked = np.flatnonzero(strip.mean(axis=1) >= 255 * STRIP_COVERAGE)
-        if inked.size == 0:
-            continue
-        edge = inked[0] if outward < 0 else inked[-1] + 1
-        points.append(((start + end) / 2, lo + edge))
+        centre = _line_centre(strip.mean(axis=1) >= 255 * STRIP_COVERAGE, line - lo)
+        if centre is not None:
+            points.append(((start + end) / 2, lo + centre))
     if len(points) < MIN_STRIPS:
         return None
     return cv2.fitLine(np.array(points, np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4)
+
+
+def _line_centre(inked: np.ndarray, expected: float) -> float | None:
+    """The middle of the run of inked rows nearest the expected line (other runs are text or
+    rules beside the grid)."""
+    rows = np.flatnonzero(inked)
+    if rows.size == 0:
+        return None
+    breaks = np.flatnonzero(np.diff(rows) > 1)
+    starts = rows[np.r_[0, breaks + 1]]
+    ends = rows[np.r_[breaks, rows.size - 1]] + 1
+    distance = np.maximum(0, np.maximum(starts - expected, expected - ends))
+    nearest = int(np.argmin(distance))
+    return (starts[nearest] + ends[nearest]) / 2
 
 
 def _transposed(line: np.ndarray) -> np.ndarray:

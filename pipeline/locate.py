@@ -37,15 +37,24 @@ MAX_SIDE_RATIO = 2.0
 # an L-shaped layout is not.
 MIN_SOLIDITY = 0.85
 # Holes of the line mesh that can be cells: bigger than a letter's counter, smaller than a
-# tenth of the page, and at most this elongated (perspective makes squares into oblongs).
+# tenth of the page, and at most this elongated: perspective makes squares oblong, and a faint
+# cell line missing from the mesh joins two or three cells into one hole.
 MIN_CELL_AREA = 40
 MAX_CELL_SHARE = 0.1
-MAX_CELL_ASPECT = 2.5
+MAX_CELL_ASPECT = 4.0
 # Lines between cells are bridged up to this width (pixels of the search copy): a thick box
 # line, thickened by the search, but less than the gap between two grids on a book page.
 CELL_BRIDGE_PX = 15
-# A grid whose cells are all inked is a solution when other grids on the page are not.
-FILLED_SHARE = 0.95
+# Rounds of fitting corners to the printed border, and the corner movement (page pixels)
+# below which they have settled.
+MAX_BORDER_FITS = 3
+SETTLED_PX = 1.0
+# A grid with this share of its cells inked is a printed solution when other grids on the
+# page are not (puzzles give at most about half their cells; a little slack for misreads).
+FILLED_SHARE = 0.9
+# Sudoku variants block a few cells; a region with more than this share of solid cells is a
+# dark panel, a photo or a crossword that happened to show a lattice.
+MAX_BLOCKED_SHARE = 0.2
 
 
 def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
@@ -54,27 +63,40 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
     gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
     if scale < 1:
         gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-    boards: list[BoardImage] = []
+    boards: list[tuple[BoardLocation, float]] = []  # with the share of inked cells
     for rough in _candidate_quads(gray):
-        if any(_inside(rough.mean(axis=0), b.location.corners * scale) for b in boards):
+        if any(_inside(rough.mean(axis=0), b.corners * scale) for b, _ in boards):
             continue
         try:
             board = survey_board(pixels, BoardLocation((rough / scale).astype(np.float32)))
         except LatticeNotFound:
             continue
-        boards.append(_fitted_to_border(pixels, board))
-    return reading_order([b.location for b in _drop_solutions(boards)])
+        board = _fitted_to_border(pixels, board)
+        kinds = [cell.kind for cell in classify_cells(board)]
+        if kinds.count(CellKind.BLOCKED) > MAX_BLOCKED_SHARE * len(kinds):
+            continue
+        boards.append((board.location, 1 - kinds.count(CellKind.EMPTY) / len(kinds)))
+    return reading_order(_without_solutions(boards))
 
 
 def _fitted_to_border(pixels: np.ndarray, board: BoardImage) -> BoardImage:
-    """The board re-surveyed with its corners on its printed border, if that still reads."""
-    corners = fit_border(board)
-    if corners is None:
-        return board
-    try:
-        return survey_board(pixels, BoardLocation(corners))
-    except LatticeNotFound:
-        return board
+    """The board re-surveyed with its corners on its printed border, as long as it still reads.
+
+    Each fit can only move a side by a fraction of a cell, so a badly skewed candidate takes a
+    few rounds to settle.
+    """
+    for _ in range(MAX_BORDER_FITS):
+        corners = fit_border(pixels, board)
+        if corners is None:
+            break
+        moved = float(np.abs(corners - board.location.corners).max())
+        try:
+            board = survey_board(pixels, BoardLocation(corners))
+        except LatticeNotFound:
+            break
+        if moved < SETTLED_PX:
+            break
+    return board
 
 
 def _candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
@@ -179,19 +201,10 @@ def _inside(point: np.ndarray, corners: np.ndarray) -> bool:
     return cv2.pointPolygonTest(corners.astype(np.float32), tuple(map(float, point)), False) >= 0
 
 
-def _drop_solutions(boards: list[BoardImage]) -> list[BoardImage]:
+def _without_solutions(boards: list[tuple[BoardLocation, float]]) -> list[BoardLocation]:
     """Drop fully inked grids (printed solutions) when some grid on the page is a puzzle."""
-    if len(boards) < 2:
-        return boards
-    filled = [_filled_share(b) >= FILLED_SHARE for b in boards]
-    if all(filled):
-        return boards
-    return [b for b, full in zip(boards, filled, strict=True) if not full]
-
-
-def _filled_share(board: BoardImage) -> float:
-    cells = classify_cells(board)
-    return sum(c.kind is not CellKind.EMPTY for c in cells) / len(cells)
+    puzzles = [location for location, inked in boards if inked < FILLED_SHARE]
+    return puzzles if puzzles else [location for location, _ in boards]
 
 
 def reading_order(locations: list[BoardLocation]) -> list[BoardLocation]:

@@ -8,9 +8,9 @@ import numpy as np
 from pipeline.board import BoardImage, BoardLocation, Lattice
 from pipeline.lattice import detect_lattice
 
-# The lattice is first measured on a warp of this side: enough for a 25x25 grid's cells to be
-# 25 px, small enough to be quick.
-SURVEY_SIDE = 640
+# The lattice is measured on a warp whose side follows the board's size on the page, within
+# these bounds: at least 14 px per cell of a 25x25 grid, at most enough for 25 px cells.
+SURVEY_SIDES = (360, 640)
 # Final cell size bounds: below 40 px the OCR loses stroke detail, above 64 px it gains nothing
 # and every later stage pays for the pixels.
 MIN_CELL_PX = 40
@@ -22,27 +22,29 @@ def rectify_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
 
     Raises ``LatticeNotFound`` when the warped region shows no Sudoku grid.
     """
-    lattice = survey_board(pixels, location).lattice
-    n = lattice.shape.size
+    survey = survey_board(pixels, location)
+    n = survey.shape.size
     # Keep the page's own detail, within the useful range of cell sizes.
-    cell = int(np.clip(round(_longest_side(location.corners) / n), MIN_CELL_PX, MAX_CELL_PX))
-    side = cell * n
+    side = int(np.clip(_longest_side(location.corners), MIN_CELL_PX * n, MAX_CELL_PX * n))
+    if side == survey.pixels.shape[0]:
+        return survey
     homography = square_homography(location.corners, side)
     board = cv2.warpPerspective(pixels, homography, (side, side))
-    scale = side / SURVEY_SIDE
-    scaled = Lattice(
-        lattice.shape,
-        tuple(p * scale for p in lattice.row_lines),
-        tuple(p * scale for p in lattice.col_lines),
+    scale = side / survey.pixels.shape[0]
+    lattice = Lattice(
+        survey.shape,
+        tuple(p * scale for p in survey.lattice.row_lines),
+        tuple(p * scale for p in survey.lattice.col_lines),
     )
-    return BoardImage(location, board, homography, scaled)
+    return BoardImage(location, board, homography, lattice)
 
 
 def survey_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
-    """The board warped to the survey size, with its lattice: enough to judge whether a region
-    is a Sudoku and how full it is, at a fixed small cost."""
-    homography = square_homography(location.corners, SURVEY_SIDE)
-    board = cv2.warpPerspective(pixels, homography, (SURVEY_SIDE, SURVEY_SIDE))
+    """The board warped at about its size on the page (within the survey bounds), with its
+    lattice: enough to judge whether a region is a Sudoku and how full it is, quickly."""
+    side = int(np.clip(_longest_side(location.corners), *SURVEY_SIDES))
+    homography = square_homography(location.corners, side)
+    board = cv2.warpPerspective(pixels, homography, (side, side))
     return BoardImage(location, board, homography, detect_lattice(board))
 
 
