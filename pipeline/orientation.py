@@ -1,0 +1,80 @@
+"""Which way up a board's givens are, from the givens themselves.
+
+Photos are read without their EXIF orientation (it is often wrong), so a board may lie on its
+side or upside down. Two cues decide it:
+
+- Printed digits are taller than wide, so the ink's shape tells upright-or-upside-down from
+  lying on a side. The recogniser cannot: PP-OCR reads digits turned a quarter counter-clockwise
+  (vertical text) as confidently as upright ones.
+- Between the two turns left, the recogniser can: digits upside down read with far lower
+  confidence. A spread-out sample is read both ways and the higher total log-confidence wins;
+  several cells are needed because a 6 upside down reads as a good 9.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from pipeline.ocr.base import OcrEngine
+from pipeline.reading import DigitReading
+
+# Givens read both ways to choose between upright and upside down.
+ORIENTATION_SAMPLE = 8
+# Ink blobs smaller than this share of the crop are specks, not strokes of a digit.
+SPECK_SHARE = 0.02
+LOG_FLOOR = 1e-12
+
+
+def blob_aspects(crop: np.ndarray) -> list[float]:
+    """log(height / width) of each ink blob of a dark-on-light crop that is clear of its edges
+    (blobs touching an edge are left-over grid line). Each digit of a 10..16 is its own blob,
+    so two-digit numbers still count as tall."""
+    gray = crop if crop.dtype == np.uint8 else np.clip(crop, 0, 255).astype(np.uint8)
+    _, ink = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    rows, cols = gray.shape
+    aspects = []
+    for x, y, width, height, area in stats[1:count]:
+        touches_edge = x == 0 or y == 0 or x + width == cols or y + height == rows
+        if not touches_edge and area >= SPECK_SHARE * rows * cols:
+            aspects.append(float(np.log(height / width)))
+    return aspects
+
+
+def lies_sideways(crops: Sequence[np.ndarray]) -> bool:
+    """Whether the digits' ink is mostly wider than tall (the board is on its side)."""
+    aspects = [aspect for crop in crops for aspect in blob_aspects(crop)]
+    return bool(aspects) and float(np.median(aspects)) < 0.0
+
+
+def read_upright(
+    crops: Sequence[np.ndarray], engine: OcrEngine, symbols: Mapping[str, int]
+) -> tuple[int, list[DigitReading]]:
+    """How many counter-clockwise quarter turns make the crops upright, and their readings
+    read that way up.
+
+    The sample turned the other way is read in a call of its own: the engine sets crops side by
+    side in text lines, and upside-down digits beside upright ones spoil their reading.
+    """
+    if not crops:
+        return 0, []
+    first = 1 if lies_sideways(crops) else 0
+    second = first + 2
+    sample = spread_sample(len(crops), ORIENTATION_SAMPLE)
+    upright = engine.read_digits([np.rot90(c, first) for c in crops], symbols)
+    flipped = engine.read_digits([np.rot90(crops[i], second) for i in sample], symbols)
+    if sum_log_confidence(flipped) <= sum_log_confidence(upright[i] for i in sample):
+        return first, upright
+    return second, engine.read_digits([np.rot90(c, second) for c in crops], symbols)
+
+
+def sum_log_confidence(readings) -> float:
+    return float(sum(np.log(max(r.confidence, LOG_FLOOR)) for r in readings))
+
+
+def spread_sample(count: int, size: int) -> list[int]:
+    """Up to ``size`` indices spread evenly over 0..count-1."""
+    return sorted({int(i) for i in np.linspace(0, count - 1, min(count, size)).round()})

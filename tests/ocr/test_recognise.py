@@ -1,0 +1,80 @@
+import csv
+
+import cv2
+import numpy as np
+import pytest
+
+from pipeline.board import CellKind
+from pipeline.grid import GridShape, Puzzle
+from pipeline.orientation import read_upright
+from pipeline.recognise import recognise_board
+from pipeline.turns import turn_board
+from synth.grid_image import render_grid
+from tests.ocr.boards import board_from_corners
+
+GIVENS = (
+    (5, 3, 0, 0, 7, 0, 0, 0, 0),
+    (6, 0, 0, 1, 9, 5, 0, 0, 0),
+    (0, 9, 8, 0, 0, 0, 0, 6, 0),
+    (8, 0, 0, 0, 6, 0, 0, 0, 3),
+    (4, 0, 0, 8, 0, 3, 0, 0, 1),
+    (7, 0, 0, 0, 2, 0, 0, 0, 6),
+    (0, 6, 0, 0, 0, 0, 2, 8, 0),
+    (0, 0, 0, 4, 1, 9, 0, 0, 5),
+    (0, 0, 0, 0, 8, 0, 0, 7, 9),
+)
+
+
+@pytest.fixture(scope="module")
+def upright_board():
+    grid = render_grid(Puzzle(GridShape(3, 3), GIVENS), cell_px=48, rng=np.random.default_rng(1))
+    return board_from_corners(grid.image, grid.corners, GridShape(3, 3))
+
+
+def read_grid(recognised):
+    return tuple(
+        tuple(cell.digit or 0 for cell in recognised.reading.cells[r * 9 : r * 9 + 9])
+        for r in range(9)
+    )
+
+
+@pytest.mark.parametrize("turned_by", [0, 1, 2, 3])
+def test_a_turned_board_is_read_upright(engine, upright_board, turned_by):
+    recognised = recognise_board(turn_board(upright_board, turned_by), engine)
+    assert recognised.quarter_turns == (4 - turned_by) % 4
+    assert read_grid(recognised) == GIVENS
+    np.testing.assert_array_equal(recognised.board.pixels, upright_board.pixels)
+    np.testing.assert_allclose(recognised.board.homography, upright_board.homography, atol=1e-9)
+    cells = recognised.reading.cells
+    assert [(c.row, c.col) for c in cells] == [(r, c) for r in range(9) for c in range(9)]
+    assert all((c.digit is None) == (c.kind is not CellKind.GIVEN) for c in cells)
+
+
+def test_no_givens_read_as_upright_and_empty(engine):
+    assert read_upright([], engine, {"1": 1}) == (0, [])
+
+
+# Three real phone photos: a blurry 640x480 one, and two 960x1280 ones whose EXIF flag lies.
+REAL = ("images/image1.jpg", "images/image1031.jpg", "images/image1083.jpg")
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("name", REAL)
+def test_real_photos_read_right_either_way_up(engine, shared_data, name):
+    root = shared_data / "wichtounet-v2-train"
+    with open(root / "manifest.csv", newline="") as handle:
+        row = next(r for r in csv.DictReader(handle) if r["image"] == name)
+    pixels = cv2.imread(str(root / name), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    corners = np.array(row["corners_TL_TR_BR_BL"].split(), np.float32).reshape(4, 2)
+    board = board_from_corners(pixels, corners, GridShape(3, 3))
+    truth = [int(ch) for ch in row["givens"]]
+    for turned_by in range(4):
+        recognised = recognise_board(turn_board(board, turned_by), engine)
+        assert recognised.quarter_turns == (4 - turned_by) % 4
+        read = [
+            (cell.digit, truth[i])
+            for i, cell in enumerate(recognised.reading.cells)
+            if cell.kind is CellKind.GIVEN and truth[i]
+        ]
+        assert len(read) >= 0.9 * sum(1 for v in truth if v)
+        assert all(digit == want for digit, want in read)
