@@ -2,6 +2,9 @@
 
 Each cell is judged against its own background, so a shaded (tinted or grey) cell reads like a
 white one. Ink is measured in the darkest channel, so red or blue print is as dark as black.
+How dark a digit must be is learnt from the board itself: the depth of the darkest ink in each
+cell's centre splits into empty cells (paper grain, blur) and givens (print), and a light,
+thin or blurred font moves both together.
 """
 
 from __future__ import annotations
@@ -18,9 +21,14 @@ BLOCKED_BRIGHTNESS = 0.45
 # Lines are trimmed by this share of the cell on each side before looking for ink; enough to
 # clear a thick box line and a few pixels of lattice error.
 LINE_TRIM = 0.12
-# A pixel is ink when it is darker than its cell's background by this share of the board's
-# print contrast (paper minus line darkness).
-INK_CONTRAST = 0.35
+# A cell's depth is how much darker than its background the darkest few percent of its centre
+# are. Givens are at least this share of the board's typical given depth (its 90th percentile
+# of cell depths, since puzzles give well over a tenth of their cells)...
+GIVEN_DEPTH_SHARE = 0.45
+# ...and at least this share of the board's print contrast (paper minus its darkest lines),
+# so that a nearly empty board's paper grain is not read as print.
+MIN_DEPTH_SHARE = 0.12
+DEPTH_PERCENT = 3
 # A digit is at least this tall (share of the cell) and touches the cell's central region;
 # specks, line remnants and show-through from the back of the page do not.
 MIN_DIGIT_HEIGHT = 0.25
@@ -33,14 +41,38 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
     """All N*N cells row-major, with a normalised crop (dark on light) for each given."""
     darkest = darkest_channel(board.pixels)
     print_level, paper = grey_levels(darkest, (2, 90))
-    contrast = max(paper - print_level, 1.0)
     rows, cols = board.lattice.row_lines, board.lattice.col_lines
     n = board.shape.size
+    interiors = [
+        _interior(darkest, rows[r], rows[r + 1], cols[c], cols[c + 1])
+        for r in range(n)
+        for c in range(n)
+    ]
+    backgrounds = [grey_levels(interior, (75,))[0] for interior in interiors]
+    blocked = [background < BLOCKED_BRIGHTNESS * paper for background in backgrounds]
+    depths = [
+        background - grey_levels(_centre(interior), (DEPTH_PERCENT,))[0]
+        for interior, background in zip(interiors, backgrounds, strict=True)
+    ]
+    open_depths = [d for d, solid in zip(depths, blocked, strict=True) if not solid]
+    typical = float(np.percentile(open_depths, 90)) if open_depths else 0.0
+    given_depth = max(GIVEN_DEPTH_SHARE * typical, MIN_DEPTH_SHARE * (paper - print_level))
     cells = []
-    for r in range(n):
-        for c in range(n):
-            interior = _interior(darkest, rows[r], rows[r + 1], cols[c], cols[c + 1])
-            cells.append(_classify(r, c, interior, paper, contrast))
+    for index, interior in enumerate(interiors):
+        r, c = divmod(index, n)
+        if blocked[index]:
+            cells.append(CellImage(r, c, CellKind.BLOCKED))
+            continue
+        box = None
+        if depths[index] >= given_depth:
+            # The ink is the stroke cores: darker than halfway to the cell's darkest print.
+            ink = (interior < backgrounds[index] - depths[index] / 2).astype(np.uint8)
+            box = _digit_box(ink)
+        if box is None:
+            cells.append(CellImage(r, c, CellKind.EMPTY))
+        else:
+            crop = _normalised_crop(interior, box, backgrounds[index])
+            cells.append(CellImage(r, c, CellKind.GIVEN, crop))
     return cells
 
 
@@ -62,29 +94,20 @@ def _interior(
     return image[max(y0, 0) : max(y1, y0 + 1), max(x0, 0) : max(x1, x0 + 1)]
 
 
-def _classify(row: int, col: int, interior: np.ndarray, paper: float, contrast: float) -> CellImage:
-    (background,) = grey_levels(interior, (75,))
-    if background < BLOCKED_BRIGHTNESS * paper:
-        return CellImage(row, col, CellKind.BLOCKED)
-    ink = (interior < background - INK_CONTRAST * contrast).astype(np.uint8)
-    box = _digit_box(ink) if _centre_has_ink(ink) else None
-    if box is None:
-        return CellImage(row, col, CellKind.EMPTY)
-    return CellImage(row, col, CellKind.GIVEN, _normalised_crop(interior, box, background))
-
-
-def _centre_has_ink(ink: np.ndarray) -> bool:
-    """A quick test that skips most empty cells: a digit puts at least a stroke's height of
-    ink pixels into the cell's central region."""
-    h, w = ink.shape
+def _centre(interior: np.ndarray) -> np.ndarray:
+    """The central region of a cell, which every printed digit crosses."""
+    h, w = interior.shape
     dy, dx = int(h * (1 - CENTRE_FRACTION) / 2), int(w * (1 - CENTRE_FRACTION) / 2)
-    return int(ink[dy : h - dy, dx : w - dx].sum()) >= MIN_DIGIT_HEIGHT * h
+    return interior[dy : h - dy, dx : w - dx]
 
 
 def _digit_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
     """The bounding box (x0, y0, x1, y1) of the ink blobs that reach the cell's centre."""
     h, w = ink.shape
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    # Thin, light or blurred print breaks into pieces at the threshold; joining pixels one
+    # apart keeps each character one blob.
+    joined = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     cx0, cx1 = w * (1 - CENTRE_FRACTION) / 2, w * (1 + CENTRE_FRACTION) / 2
     cy0, cy1 = h * (1 - CENTRE_FRACTION) / 2, h * (1 + CENTRE_FRACTION) / 2
     box: list[int] | None = None

@@ -52,6 +52,9 @@ SETTLED_PX = 1.0
 # A grid with this share of its cells inked is a printed solution when other grids on the
 # page are not (puzzles give at most about half their cells; a little slack for misreads).
 FILLED_SHARE = 0.9
+# Grids printed together on a page are of similar size (a book's slots differ by at most a
+# factor of ~2 in area); one under this share of the largest grid's area is a side feature.
+MIN_AREA_OF_LARGEST = 0.25
 # Sudoku variants block a few cells; a region with more than this share of solid cells is a
 # dark panel, a photo or a crossword that happened to show a lattice.
 MAX_BLOCKED_SHARE = 0.2
@@ -202,9 +205,19 @@ def _inside(point: np.ndarray, corners: np.ndarray) -> bool:
 
 
 def _without_solutions(boards: list[tuple[BoardLocation, float]]) -> list[BoardLocation]:
-    """Drop fully inked grids (printed solutions) when some grid on the page is a puzzle."""
-    puzzles = [location for location, inked in boards if inked < FILLED_SHARE]
-    return puzzles if puzzles else [location for location, _ in boards]
+    """Drop what is printed beside the puzzles: fully inked grids (solutions) when some grid
+    on the page is a puzzle, and grids much smaller than the largest one (yesterday's
+    solution in a newspaper corner, often cut off by the photo's edge and so not full)."""
+    if not boards:
+        return []
+    largest = max(cv2.contourArea(location.corners) for location, _ in boards)
+    kept = [
+        (location, inked)
+        for location, inked in boards
+        if cv2.contourArea(location.corners) >= MIN_AREA_OF_LARGEST * largest
+    ]
+    puzzles = [location for location, inked in kept if inked < FILLED_SHARE]
+    return puzzles if puzzles else [location for location, _ in kept]
 
 
 def reading_order(locations: list[BoardLocation]) -> list[BoardLocation]:
