@@ -8,6 +8,7 @@ pages can run on every core while one process owns the SQLite file.
 
 from __future__ import annotations
 
+import re
 import time
 import traceback
 from collections.abc import Iterator
@@ -95,8 +96,8 @@ def process_page(
         puzzle = PuzzleOutcome(board)
         outcome.puzzles.append(puzzle)
         try:
-            _process_board(page.pixels, puzzle, f"{sequence:05d}-p{source.page}-g{index}",
-                           engine, backend, settings)
+            name = f"{sequence:05d}-{_slug(source.source)}-p{source.page}-g{index}"
+            _process_board(page.pixels, puzzle, name, engine, backend, settings)
         except Exception as error:  # noqa: BLE001
             puzzle.error = _as_user_error(error)
             puzzle.error_stage = "ocr" if puzzle.recognised is None else "solve"
@@ -129,6 +130,13 @@ def _process_board(
             )
             puzzle.render_path = (Path("renders") / f"{name}.png").as_posix()
             _write_png(settings.out_dir / puzzle.render_path, image)
+
+
+def _slug(source: str) -> str:
+    """A file-name-safe short form of a page's source, so render names say where they came
+    from (the sequence number in front keeps them unique)."""
+    stem = Path(source).name
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", stem)[:60]
 
 
 @contextmanager
