@@ -15,6 +15,7 @@ Constraints, for a p x q boxed N x N grid with blocked cells (which take no digi
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -69,12 +70,6 @@ class Encoding:
         """The digit a model puts in each free cell, as (row, col) -> digit."""
         return {(r, c): d for v, (r, c, d) in enumerate(self.cells, 1) if v in true_vars}
 
-    def forbid(self, true_vars: frozenset[int]) -> Cnf:
-        """This CNF plus one clause ruling out the model's assignment of the free cells, so a
-        second solve finds another solution or proves there is none."""
-        chosen = tuple(-v for v in range(1, len(self.cells) + 1) if v in true_vars)
-        return Cnf(self.cnf.num_vars, self.cnf.clauses + (chosen,))
-
 
 def unit_cells(puzzle: Puzzle) -> list[tuple[str, list[tuple[int, int]]]]:
     """Every row, column and box with a human name, as lists of (row, col)."""
@@ -125,7 +120,7 @@ def encode_puzzle(puzzle: Puzzle, policy: EncodingPolicy = DEFAULT_POLICY) -> En
             seen[cell] |= held
 
     cells: list[CellDigit] = []
-    var_of: dict[CellDigit, int] = {}
+    var_of: dict[tuple[int, int], dict[int, int]] = {}  # free cell -> {candidate digit: var}
     for r in range(n):
         for c in range(n):
             if givens[r][c] != 0:
@@ -133,28 +128,26 @@ def encode_puzzle(puzzle: Puzzle, policy: EncodingPolicy = DEFAULT_POLICY) -> En
             candidates = [d for d in range(1, n + 1) if d not in seen[(r, c)]]
             if not candidates:
                 return _contradiction(f"cell r{r + 1}c{c + 1} has no digit left to take")
-            for d in candidates:
-                cells.append((r, c, d))
-                var_of[(r, c, d)] = len(cells)
+            var_of[(r, c)] = {d: len(cells) + i for i, d in enumerate(candidates, 1)}
+            cells += [(r, c, d) for d in candidates]
 
     writer = _ClauseWriter(len(cells), policy)
-    for r in range(n):
-        for c in range(n):
-            options = [var_of[(r, c, d)] for d in range(1, n + 1) if (r, c, d) in var_of]
-            if options:
-                writer.exactly_one(options)
+    for options in var_of.values():
+        writer.exactly_one(list(options.values()))
     for name, unit in units:
         full = all(givens[r][c] is not None for r, c in unit)
-        held = {givens[r][c] for r, c in unit}
-        for d in range(1, n + 1):
-            if d in held:
-                continue
-            places = [var_of[(r, c, d)] for r, c in unit if (r, c, d) in var_of]
-            if full and not places:
-                return _contradiction(f"digit {d} has no place left in {name}")
-            writer.at_most_one(places)
+        places: dict[int, list[int]] = {}
+        for cell in unit:
+            for d, var in var_of.get(cell, {}).items():
+                places.setdefault(d, []).append(var)
+        if full and len(places) + sum(1 for r, c in unit if givens[r][c]) < n:
+            held = {givens[r][c] for r, c in unit}
+            d = min(set(range(1, n + 1)) - held - set(places))
+            return _contradiction(f"digit {d} has no place left in {name}")
+        for lits in places.values():
+            writer.at_most_one(lits)
             if full and policy.unit_at_least_once:
-                writer.clauses.append(tuple(places))
+                writer.clauses.append(tuple(lits))
     return Encoding(Cnf(writer.num_vars, tuple(writer.clauses)), tuple(cells))
 
 
@@ -188,10 +181,7 @@ class _ClauseWriter:
             self._product(lits)
 
     def _pairwise(self, lits: Sequence[int]) -> None:
-        append = self.clauses.append
-        for i, a in enumerate(lits):
-            for b in lits[i + 1 :]:
-                append((-a, -b))
+        self.clauses.extend(itertools.combinations([-x for x in lits], 2))
 
     def _sequential(self, lits: Sequence[int]) -> None:
         # s_i is true when some of lits[0..i] is true: x_i -> s_i, s_{i-1} -> s_i, s_{i-1} -> -x_i

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.errors import EngineUnavailable, SolverFailed
-from pipeline.solve.backend import Cnf, SatOutcome, SatStatus
+from pipeline.solve.backend import Cnf, SatOutcome, SatStatus, solve_twice_from_scratch
 
 ENV_BINARY = "SUDOKU_BATCH_KISSAT"
 WHEEL = "passagemath-kissat"
@@ -127,6 +127,11 @@ class KissatBackend:
             raise
         seconds = time.perf_counter() - started
         return parse_kissat_output(process.returncode, stdout, stderr, seconds)
+
+    def solve_cnf_twice(
+        self, cnf: Cnf, distinct_vars: int, timeout: float
+    ) -> tuple[SatOutcome, SatOutcome | None]:
+        return solve_twice_from_scratch(self, cnf, distinct_vars, timeout)  # a process is one-shot
 
     def launch_command(self, arguments: list[str]) -> list[str]:
         """The command line that runs kissat with ``arguments`` (through setpriv if present)."""

@@ -1,7 +1,8 @@
 """Solving a puzzle with a verdict: solved (unique), several solutions, none, timeout, invalid.
 
-Uniqueness costs a second solve: the same CNF plus a clause forbidding the first solution. If
-that is unsatisfiable the first solution was the only one. Every solution is checked by
+Uniqueness costs a second solve: the same CNF plus a clause forbidding the first solution (the
+backend adds it to its live solver if it can). If that is unsatisfiable the first solution was
+the only one. Every solution is checked by
 ``pipeline.solve.check`` before it is reported.
 """
 
@@ -44,20 +45,19 @@ def solve_puzzle(
     if not encoding.cells:  # every playable cell is given
         return verdict(Verdict.SOLVED, solution=_checked(puzzle, encoding, frozenset(), backend))
 
-    first = backend.solve_cnf(encoding.cnf, timeout)
+    remaining = timeout - (time.perf_counter() - started)
+    first, second = backend.solve_cnf_twice(encoding.cnf, len(encoding.cells), remaining)
     if first.status is SatStatus.UNKNOWN:
         return verdict(Verdict.TIMEOUT, message=f"no answer within {timeout:g} s")
     if first.status is SatStatus.UNSAT:
         return verdict(Verdict.UNSOLVABLE, message="the givens admit no solution")
     solution = _checked(puzzle, encoding, first.true_vars, backend)
-
-    not_unique_yet = "found a solution but ran out of time proving it is the only one"
-    remaining = timeout - (time.perf_counter() - started)
-    if remaining <= 0:
-        return verdict(Verdict.TIMEOUT, solution=solution, message=not_unique_yet)
-    second = backend.solve_cnf(encoding.forbid(first.true_vars), remaining)
-    if second.status is SatStatus.UNKNOWN:
-        return verdict(Verdict.TIMEOUT, solution=solution, message=not_unique_yet)
+    if second is None or second.status is SatStatus.UNKNOWN:
+        return verdict(
+            Verdict.TIMEOUT,
+            solution=solution,
+            message="found a solution but ran out of time proving it is the only one",
+        )
     if second.status is SatStatus.UNSAT:
         return verdict(Verdict.SOLVED, solution=solution)
     return verdict(

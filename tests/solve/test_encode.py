@@ -4,7 +4,7 @@ import pytest
 
 from pipeline.errors import InvalidPuzzle
 from pipeline.grid import GridShape, Puzzle
-from pipeline.solve.backend import Cnf, SatStatus
+from pipeline.solve.backend import Cnf, SatStatus, blocking_clause
 from pipeline.solve.encode import AtMostOne, EncodingPolicy, encode_puzzle
 
 
@@ -47,5 +47,7 @@ def test_every_at_most_one_encoding_has_exactly_the_sudoku_grids_as_models(metho
     cnf, grids = encoding.cnf, 0
     while (outcome := cadical.solve_cnf(cnf, 10)).status is SatStatus.SAT:
         grids += 1
-        cnf = Cnf(cnf.num_vars, cnf.clauses + encoding.forbid(outcome.true_vars).clauses[-1:])
+        cnf = Cnf(
+            cnf.num_vars, (*cnf.clauses, blocking_clause(outcome.true_vars, len(encoding.cells)))
+        )
     assert grids == 288  # there are 288 4x4 Sudoku grids
