@@ -33,11 +33,15 @@ class Lattice:
     ``row_lines`` and ``col_lines`` each hold N+1 positions, top/left edge first, so cell (r, c)
     spans row_lines[r]..row_lines[r+1] vertically. They follow the printed lines rather than
     equal slices, so a slightly warped page still yields tight cells.
+
+    ``box_lines`` is False when no line printed thicker than the others, so the box shape is
+    the size's conventional one (``GridShape.square``) rather than measured.
     """
 
     shape: GridShape
     row_lines: tuple[float, ...]
     col_lines: tuple[float, ...]
+    box_lines: bool = True
 
 
 @dataclass(frozen=True)

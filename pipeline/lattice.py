@@ -6,7 +6,8 @@ kernel keeps the horizontal (vertical) lines and drops digits. The row (column) 
 left give a profile whose peaks are the lines. A size N fits when every one of its N-1 interior
 lines has a peak near its equal-slice position; the largest size that fits wins, because a
 12x12 grid also contains every line of a 6x6 and a 4x4 comb. The box shape comes from which
-lines are thicker than the others.
+lines are thicker than the others; when none are, it is the size's conventional one and the
+lattice says so.
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ WEAK_LINE_COVERAGE = 0.2
 # Lines are searched within this fraction of a cell around their equal-slice position, which
 # absorbs the bending of a curled page without reaching the next line.
 SEARCH_FRACTION = 0.3
-# Box lines must be at least this much thicker than cell lines on average; a crossword or a
-# plain table has uniform lines and is rejected here.
+# Box lines must be at least this much thicker than cell lines on average to be seen as such;
+# a crossword or a plain table has uniform lines.
 MIN_BOX_CONTRAST = 1.2
 
 
@@ -66,10 +67,9 @@ def detect_lattice(board_pixels: np.ndarray) -> Lattice:
             continue
         shape = _box_shape(n, rows, cols, row_lines, col_lines)
         if shape is None:
-            raise LatticeNotFound(
-                f"found a {n}x{n} grid of lines but no thicker box lines: this looks like a "
-                "crossword or a table, not a Sudoku"
-            )
+            # Some books print box lines no thicker than cell lines (thin grids of small
+            # cells). The caller decides whether such a grid is a Sudoku or a crossword.
+            return Lattice(GridShape.square(n), tuple(row_lines), tuple(col_lines), False)
         return Lattice(shape, tuple(row_lines), tuple(col_lines))
     raise LatticeNotFound(
         "no evenly spaced grid lines of a 4x4 to 25x25 Sudoku were found on the board; "

@@ -1,15 +1,17 @@
 """Find every Sudoku board on a page.
 
-Candidates are the outlines of large dark connected shapes that look like a quadrilateral (a
-grid's lines all join its border, so the whole grid is one shape). Each candidate is warped and
-must show a Sudoku lattice (evenly spaced lines with thicker box lines), which rejects text
-blocks, photos and crosswords. A fully inked grid beside partly filled ones is a printed
-solution, not a puzzle, and is dropped.
+Candidates are roughly quadrilateral shapes made of long straight strokes (see
+``_candidate_quads``). Each is warped and must show a Sudoku lattice (evenly spaced lines of a
+Sudoku size), which rejects text, photos and rules. Its corners are then fitted to its printed
+border. A crossword (solid cells and no thicker box lines) or a dark panel is rejected from its
+cells, and a fully inked grid beside partly filled ones (a printed solution) or a grid much
+smaller than the page's largest is dropped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -54,10 +56,17 @@ SETTLED_PX = 1.0
 FILLED_SHARE = 0.9
 # Grids printed together on a page are of similar size (a book's slots differ by at most a
 # factor of ~2 in area); one under this share of the largest grid's area is a side feature.
-MIN_AREA_OF_LARGEST = 0.25
+MIN_AREA_OF_LARGEST = 0.35
 # Sudoku variants block a few cells; a region with more than this share of solid cells is a
 # dark panel, a photo or a crossword that happened to show a lattice.
 MAX_BLOCKED_SHARE = 0.2
+
+
+@dataclass(frozen=True)
+class _Found:
+    location: BoardLocation
+    inked: float  # share of cells given (or solid)
+    box_lines: bool
 
 
 def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
@@ -66,9 +75,12 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
     gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
     if scale < 1:
         gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-    boards: list[tuple[BoardLocation, float]] = []  # with the share of inked cells
+    found: list[_Found] = []
     for rough in _candidate_quads(gray):
-        if any(_inside(rough.mean(axis=0), b.corners * scale) for b, _ in boards):
+        # Shapes inside a board are its boxes or cells; but a grid without box lines may be a
+        # frame or table around the real board, so it does not hide what lies inside it.
+        centre = rough.mean(axis=0) / scale
+        if any(f.box_lines and _inside(centre, f.location.corners) for f in found):
             continue
         try:
             board = survey_board(pixels, BoardLocation((rough / scale).astype(np.float32)))
@@ -76,10 +88,24 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
             continue
         board = _fitted_to_border(pixels, board)
         kinds = [cell.kind for cell in classify_cells(board)]
-        if kinds.count(CellKind.BLOCKED) > MAX_BLOCKED_SHARE * len(kinds):
+        if _not_a_sudoku(board, kinds):
             continue
-        boards.append((board.location, 1 - kinds.count(CellKind.EMPTY) / len(kinds)))
-    return reading_order(_without_solutions(boards))
+        inked = 1 - kinds.count(CellKind.EMPTY) / len(kinds)
+        found.append(_Found(board.location, inked, board.lattice.box_lines))
+    return reading_order(_without_solutions(_without_frames(found)))
+
+
+def _without_frames(found: list[_Found]) -> list[_Found]:
+    """Drop grids without box lines that enclose a board with them."""
+    return [
+        f
+        for f in found
+        if f.box_lines
+        or not any(
+            g.box_lines and _inside(g.location.corners.mean(axis=0), f.location.corners)
+            for g in found
+        )
+    ]
 
 
 def _fitted_to_border(pixels: np.ndarray, board: BoardImage) -> BoardImage:
@@ -94,9 +120,14 @@ def _fitted_to_border(pixels: np.ndarray, board: BoardImage) -> BoardImage:
             break
         moved = float(np.abs(corners - board.location.corners).max())
         try:
-            board = survey_board(pixels, BoardLocation(corners))
+            refit = survey_board(pixels, BoardLocation(corners))
         except LatticeNotFound:
             break
+        # Moving the corners onto the border must not change what grid it is; if it does,
+        # the first reading was a different structure and is judged as such.
+        if refit.shape != board.shape or refit.lattice.box_lines != board.lattice.box_lines:
+            break
+        board = refit
         if moved < SETTLED_PX:
             break
     return board
@@ -204,20 +235,27 @@ def _inside(point: np.ndarray, corners: np.ndarray) -> bool:
     return cv2.pointPolygonTest(corners.astype(np.float32), tuple(map(float, point)), False) >= 0
 
 
-def _without_solutions(boards: list[tuple[BoardLocation, float]]) -> list[BoardLocation]:
+def _not_a_sudoku(board: BoardImage, kinds: list[CellKind]) -> bool:
+    """A crossword (solid cells among uniform lines) or a dark panel that showed a lattice."""
+    blocked = kinds.count(CellKind.BLOCKED)
+    if not board.lattice.box_lines:
+        # Without box lines only a plain grid of open cells passes for a Sudoku.
+        return blocked > 0
+    return blocked > MAX_BLOCKED_SHARE * len(kinds)
+
+
+def _without_solutions(found: list[_Found]) -> list[BoardLocation]:
     """Drop what is printed beside the puzzles: fully inked grids (solutions) when some grid
     on the page is a puzzle, and grids much smaller than the largest one (yesterday's
     solution in a newspaper corner, often cut off by the photo's edge and so not full)."""
-    if not boards:
+    if not found:
         return []
-    largest = max(cv2.contourArea(location.corners) for location, _ in boards)
+    largest = max(cv2.contourArea(f.location.corners) for f in found)
     kept = [
-        (location, inked)
-        for location, inked in boards
-        if cv2.contourArea(location.corners) >= MIN_AREA_OF_LARGEST * largest
+        f for f in found if cv2.contourArea(f.location.corners) >= MIN_AREA_OF_LARGEST * largest
     ]
-    puzzles = [location for location, inked in kept if inked < FILLED_SHARE]
-    return puzzles if puzzles else [location for location, _ in kept]
+    puzzles = [f.location for f in kept if f.inked < FILLED_SHARE]
+    return puzzles if puzzles else [f.location for f in kept]
 
 
 def reading_order(locations: list[BoardLocation]) -> list[BoardLocation]:
