@@ -46,25 +46,12 @@ class SatBackend(Protocol):
     ) -> tuple[SatOutcome, SatOutcome | None]:
         """Solve ``cnf``, then, if it was SAT, solve it again for a model whose true variables
         among 1..``distinct_vars`` differ from the first's (UNSAT: the first was the only one).
-        Both within ``timeout`` in all; the second is None unless the first is SAT. Backends
-        that cannot add a clause to a solved formula use ``solve_twice_from_scratch``."""
+        Both within ``timeout`` in all; the second is None unless the first is SAT. A backend
+        that can add a clause to its live solver should: learned clauses make the second fast.
+        """
         ...
 
 
 def blocking_clause(true_vars: frozenset[int], distinct_vars: int) -> tuple[int, ...]:
     """The clause that rules out a model's true variables among 1..``distinct_vars``."""
     return tuple(-v for v in range(1, distinct_vars + 1) if v in true_vars)
-
-
-def solve_twice_from_scratch(
-    backend: SatBackend, cnf: Cnf, distinct_vars: int, timeout: float
-) -> tuple[SatOutcome, SatOutcome | None]:
-    """``solve_cnf_twice`` as two independent solves, the second with the blocking clause."""
-    first = backend.solve_cnf(cnf, timeout)
-    if first.status is not SatStatus.SAT:
-        return first, None
-    remaining = timeout - first.seconds
-    if remaining <= 0:
-        return first, SatOutcome(SatStatus.UNKNOWN)
-    blocked = Cnf(cnf.num_vars, cnf.clauses + (blocking_clause(first.true_vars, distinct_vars),))
-    return first, backend.solve_cnf(blocked, remaining)

