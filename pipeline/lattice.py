@@ -35,6 +35,12 @@ WEAK_LINE_COVERAGE = 0.2
 # Lines are searched within this fraction of a cell around their equal-slice position, which
 # absorbs the bending of a curled page without reaching the next line.
 SEARCH_FRACTION = 0.3
+# The middle of a cell, this far (share of a cell) either side, must be free of lines running
+# most of the board (digits side by side, shading edges and solid cells cover less).
+MID_CELL_REACH = 0.1
+MID_CELL_COVERAGE = 0.75
+# Neighbouring interior lines must be this close (share of a cell) to one cell apart.
+MAX_GAP_DEVIATION = 0.25
 # Box lines must be at least this much thicker than cell lines on average to be seen as such;
 # a crossword or a plain table has uniform lines.
 MIN_BOX_CONTRAST = 1.2
@@ -150,6 +156,21 @@ def _fit_lines(axis: _Axis, n: int, extent: int) -> list[float] | None:
         positions.append(lo + float(strong.mean()))
     if float(np.mean(peaks)) < LINE_COVERAGE:
         return None
+    # A comb of the wrong size snaps its teeth to the edges of its windows, onto the lines of
+    # the true grid, and so spaces them unevenly; a printed grid's spacing drifts only slowly.
+    interior_gaps = np.diff(positions[1:-1])
+    if interior_gaps.size and np.abs(interior_gaps - cell).max() > MAX_GAP_DEVIATION * cell:
+        return None
+    # No line may run through the middle of the cells: that is a grid of smaller cells read
+    # with every other line (on a skewed outline, where the right comb did not fit).
+    for top, bottom in zip(positions[:-1], positions[1:], strict=True):
+        middle = (top + bottom) / 2
+        lo, hi = (
+            int(round(middle - MID_CELL_REACH * cell)),
+            int(round(middle + MID_CELL_REACH * cell)),
+        )
+        if axis.coverage[lo : hi + 1].max() >= MID_CELL_COVERAGE:
+            return None
     positions[0] = min(positions[0], positions[1] - 0.5 * cell)
     positions[-1] = max(positions[-1], positions[-2] + 0.5 * cell)
     return positions

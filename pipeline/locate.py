@@ -60,6 +60,9 @@ MIN_AREA_OF_LARGEST = 0.35
 # Sudoku variants block a few cells; a region with more than this share of solid cells is a
 # dark panel, a photo or a crossword that happened to show a lattice.
 MAX_BLOCKED_SHARE = 0.2
+# Without thicker box lines, a grid is a crossword when more than this share of its cells is
+# solid (crosswords black out a sixth or more; Sudoku variants block a few percent).
+MAX_BLOCKED_WITHOUT_BOXES = 0.08
 
 
 @dataclass(frozen=True)
@@ -237,11 +240,10 @@ def _inside(point: np.ndarray, corners: np.ndarray) -> bool:
 
 def _not_a_sudoku(board: BoardImage, kinds: list[CellKind]) -> bool:
     """A crossword (solid cells among uniform lines) or a dark panel that showed a lattice."""
-    blocked = kinds.count(CellKind.BLOCKED)
+    blocked = kinds.count(CellKind.BLOCKED) / len(kinds)
     if not board.lattice.box_lines:
-        # Without box lines only a plain grid of open cells passes for a Sudoku.
-        return blocked > 0
-    return blocked > MAX_BLOCKED_SHARE * len(kinds)
+        return blocked > MAX_BLOCKED_WITHOUT_BOXES
+    return blocked > MAX_BLOCKED_SHARE
 
 
 def _without_solutions(found: list[_Found]) -> list[BoardLocation]:
