@@ -47,6 +47,8 @@ MAX_CELL_ASPECT = 4.0
 # Lines between cells are bridged up to this width (pixels of the search copy): a thick box
 # line, thickened by the search, but less than the gap between two grids on a book page.
 CELL_BRIDGE_PX = 15
+# Outlines centred in a board and at least this share of its area are that board again.
+SAME_GRID_AREA = 0.7
 # Rounds of fitting corners to the printed border, and the corner movement (page pixels)
 # below which they have settled.
 MAX_BORDER_FITS = 3
@@ -80,10 +82,7 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
         gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
     found: list[_Found] = []
     for rough in _candidate_quads(gray):
-        # Shapes inside a board are its boxes or cells; but a grid without box lines may be a
-        # frame or table around the real board, so it does not hide what lies inside it.
-        centre = rough.mean(axis=0) / scale
-        if any(f.box_lines and _inside(centre, f.location.corners) for f in found):
+        if any(_hides(f, rough / scale) for f in found):
             continue
         try:
             board = survey_board(pixels, BoardLocation((rough / scale).astype(np.float32)))
@@ -96,6 +95,17 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
         inked = 1 - kinds.count(CellKind.EMPTY) / len(kinds)
         found.append(_Found(board.location, inked, board.lattice.box_lines))
     return reading_order(_without_solutions(_without_frames(found)))
+
+
+def _hides(board: _Found, candidate: np.ndarray) -> bool:
+    """Whether a board found already accounts for a candidate centred inside it: as its boxes
+    or cells, or as the same grid outlined another way. A grid without box lines may be a
+    frame or table around the real board, so it hides only outlines of about its own size."""
+    if not _inside(candidate.mean(axis=0), board.location.corners):
+        return False
+    if board.box_lines:
+        return True
+    return cv2.contourArea(candidate) >= SAME_GRID_AREA * cv2.contourArea(board.location.corners)
 
 
 def _without_frames(found: list[_Found]) -> list[_Found]:
