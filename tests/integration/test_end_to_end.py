@@ -4,7 +4,6 @@ and the finished tasks checked in Flower's HTTP API."""
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -31,9 +30,6 @@ from tests.integration.conftest import (
 
 pytestmark = pytest.mark.services
 
-STAGES_LANDED = all(
-    importlib.util.find_spec(name) for name in ("pipeline.recognise", "pipeline.reconcile")
-)
 FLOWER_AUTH = ("flower", "e2e-secret")
 # Bounds against a hang, not expectations: the run takes a fraction of them.
 WORKER_START_LIMIT = 60.0
@@ -55,8 +51,6 @@ class Stack:
 def stack(
     make_settings: Callable[[str], Settings], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Stack]:
-    if not STAGES_LANDED:
-        pytest.skip("pipeline.recognise and pipeline.reconcile are not there yet")
     settings = make_settings("e2e")
     env = {**settings_env(settings), "OMP_NUM_THREADS": "1"}
     logs = tmp_path_factory.mktemp("logs")
