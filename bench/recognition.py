@@ -1,6 +1,8 @@
-"""Recognition figures on the real photos of shared/data/wichtounet-v2-train.
+"""Recognition figures on the real photos of shared/data/wichtounet-v2-train, and on synthetic
+scanned book pages (several grids of all sizes per page, from synth.book).
 
-Run from the repository root:  python -m bench.recognition [--limit N] [--tolerance 0.03]
+Run from the repository root:
+    python -m bench.recognition [--limit N] [--tolerance 0.03] [--book-pages 20] [--failures]
 
 Each photo goes once through the vision stages (``run_vision``); each ``*_figures`` function
 turns those results into figures, so a new measurement (e.g. OCR accuracy on the crops of
@@ -25,6 +27,8 @@ from pipeline.cells import classify_cells
 from pipeline.errors import LatticeNotFound
 from pipeline.locate import find_boards
 from pipeline.rectify import rectify_board
+from synth.book import ScannedPage, random_book
+from synth.grid_image import cell_kind
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DATASET = "wichtounet-v2-train"
@@ -196,20 +200,85 @@ def failures(results: Sequence[VisionResult]) -> list[str]:
     return lines
 
 
+@dataclass(frozen=True)
+class BookPageResult:
+    """One synthetic page: per true grid (reading order), whether the board at the same place
+    in the found order has its corners within the tolerance, the right shape, and how many of
+    its cells got the wrong kind."""
+
+    grids: int
+    boards_found: int
+    placed: list[bool]
+    shaped: list[bool]
+    cell_errors: int
+    cells: int
+    seconds: float
+
+
+def run_book_page(page: ScannedPage, tolerance: float) -> BookPageResult:
+    pixels = cv2.imdecode(np.frombuffer(page.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    start = time.process_time()
+    locations = find_boards(pixels)
+    read = []
+    for location in locations:
+        try:
+            board = rectify_board(pixels, location)
+            read.append((board, classify_cells(board)))
+        except LatticeNotFound:
+            read.append(None)
+    seconds = time.process_time() - start
+    placed, shaped = [], []
+    cell_errors = cells = 0
+    for index, grid in enumerate(page.grids):
+        found = index < len(locations) and read[index] is not None
+        placed.append(found and corner_error(locations[index].corners, grid.corners) < tolerance)
+        shaped.append(placed[-1] and read[index][0].shape == grid.generated.puzzle.shape)
+        if shaped[-1]:
+            truth = [cell_kind(v) for row in grid.generated.puzzle.givens for v in row]
+            cell_errors += sum(c.kind != k for c, k in zip(read[index][1], truth, strict=True))
+            cells += len(truth)
+    return BookPageResult(
+        len(page.grids), len(locations), placed, shaped, cell_errors, cells, seconds
+    )
+
+
+def book_figures(results: Sequence[BookPageResult]) -> dict[str, float]:
+    """Grids found in reading order with the right size and box shape, on synthetic pages."""
+    grids = sum(r.grids for r in results)
+    ms = np.array([1000.0 * r.seconds for r in results])
+    return {
+        "book pages": len(results),
+        "book grids": grids,
+        "book grids found in order %": 100.0 * sum(sum(r.placed) for r in results) / grids,
+        "book grids right shape %": 100.0 * sum(sum(r.shaped) for r in results) / grids,
+        "book pages, wrong board count": sum(r.boards_found != r.grids for r in results),
+        "book cell kind error %": 100.0
+        * sum(r.cell_errors for r in results)
+        / max(sum(r.cells for r in results), 1),
+        "book ms per page, median": float(np.median(ms)),
+        "book ms per grid, mean": float(ms.sum() / grids),
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="only the first N photos")
     parser.add_argument("--tolerance", type=float, default=0.03, help="corner error, share of side")
     parser.add_argument("--failures", action="store_true", help="list the photos that failed")
+    parser.add_argument("--book-pages", type=int, default=20, help="synthetic pages (0: none)")
+    parser.add_argument("--book-seed", type=int, default=1)
     args = parser.parse_args(argv)
     # Timings are per page on one core, as a worker process runs them.
     cv2.setNumThreads(1)
     samples = load_samples(shared_data_dir() / DATASET, args.limit)
     results = [run_vision(sample, args.tolerance) for sample in samples]
+    pages = random_book(np.random.default_rng(args.book_seed), args.book_pages)
+    book = [run_book_page(page, args.tolerance) for page in pages]
     for figures in (
         board_finding_figures(results),
         cell_kind_figures(results),
         timing_figures(results),
+        book_figures(book) if book else {},
     ):
         for name, value in figures.items():
             print(
