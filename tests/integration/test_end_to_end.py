@@ -147,6 +147,9 @@ def test_a_batch_flows_through_every_queue_into_postgres_and_flower(
         except pytest.fail.Exception:
             pytest.fail(f"batch {batch_id} did not finish:\n{stack.logs()}")
         records = api.get(f"/batches/{batch_id}/results").json()
+        grid_id = next(r["puzzle_id"] for r in records if r["source"] == "grid.png")
+        detail = api.get(f"/puzzles/{grid_id}").json()
+        render = api.get(f"/puzzles/{grid_id}/render.png")
 
     by_source = {record["source"]: record for record in records}
     assert by_source["blank.png"]["status"] == "no_grid", stack.logs()
@@ -156,6 +159,10 @@ def test_a_batch_flows_through_every_queue_into_postgres_and_flower(
     assert grid["status"] in {"solved", "unsolvable", "multiple_solutions", "timeout"}, grid
     assert grid["size"] == [9, 9] and grid["box"] == [3, 3]
     assert status["puzzles"] == {grid["status"]: 1}
+    assert len(detail["cells"]) == 81
+    if grid["status"] == "solved":
+        assert render.headers["content-type"] == "image/png"
+        assert cv2.imdecode(np.frombuffer(render.content, np.uint8), cv2.IMREAD_COLOR) is not None
 
     with sessions() as db:
         puzzle = db.scalars(select(Puzzle).where(Puzzle.batch_id == batch_id)).one()
