@@ -5,6 +5,11 @@ that tells a person what happened and what to do about it. A stage raises these;
 them into a failed page or puzzle and the batch goes on.
 """
 
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+
 
 class SudokuBatchError(Exception):
     """Base class: something about one input went wrong, and the user should be told."""
@@ -62,3 +67,19 @@ class MalformedPuzzleText(InvalidPuzzle):
     """A line of a puzzle text file is not a puzzle at all: wrong length, unknown characters."""
 
     code = "malformed_text"
+
+
+class InternalError(SudokuBatchError):
+    """A bug, not a bad input: recorded against its page or puzzle so the batch goes on."""
+
+    code = "internal_error"
+
+    @classmethod
+    def wrapping(cls, error: Exception, stage: str) -> InternalError:
+        """The user-facing record of an unexpected exception, with where it was raised."""
+        frames = traceback.extract_tb(error.__traceback__)
+        where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+        return cls(
+            f"an internal error stopped the {stage} stage ({type(error).__name__}: {error})"
+            f"{where}; please report it with this input"
+        )

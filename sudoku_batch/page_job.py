@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import time
-import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ import numpy as np
 
 from pipeline.board import BoardImage
 from pipeline.cells import classify_cells
-from pipeline.errors import SudokuBatchError
+from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.ingest import PageSource, load_page
 from pipeline.ocr.base import OcrEngine
 from pipeline.page import rectify_page
@@ -31,12 +30,6 @@ from pipeline.reconcile import solve_reading
 from pipeline.render import render_solution
 from pipeline.solve.backend import SatBackend
 from pipeline.solve.result import PuzzleSolution
-
-
-class InternalError(SudokuBatchError):
-    """A bug, not a bad input: recorded against the page so the batch goes on."""
-
-    code = "internal_error"
 
 
 @dataclass
@@ -88,7 +81,7 @@ def process_page(
         with _timer(outcome.seconds, stage):
             boards = rectify_page(page.pixels)
     except Exception as error:  # noqa: BLE001 - every failure is recorded, see _as_user_error
-        outcome.error = _as_user_error(error)
+        outcome.error = _as_user_error(error, stage)
         outcome.error_stage = stage
         return outcome
 
@@ -99,8 +92,8 @@ def process_page(
             name = f"{sequence:05d}-{_slug(source.source)}-p{source.page}-g{index}"
             _process_board(page.pixels, puzzle, name, engine, backend, settings)
         except Exception as error:  # noqa: BLE001
-            puzzle.error = _as_user_error(error)
             puzzle.error_stage = "ocr" if puzzle.recognised is None else "solve"
+            puzzle.error = _as_user_error(error, puzzle.error_stage)
     return outcome
 
 
@@ -148,14 +141,8 @@ def _timer(seconds: dict[str, float], stage: str) -> Iterator[None]:
         seconds[stage] = time.perf_counter() - started
 
 
-def _as_user_error(error: Exception) -> SudokuBatchError:
-    if isinstance(error, SudokuBatchError):
-        return error
-    where = traceback.extract_tb(error.__traceback__)[-1]
-    return InternalError(
-        f"internal error ({type(error).__name__}: {error}) at "
-        f"{Path(where.filename).name}:{where.lineno}; please report it with this page"
-    )
+def _as_user_error(error: Exception, stage: str) -> SudokuBatchError:
+    return error if isinstance(error, SudokuBatchError) else InternalError.wrapping(error, stage)
 
 
 def _keep_intermediates(out_dir: Path, folder: Path, recognised: RecognisedBoard) -> str:

@@ -83,3 +83,25 @@ def test_a_page_without_a_grid_and_a_broken_file_are_reported_and_the_rest_goes_
     assert records["broken.jpg"]["status"] == "failed"
     assert "broken.jpg" in records["broken.jpg"]["message"]
     assert records["photo.jpg"]["status"] == "solved"
+
+
+def test_a_bug_in_a_stage_fails_that_board_with_a_reportable_message(tmp_path: Path) -> None:
+    from pipeline.errors import InternalError
+    from pipeline.ingest import expand_inputs
+    from pipeline.solve.backends import make_backend
+    from sudoku_batch.page_job import PageJobSettings, process_page
+
+    class BrokenEngine:
+        name = "broken"
+
+        def read_digits(self, crops, symbols):
+            raise RuntimeError("model exploded")
+
+    (source,) = expand_inputs([EXAMPLES / "photo.jpg"])
+    settings = PageJobSettings(dpi=200, solve_timeout=5.0, out_dir=tmp_path)
+    outcome = process_page(source, 0, BrokenEngine(), make_backend("kissat"), settings)
+    assert outcome.error is None
+    (puzzle,) = outcome.puzzles
+    assert isinstance(puzzle.error, InternalError)
+    assert puzzle.error_stage == "ocr"
+    assert "model exploded" in puzzle.error.message and "ocr stage" in puzzle.error.message

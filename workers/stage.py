@@ -21,7 +21,7 @@ import sqlalchemy.exc
 from celery import Task
 from celery.exceptions import SoftTimeLimitExceeded
 
-from pipeline.errors import SudokuBatchError
+from pipeline.errors import InternalError, SudokuBatchError
 from store.db import transaction
 from store.record import Stage, record_failure
 from workers import runtime
@@ -42,9 +42,6 @@ UNEXPECTED_ERROR_DELAY = 5.0  # seconds, doubled on each retry
 class StageTimedOut(SudokuBatchError):
     code = "stage_timeout"
 
-
-class UnexpectedError(SudokuBatchError):
-    code = "internal_error"
 
 
 class StageTask(Task):
@@ -98,10 +95,7 @@ def failures_recorded(
                 exc=error, countdown=delay, max_retries=UNEXPECTED_ERROR_RETRIES
             ) from error
         logger.exception("%s failed unexpectedly; recording the failure", task.name)
-        failure = UnexpectedError(
-            f"an internal error stopped the {stage} stage ({type(error).__name__}: {error}); "
-            "please report it"
-        )
+        failure = InternalError.wrapping(error, stage)
     with transaction(runtime.sessions()) as session:
         record_failure(
             session,
