@@ -15,8 +15,9 @@ import numpy as np
 from pipeline.board import BoardImage, CellImage, CellKind
 from pipeline.levels import grey_levels
 
-# A blocked cell is filled solid: its background is at most this share of the paper's
-# brightness. Tinted or grey shading in books and newspapers stays well above it.
+# A blocked cell is filled solid: its background is at most this share of the paper around it
+# (the median background of it and its 8 neighbours, so a shadow across the board darkens
+# both alike). Tinted or grey shading in books and newspapers stays well above it.
 BLOCKED_BRIGHTNESS = 0.45
 # Lines are trimmed by this share of the cell on each side before looking for ink; enough to
 # clear a thick box line and a few pixels of lattice error.
@@ -49,7 +50,11 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
         for c in range(n)
     ]
     backgrounds = [grey_levels(interior, (75,))[0] for interior in interiors]
-    blocked = [background < BLOCKED_BRIGHTNESS * paper for background in backgrounds]
+    around = _neighbourhood_median(np.array(backgrounds).reshape(n, n)).ravel()
+    blocked = [
+        background < BLOCKED_BRIGHTNESS * local
+        for background, local in zip(backgrounds, around, strict=True)
+    ]
     depths = [
         background - grey_levels(_centre(interior), (DEPTH_PERCENT,))[0]
         for interior, background in zip(interiors, backgrounds, strict=True)
@@ -74,6 +79,14 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
             crop = _normalised_crop(interior, box, backgrounds[index])
             cells.append(CellImage(r, c, CellKind.GIVEN, crop))
     return cells
+
+
+def _neighbourhood_median(values: np.ndarray) -> np.ndarray:
+    """Per cell, the median of the cell and its (up to 8) neighbours."""
+    n = values.shape[0]
+    padded = np.pad(values, 1, mode="constant", constant_values=np.nan)
+    stacked = np.stack([padded[dy : dy + n, dx : dx + n] for dy in range(3) for dx in range(3)])
+    return np.nanmedian(stacked, axis=0)
 
 
 def darkest_channel(pixels: np.ndarray) -> np.ndarray:
