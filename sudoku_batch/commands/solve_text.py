@@ -17,6 +17,7 @@ from typing import TextIO
 
 from pipeline.errors import InvalidPuzzle, MalformedPuzzleText, SudokuBatchError, UnreadableInput
 from pipeline.grid import GridShape
+from pipeline.solve.backend import SatBackend
 from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend
 from pipeline.solve.result import Verdict
 from pipeline.solve.solver import solve_puzzle
@@ -94,7 +95,14 @@ def _solve_chunk(
     ]
 
 
-def _solve_line(number, text, backend, timeout, box, output_format) -> tuple[str | None, bool]:
+def _solve_line(
+    number: int,
+    text: str,
+    backend: SatBackend,
+    timeout: float,
+    box: GridShape | None,
+    output_format: str,
+) -> tuple[str | None, bool]:
     jsonl = output_format == "jsonl"
     if not is_puzzle_line(text):
         return (None if jsonl else text), True
