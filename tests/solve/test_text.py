@@ -102,3 +102,10 @@ def test_parallel_jsonl_keeps_order_and_full_records(tmp_path, capsys):
     assert by_kind[2]["tags"] == ["tag"]
     assert "error" in by_kind[3]
     assert by_kind[5]["second_solution"] != by_kind[5]["solution"]
+
+
+def test_a_star_is_a_blocked_cell_both_ways():
+    line = "*" + HARD[1:]
+    puzzle = parse_puzzle_line(line).puzzle
+    assert puzzle.givens[0][0] is None
+    assert format_grid(puzzle.givens) == line
