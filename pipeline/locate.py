@@ -76,19 +76,21 @@ class _Found:
 
 def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
     """Every Sudoku board on a BGR page, in reading order; [] when there is none."""
-    scale = min(1.0, SEARCH_SIDE / max(pixels.shape[:2]))
+    # Grey is all that judging candidates needs, and it warps three times faster than colour.
     gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
+    scale = min(1.0, SEARCH_SIDE / max(pixels.shape[:2]))
+    search = gray
     if scale < 1:
-        gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+        search = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
     found: list[_Found] = []
-    for rough in _candidate_quads(gray):
+    for rough in _candidate_quads(search):
         if any(_hides(f, rough / scale) for f in found):
             continue
         try:
-            board = survey_board(pixels, BoardLocation((rough / scale).astype(np.float32)))
+            board = survey_board(gray, BoardLocation((rough / scale).astype(np.float32)))
         except LatticeNotFound:
             continue
-        board = _fitted_to_border(pixels, board)
+        board = _fitted_to_border(gray, board)
         kinds = [cell.kind for cell in classify_cells(board)]
         if _not_a_sudoku(board, kinds):
             continue

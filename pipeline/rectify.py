@@ -41,7 +41,10 @@ def rectify_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
 
 def survey_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
     """The board warped at about its size on the page (within the survey bounds), with its
-    lattice: enough to judge whether a region is a Sudoku and how full it is, quickly."""
+    lattice: enough to judge whether a region is a Sudoku and how full it is, quickly.
+
+    Given a grey page (as ``find_boards`` does, for speed) the board's pixels are grey too.
+    """
     side = int(np.clip(_longest_side(location.corners), *SURVEY_SIDES))
     homography = square_homography(location.corners, side)
     board = cv2.warpPerspective(pixels, homography, (side, side))
