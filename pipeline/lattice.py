@@ -26,7 +26,7 @@ from pipeline.levels import grey_levels
 SIZES = (25, 16, 12, 9, 8, 6, 4)
 
 # A cell must span at least this many board pixels for its lines to be told apart from ink.
-MIN_CELL_PX = 14
+MIN_RESOLVED_CELL_PX = 14
 # Share of the board's width a row of line pixels must cover to count as a grid line. Printed
 # lines run the full width; digit strokes surviving the opening cover a few percent at most.
 LINE_COVERAGE = 0.45
@@ -65,7 +65,7 @@ def detect_lattice(board_pixels: np.ndarray) -> Lattice:
     rows = _axis_evidence(ink, darkness, horizontal=True)
     cols = _axis_evidence(ink, darkness, horizontal=False)
     for n in SIZES:
-        if side / n < MIN_CELL_PX:
+        if side / n < MIN_RESOLVED_CELL_PX:
             continue
         row_lines = _fit_lines(rows, n, gray.shape[0])
         col_lines = _fit_lines(cols, n, gray.shape[1])

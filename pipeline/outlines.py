@@ -1,0 +1,138 @@
+"""Outlines on a page that may be Sudoku grids: roughly quadrilateral shapes made of long
+straight strokes, found without knowing yet what grid (if any) they hold."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from pipeline.levels import grey_levels
+from pipeline.quad import order_corners
+
+# A board covers at least this share of the page (a book page of 6 boards gives each ~8%; a
+# 25x25 grid smaller than this could not be read anyway).
+MIN_AREA_SHARE = 0.01
+# Outline simplification tolerances (share of the perimeter), tried in turn until a quad
+# appears: bent page edges and rounded corners need the looser ones.
+APPROX_TOLERANCES = (0.02, 0.035, 0.05)
+# The quad's shape, loosely: perspective from a handheld phone makes squares into trapezoids.
+MAX_SIDE_RATIO = 2.0
+# The outline must fill its convex hull: a grid is a solid block of lines, a text paragraph or
+# an L-shaped layout is not.
+MIN_SOLIDITY = 0.85
+# Holes of the line mesh that can be cells: bigger than a letter's counter, smaller than a
+# tenth of the page, and at most this elongated: perspective makes squares oblong, and a faint
+# cell line missing from the mesh joins two or three cells into one hole.
+MIN_CELL_AREA = 40
+MAX_CELL_SHARE = 0.1
+MAX_CELL_ASPECT = 4.0
+# ...and filling this share of their bounding rectangle (a digit's stroke touching a cell line
+# notches it a little; the counters of letters are rounder, ragged holes far less).
+MIN_CELL_FILL = 0.7
+# Lines between cells are bridged up to this width (pixels of the search copy): a thick box
+# line, thickened by the search, but less than the gap between two grids on a book page.
+CELL_BRIDGE_PX = 15
+
+
+def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
+    """Rough corners (TL, TR, BR, BL) of roughly quadrilateral shapes that may be grids,
+    largest first.
+
+    Two kinds of shape are tried: the outlines of the meshes of long strokes (a grid's lines)
+    and the blocks of cells that those meshes enclose. The first survives a faint or cut-off
+    border; the second survives text, rules and page edges printed against the grid, which
+    bend a mesh's outline but add no cells to it.
+    """
+    mesh = _line_mesh(gray)
+    contours, hierarchy = cv2.findContours(mesh, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    cells = _cell_blocks(mesh.shape, contours, hierarchy[0])
+    blocks, _ = cv2.findContours(cells, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = MIN_AREA_SHARE * gray.shape[0] * gray.shape[1]
+    quads: list[tuple[float, np.ndarray]] = []
+    for contour in [*contours, *blocks]:
+        area = cv2.contourArea(contour)
+        if area < min_area:
+            continue
+        hull = cv2.convexHull(contour)
+        if area < MIN_SOLIDITY * cv2.contourArea(hull):
+            continue
+        corners = _quad_of(hull)
+        if corners is not None and _plausible(corners):
+            quads.append((cv2.contourArea(corners), corners))
+    quads.sort(key=lambda item: -item[0])
+    return [corners for _, corners in quads]
+
+
+def _cell_blocks(
+    shape: tuple[int, ...], contours: Sequence[np.ndarray], hierarchy: np.ndarray
+) -> np.ndarray:
+    """The holes of the mesh that look like cells, merged across the lines between them."""
+    page_area = shape[0] * shape[1]
+    cells = np.zeros(shape[:2], np.uint8)
+    for contour, (_, _, _, parent) in zip(contours, hierarchy, strict=True):
+        if parent < 0:
+            continue  # an outer boundary, not a hole
+        area = cv2.contourArea(contour)
+        if not MIN_CELL_AREA <= area <= MAX_CELL_SHARE * page_area:
+            continue
+        _, (w, h), _ = cv2.minAreaRect(contour)
+        # Cells are filled, squarish quadrilaterals; holes in letters and torn lines are not.
+        if (
+            min(w, h) <= 0
+            or max(w, h) > MAX_CELL_ASPECT * min(w, h)
+            or area < MIN_CELL_FILL * w * h
+        ):
+            continue
+        cv2.drawContours(cells, [contour], -1, 255, cv2.FILLED)
+    # Closing bridges the lines between neighbouring cells (even thick box lines) while
+    # keeping the block's outer edge where the cells end.
+    bridge = cv2.getStructuringElement(cv2.MORPH_RECT, (CELL_BRIDGE_PX, CELL_BRIDGE_PX))
+    return cv2.morphologyEx(cells, cv2.MORPH_CLOSE, bridge)
+
+
+def _line_mesh(gray: np.ndarray) -> np.ndarray:
+    """The page's long horizontal and vertical strokes (255), without text and digits.
+
+    A grid is one connected mesh of such strokes even when its border is cut off by the frame
+    or faint, and text printed against it (captions, headings) falls away.
+    """
+    side = max(gray.shape)
+    block = max(15, (side // 25) | 1)
+    low, high = grey_levels(gray, (5, 95))
+    # A low offset keeps faint cell lines; the specks it lets through are not long strokes.
+    offset = max(3.0, 0.05 * (high - low))
+    ink = cv2.adaptiveThreshold(
+        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, offset
+    )
+    # Thickened, a thin line tilted by up to ~8 degrees still runs straight for a stroke length.
+    ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    stroke = max(15, side // 40)
+    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, stroke), np.uint8))
+    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((stroke, 1), np.uint8))
+    return cv2.bitwise_or(across, down)
+
+
+def _quad_of(hull: np.ndarray) -> np.ndarray | None:
+    perimeter = cv2.arcLength(hull, closed=True)
+    for tolerance in APPROX_TOLERANCES:
+        approx = cv2.approxPolyDP(hull, tolerance * perimeter, closed=True)
+        if len(approx) == 4:
+            return order_corners(approx.reshape(4, 2).astype(np.float32))
+    return None
+
+
+def _plausible(corners: np.ndarray) -> bool:
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    if sides.min() <= 0:
+        return False
+    width, height = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return (
+        max(sides[0], sides[2]) / min(sides[0], sides[2]) <= MAX_SIDE_RATIO
+        and max(sides[1], sides[3]) / min(sides[1], sides[3]) <= MAX_SIDE_RATIO
+        and max(width, height) / min(width, height) <= MAX_SIDE_RATIO
+        and cv2.isContourConvex(corners.astype(np.float32))
+    )
