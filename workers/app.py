@@ -65,10 +65,15 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "result_serializer": "json",
         "accept_content": ["json"],
         "event_serializer": "json",
-        # A task is acknowledged when done, and handed out again if its worker dies; every
-        # task is idempotent, so running twice is safe while losing one is not.
+        # A task is acknowledged when done, and run again if its worker dies; every task is
+        # idempotent, so running twice is safe while losing one is not. A task whose process
+        # died is sent again as a retry (the whole worker gone: redelivered), so a page that
+        # kills its process every time fails after max_retries instead of looping for ever;
+        # one killed at its hard time limit is acknowledged as failed. Both failures are
+        # recorded against their subject (workers.stage.record_final_failure).
         "task_acks_late": True,
         "task_reject_on_worker_lost": True,
+        "task_retry_on_worker_lost": True,
         # One task at a time per process: tasks are long and uneven, so prefetching would
         # park work behind a slow page while another process idles.
         "worker_prefetch_multiplier": 1,

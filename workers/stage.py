@@ -6,6 +6,9 @@
   the task is idempotent, so running it again is safe.
 - Anything else is a bug or a fluke: retried a couple of times, then recorded as failed with
   a message that says so, so the batch still finishes.
+- A task that fails for good all the same (retries spent on an outage, killed at its hard time
+  limit, its worker process lost once too often) is recorded by the ``task_failure`` handler
+  below, so no input file, page or puzzle is left pending for ever.
 """
 
 from __future__ import annotations
@@ -14,12 +17,15 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from enum import StrEnum
+from typing import Any
 
 import kombu.exceptions
 import redis.exceptions
 import sqlalchemy.exc
 from celery import Task
-from celery.exceptions import SoftTimeLimitExceeded
+from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded, WorkerLostError
+from celery.signals import task_failure
 
 from pipeline.errors import InternalError, SudokuBatchError
 from store.db import transaction
@@ -42,14 +48,45 @@ UNEXPECTED_ERROR_DELAY = 5.0  # seconds, doubled on each retry
 class StageTimedOut(SudokuBatchError):
     code = "stage_timeout"
 
+    @classmethod
+    def of(cls, stage: Stage) -> StageTimedOut:
+        return cls(f"the {stage} stage took too long and was stopped")
+
+
+class WorkerLost(SudokuBatchError):
+    """The process running a stage died (killed for memory, or crashed) on every try."""
+
+    code = "worker_lost"
+
+
+class ServicesUnreachable(SudokuBatchError):
+    """The database or the work queue stayed out of reach through every retry."""
+
+    code = "services_unreachable"
+
+
+class Subject(StrEnum):
+    """What a stage task works on, named as ``record_failure``'s keyword for its id."""
+
+    INPUT_FILE = "input_file_id"
+    PAGE = "page_id"
+    PUZZLE = "puzzle_id"
 
 
 class StageTask(Task):
+    """A stage task: its one argument is the id of its ``subject``; set ``stage`` and
+    ``subject`` in the task decorator."""
+
+    stage: Stage
+    subject: Subject
     autoretry_for = TRANSIENT_ERRORS
     retry_backoff = 2
     retry_backoff_max = 120
     retry_jitter = True
     max_retries = 8
+    # With task_retry_on_worker_lost, a task whose process died is sent again after this many
+    # seconds, counted against max_retries; past them it fails and is recorded (see below).
+    default_retry_delay = 30
 
 
 class Clock:
@@ -64,15 +101,9 @@ class Clock:
 
 
 @contextmanager
-def failures_recorded(
-    task: Task,
-    stage: Stage,
-    *,
-    input_file_id: int | None = None,
-    page_id: int | None = None,
-    puzzle_id: int | None = None,
-) -> Iterator[Clock]:
-    """Run a stage's body; record its failure against the one subject id given."""
+def failures_recorded(task: StageTask, subject_id: int) -> Iterator[Clock]:
+    """Run a stage's body; record its failure against the task's subject."""
+    stage = task.stage
     clock = Clock()
     try:
         yield clock
@@ -87,13 +118,14 @@ def failures_recorded(
     except SudokuBatchError as error:
         failure = error
     except SoftTimeLimitExceeded:
-        failure = StageTimedOut(f"the {stage} stage took too long and was stopped")
+        failure = StageTimedOut.of(stage)
     except Exception as error:
         if task.request.retries < UNEXPECTED_ERROR_RETRIES:
             delay = UNEXPECTED_ERROR_DELAY * 2**task.request.retries
-            raise task.retry(
-                exc=error, countdown=delay, max_retries=UNEXPECTED_ERROR_RETRIES
-            ) from error
+            # No max_retries here: the check above bounds these retries, and Celery keeps a
+            # max_retries given to retry() on the task object, where it would then cap every
+            # later outage retry of this task in this process.
+            raise task.retry(exc=error, countdown=delay) from error
         logger.exception("%s failed unexpectedly; recording the failure", task.name)
         failure = InternalError.wrapping(error, stage)
     with transaction(runtime.sessions()) as session:
@@ -101,9 +133,53 @@ def failures_recorded(
             session,
             failure,
             stage,
-            input_file_id=input_file_id,
-            page_id=page_id,
-            puzzle_id=puzzle_id,
+            **{task.subject: subject_id},
             seconds=clock.seconds,
             worker=runtime.worker_name(task.request.hostname),
         )
+
+
+@task_failure.connect
+def record_final_failure(
+    sender: Task | None = None,
+    exception: BaseException | None = None,
+    args: Any = (),
+    **_: Any,
+) -> None:
+    """Record a stage task that failed for good against its subject, so its batch finishes.
+
+    Celery sends this signal from the process that ran the task for an exception the task
+    raised (here: retries spent on an outage), and from the worker's main process when the
+    task's process was killed at the hard time limit or lost past its retries; those tasks are
+    acknowledged, not redelivered. Recording replaces by subject, so a second signal for the
+    same failure (Celery sends two on a hard time limit) rewrites the same rows.
+    """
+    if not isinstance(sender, StageTask) or not args:
+        return
+    failure = _final_failure(exception, sender.stage)
+    try:
+        with transaction(runtime.sessions()) as session:
+            record_failure(session, failure, sender.stage, **{sender.subject: args[0]})
+    except sqlalchemy.exc.NoResultFound:
+        pass  # its row is gone: nothing is waiting on it
+    except Exception:
+        # Most likely the outage that failed the task: it stays pending, and this says why.
+        logger.exception("%s[%s]: could not record its failure", sender.name, args[0])
+
+
+def _final_failure(exception: BaseException | None, stage: Stage) -> SudokuBatchError:
+    if isinstance(exception, TimeLimitExceeded):
+        return StageTimedOut.of(stage)
+    if isinstance(exception, WorkerLostError):
+        return WorkerLost(
+            f"the worker process running the {stage} stage died on every try (out of memory,"
+            " or a crash); please report it with this input"
+        )
+    if isinstance(exception, TRANSIENT_ERRORS):
+        return ServicesUnreachable(
+            f"the {stage} stage could not reach the database or the work queue, even after"
+            " retrying for minutes; please submit this input again"
+        )
+    if isinstance(exception, Exception):
+        return InternalError.wrapping(exception, stage)
+    return InternalError(f"the {stage} stage failed ({exception!r}); please report it")

@@ -1,12 +1,14 @@
 """The stage tasks' failure policy, run eagerly in this process on the test database: a user
 error is recorded at once; an unexpected error is retried, then recorded; a task past its
-soft time limit is recorded as too slow."""
+soft time limit is recorded as too slow; a task that fails for good (out of retries on an
+outage) is recorded, so its batch finishes."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
 import pytest
+import redis
 from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -14,9 +16,10 @@ from pipeline.ingest import PageFormat, PageSource
 from store.db import transaction
 from store.models import Page, StageRun
 from store.record import add_input_file, add_pages, create_batch
+from store.results import batch_status
 from sudoku_batch.settings import Settings
 from workers import runtime
-from workers.stage import UNEXPECTED_ERROR_RETRIES
+from workers.stage import UNEXPECTED_ERROR_RETRIES, StageTask
 from workers.tasks import rectify
 
 pytestmark = pytest.mark.services
@@ -90,3 +93,23 @@ def test_a_task_past_its_soft_time_limit_is_recorded_as_too_slow(
     page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
     rectify.rectify_page_boards.apply(args=[page_id])
     assert outcome(sessions, page_id)[:2] == ("failed", "stage_timeout")
+
+
+def test_a_task_out_of_retries_on_an_outage_is_recorded_and_its_batch_finishes(
+    worker_runtime: None, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = []
+
+    def unreachable(source: PageSource) -> None:
+        calls.append(source)
+        raise redis.exceptions.ConnectionError("Connection refused")
+
+    monkeypatch.setattr(rectify, "load_page", unreachable)
+    page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
+    result = rectify.rectify_page_boards.apply(args=[page_id])
+    assert result.failed() and len(calls) == 1 + StageTask.max_retries
+    status, code, message = outcome(sessions, page_id)
+    assert (status, code) == ("failed", "services_unreachable")
+    assert "could not reach the database or the work queue" in (message or "")
+    with sessions() as db:
+        assert batch_status(db, db.get_one(Page, page_id).batch_id)["finished"]

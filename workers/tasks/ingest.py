@@ -15,13 +15,15 @@ from store.models import InputFile
 from store.record import Stage, add_pages
 from workers import runtime
 from workers.app import TASK_INGEST, TASK_RECTIFY, app
-from workers.stage import StageTask, failures_recorded
+from workers.stage import StageTask, Subject, failures_recorded
 
 
-@app.task(base=StageTask, bind=True, name=TASK_INGEST)
+@app.task(
+    base=StageTask, bind=True, name=TASK_INGEST, stage=Stage.INGEST, subject=Subject.INPUT_FILE
+)
 def ingest_input_file(self: StageTask, input_file_id: int) -> dict[str, Any]:
     page_ids: list[int] = []
-    with failures_recorded(self, Stage.INGEST, input_file_id=input_file_id) as clock:
+    with failures_recorded(self, input_file_id) as clock:
         with transaction(runtime.sessions()) as session:
             input_file = session.get_one(InputFile, input_file_id)
             path = runtime.artifacts().path(input_file.stored_path)

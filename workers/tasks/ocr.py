@@ -11,13 +11,13 @@ from store.models import Puzzle
 from store.record import Stage, record_reading
 from workers import runtime
 from workers.app import TASK_OCR, TASK_SOLVE, app
-from workers.stage import StageTask, failures_recorded
+from workers.stage import StageTask, Subject, failures_recorded
 
 
-@app.task(base=StageTask, bind=True, name=TASK_OCR)
+@app.task(base=StageTask, bind=True, name=TASK_OCR, stage=Stage.OCR, subject=Subject.PUZZLE)
 def read_board(self: StageTask, puzzle_id: int) -> dict[str, Any]:
     artifacts = runtime.artifacts()
-    with failures_recorded(self, Stage.OCR, puzzle_id=puzzle_id) as clock:
+    with failures_recorded(self, puzzle_id) as clock:
         with transaction(runtime.sessions()) as session:
             board = load.stored_board(session, puzzle_id, artifacts)
             puzzle = session.get_one(Puzzle, puzzle_id)

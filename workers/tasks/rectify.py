@@ -13,14 +13,14 @@ from store.models import Page
 from store.record import Stage, record_boards, record_page_image
 from workers import runtime
 from workers.app import TASK_OCR, TASK_RECTIFY, app
-from workers.stage import StageTask, failures_recorded
+from workers.stage import StageTask, Subject, failures_recorded
 
 
-@app.task(base=StageTask, bind=True, name=TASK_RECTIFY)
+@app.task(base=StageTask, bind=True, name=TASK_RECTIFY, stage=Stage.RECTIFY, subject=Subject.PAGE)
 def rectify_page_boards(self: StageTask, page_id: int) -> dict[str, Any]:
     puzzle_ids: list[int] = []
     artifacts = runtime.artifacts()
-    with failures_recorded(self, Stage.RECTIFY, page_id=page_id) as clock:
+    with failures_recorded(self, page_id) as clock:
         with transaction(runtime.sessions()) as session:
             source = load.page_source(session, page_id, artifacts)
             batch_id = session.get_one(Page, page_id).batch_id

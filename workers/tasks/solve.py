@@ -12,15 +12,15 @@ from store.models import Page, Puzzle
 from store.record import Stage, record_solution
 from workers import runtime
 from workers.app import TASK_SOLVE, app
-from workers.stage import StageTask, failures_recorded
+from workers.stage import StageTask, Subject, failures_recorded
 
 
-@app.task(base=StageTask, bind=True, name=TASK_SOLVE)
+@app.task(base=StageTask, bind=True, name=TASK_SOLVE, stage=Stage.SOLVE, subject=Subject.PUZZLE)
 def solve_board(self: StageTask, puzzle_id: int) -> dict[str, Any]:
     artifacts = runtime.artifacts()
     settings = runtime.settings()
     verdict = None
-    with failures_recorded(self, Stage.SOLVE, puzzle_id=puzzle_id) as clock:
+    with failures_recorded(self, puzzle_id) as clock:
         with transaction(runtime.sessions()) as session:
             reading = load.stored_reading(session, puzzle_id)
             board = load.stored_board(session, puzzle_id, artifacts)
