@@ -29,6 +29,12 @@ def render_item(type_: str, obj: Any, autogen_context: Any) -> str | bool:
 def run_migrations() -> None:
     engine = make_engine(database_url())
     with engine.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            # Batch mode copies a table and drops the old one; with foreign keys enforced, the
+            # drop would delete every row that references the table (ON DELETE CASCADE).
+            # The pragma only takes effect outside a transaction, hence the commit.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
         context.configure(
             connection=connection,
             target_metadata=target_metadata,

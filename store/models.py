@@ -103,7 +103,8 @@ class Batch(Base):
 
 
 class InputFile(Base):
-    """One file a user handed in: an image, a PDF or a zip archive."""
+    """One file a user handed in: an image, a PDF or a zip archive, or a text file of puzzles
+    (one per line; each line is a page of it)."""
 
     __tablename__ = "input_files"
     __table_args__ = (UniqueConstraint("batch_id", "stored_path"),)
@@ -112,6 +113,9 @@ class InputFile(Base):
     batch_id: Mapped[int] = mapped_column(ForeignKey("batches.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(Text)  # as the user gave it; the results' ``source``
     stored_path: Mapped[str] = mapped_column(Text)  # relative to the data dir
+    # The box shape a user gave for a text file of puzzles; None: the usual one for each size.
+    box_rows: Mapped[int | None] = mapped_column(Integer)
+    box_cols: Mapped[int | None] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(20), default=InputStatus.PENDING)
     error_code: Mapped[str | None] = mapped_column(String(40))
     message: Mapped[str | None] = mapped_column(Text)
@@ -119,7 +123,8 @@ class InputFile(Base):
 
 
 class Page(Base):
-    """One page of an input: an image, a PDF page, a TIFF frame or a zip member."""
+    """One page of an input: an image, a PDF page, a TIFF frame or a zip member; or one puzzle
+    line of a text file (``page_number`` is the line's number, ``format`` is ``text_line``)."""
 
     __tablename__ = "pages"
     __table_args__ = (UniqueConstraint("input_file_id", "source", "page_number"),)
@@ -157,7 +162,8 @@ class Puzzle(Base):
     size: Mapped[int | None] = mapped_column(Integer)  # N of an N x N grid
     box_rows: Mapped[int | None] = mapped_column(Integer)
     box_cols: Mapped[int | None] = mapped_column(Integer)
-    corners: Mapped[list[Any]] = mapped_column()  # [[x, y] x4] TL, TR, BR, BL in page pixels
+    # [[x, y] x4] TL, TR, BR, BL in page pixels; None for a puzzle given as text
+    corners: Mapped[list[Any] | None] = mapped_column()
     # The board as last stored (upright once read): page->board homography, lattice lines.
     homography: Mapped[list[Any] | None] = mapped_column()
     lattice: Mapped[dict[str, Any] | None] = mapped_column()  # {"row_lines": [], "col_lines": []}

@@ -32,3 +32,31 @@ def test_upgrade_head_on_sqlite_leaves_no_drift(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'fresh.sqlite'}"
     upgrade(url)
     check(url)
+
+
+def test_upgrading_sqlite_keeps_the_rows_under_a_copied_table(tmp_path: Path) -> None:
+    # SQLite alters puzzles by copying it; the cells that reference it must survive that.
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    upgrade(url, "0001")
+    engine = make_engine(url)
+    try:
+        with engine.begin() as connection:
+            for statement in (
+                "INSERT INTO batches (id, created_at) VALUES (1, '2026-11-21')",
+                "INSERT INTO input_files (id, batch_id, name, stored_path, status, created_at)"
+                " VALUES (1, 1, 'a.png', 'a.png', 'expanded', '2026-11-21')",
+                "INSERT INTO pages (id, batch_id, input_file_id, source, page_number, format,"
+                " frame_index, status) VALUES (1, 1, 1, 'a.png', 1, 'image', 0, 'done')",
+                "INSERT INTO puzzles (id, batch_id, page_id, index_on_page, status, corners,"
+                " rotation) VALUES (1, 1, 1, 0, 'pending', '[]', 0)",
+                "INSERT INTO cells (puzzle_id, row, col, kind, alternatives)"
+                " VALUES (1, 0, 0, 'empty', '[]')",
+            ):
+                connection.execute(text(statement))
+        upgrade(url)
+        check(url)
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT count(*) FROM cells")).scalar() == 1
+            assert connection.execute(text("SELECT count(*) FROM puzzle_results")).scalar() == 1
+    finally:
+        engine.dispose()
