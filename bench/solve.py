@@ -77,16 +77,12 @@ def main() -> int:
                 results[backend.name] = result
                 if text is not None and _is_wrong(text, result):
                     wrong[backend.name] += 1
-            if (
-                len(
-                    {
-                        (r.verdict, r.solution)
-                        for r in results.values()
-                        if r.verdict is not Verdict.TIMEOUT
-                    }
-                )
-                > 1
-            ):
+            # Verdicts must agree, and so must the solution of a unique puzzle.
+            decided = [r for r in results.values() if r.verdict is not Verdict.TIMEOUT]
+            found = {
+                (r.verdict, r.solution if r.verdict is Verdict.SOLVED else None) for r in decided
+            }
+            if len(found) > 1:
                 for name in results:
                     wrong[name] += 1  # the backends disagree: at least one of them is wrong
         for backend in backends:
