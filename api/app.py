@@ -21,7 +21,17 @@ from store.models import Solution
 from store.record import add_input_file, create_batch
 from store.results import BatchNotFound, batch_status, puzzle_result, result_records
 from sudoku_batch.settings import Settings
-from workers.app import TASK_INGEST, make_celery
+from workers.app import TASK_INGEST, TASK_INGEST_TEXT, make_celery
+
+BOX_PATTERN = r"^[1-9][0-9]?x[1-9][0-9]?$"
+
+
+def _box_shape(text: str | None) -> tuple[int, int] | None:
+    """``"2x3"`` as (2, 3): box rows, box columns."""
+    if text is None:
+        return None
+    rows, cols = text.split("x")
+    return int(rows), int(cols)
 
 
 def _session(request: Request) -> Iterator[Session]:
@@ -44,12 +54,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.state.sessions = sessions
 
-    @app.post("/batches", status_code=201)
-    def submit_batch(
-        files: Annotated[list[UploadFile], File(description="images, PDFs or zip archives")],
-        label: Annotated[str | None, Form(max_length=200)] = None,
+    def store_and_queue(
+        files: list[UploadFile], label: str | None, task: str, box: tuple[int, int] | None = None
     ) -> dict[str, Any]:
-        """Store the files and queue them; answers the batch id at once."""
+        """Store the files as one batch and queue ``task`` for each; answers the batch id."""
         unnamed = [i for i, upload in enumerate(files) if not upload.filename]
         if unnamed:
             raise HTTPException(422, f"file #{unnamed[0] + 1} has no file name")
@@ -61,18 +69,46 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 artifacts.save_stream(stored, upload.file)
                 inputs.append(
                     {
-                        "id": add_input_file(db, batch_id, upload.filename or "", stored),
+                        "id": add_input_file(db, batch_id, upload.filename or "", stored, box),
                         "name": upload.filename,
                     }
                 )
         try:
             for input_file in inputs:
-                queue.send_task(TASK_INGEST, args=[input_file["id"]])
+                queue.send_task(task, args=[input_file["id"]])
         except (kombu.exceptions.OperationalError, redis.exceptions.RedisError) as error:
             raise HTTPException(
                 503, f"batch {batch_id} was stored but the work queue is unreachable: {error}"
             ) from error
         return {"batch_id": batch_id, "input_files": inputs, "status": f"/batches/{batch_id}"}
+
+    @app.post("/batches", status_code=201)
+    def submit_batch(
+        files: Annotated[list[UploadFile], File(description="images, PDFs or zip archives")],
+        label: Annotated[str | None, Form(max_length=200)] = None,
+    ) -> dict[str, Any]:
+        """Store the files and queue them; answers the batch id at once."""
+        return store_and_queue(files, label, TASK_INGEST)
+
+    @app.post("/text-batches", status_code=201)
+    def submit_text_batch(
+        files: Annotated[
+            list[UploadFile],
+            File(description="UTF-8 text files, one puzzle per line (the solve-text format)"),
+        ],
+        label: Annotated[str | None, Form(max_length=200)] = None,
+        box: Annotated[
+            str | None,
+            Form(
+                pattern=BOX_PATTERN,
+                description="box shape ROWSxCOLS, e.g. 2x3 for 6x6 puzzles "
+                "(default: the usual one for each puzzle's size)",
+            ),
+        ] = None,
+    ) -> dict[str, Any]:
+        """Store text files of puzzles and queue each line to be solved as written (no
+        recognition): results are one record per line, ``page`` being the line number."""
+        return store_and_queue(files, label, TASK_INGEST_TEXT, _box_shape(box))
 
     @app.get("/batches/{batch_id}")
     def get_batch(batch_id: int, db: Db) -> dict[str, Any]:

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
-from pipeline.errors import InvalidPuzzle, MalformedPuzzleText
+from pipeline.board import CellKind
+from pipeline.errors import InvalidPuzzle, MalformedPuzzleText, UnreadableInput
 from pipeline.grid import Grid, GridShape, Puzzle
+from pipeline.reading import BoardReading, CellReading
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # symbol i stands for digit i + 1
 EMPTY_SYMBOLS = ".0"
@@ -25,6 +28,15 @@ BLOCKED_SYMBOL = "*"
 class TextPuzzle:
     puzzle: Puzzle
     tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PuzzleLine:
+    """One puzzle line of a text file: its 1-based number, and its puzzle or why it is none."""
+
+    number: int
+    puzzle: TextPuzzle | None = None
+    error: InvalidPuzzle | None = None
 
 
 def is_puzzle_line(line: str) -> bool:
@@ -81,3 +93,41 @@ def format_grid(grid: Grid) -> str:
         for row in grid
         for value in row
     )
+
+
+def read_puzzle_file(path: Path, name: str, box: GridShape | None = None) -> list[PuzzleLine]:
+    """Every puzzle line of the text file at ``path`` (called ``name`` in messages), parsed or
+    with its parse error; comments and blank lines are skipped, numbers still count them.
+    Raises ``MalformedPuzzleText`` for a file with no puzzle line at all."""
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as error:
+        raise UnreadableInput(f"{name}: cannot be read ({error.strerror})") from error
+    except UnicodeDecodeError as error:
+        raise UnreadableInput(
+            f"{name}: is not UTF-8 text (byte {error.start + 1}); save it as plain UTF-8"
+        ) from error
+    lines = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if is_puzzle_line(line):
+            try:
+                lines.append(PuzzleLine(number, puzzle=parse_puzzle_line(line, box)))
+            except InvalidPuzzle as error:
+                lines.append(PuzzleLine(number, error=error))
+    if not lines:
+        raise MalformedPuzzleText(f"{name}: holds no puzzle, only comments or blank lines")
+    return lines
+
+
+def certain_reading(puzzle: Puzzle) -> BoardReading:
+    """A typed puzzle as a board reading: every given read with certainty."""
+    cells = []
+    for row, values in enumerate(puzzle.givens):
+        for col, value in enumerate(values):
+            if value is None:
+                cells.append(CellReading(row, col, CellKind.BLOCKED))
+            elif value == 0:
+                cells.append(CellReading(row, col, CellKind.EMPTY))
+            else:
+                cells.append(CellReading(row, col, CellKind.GIVEN, value, 1.0))
+    return BoardReading(puzzle.shape, tuple(cells))

@@ -3,6 +3,8 @@ than the one before it (the Celery driver hands on ids only)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -28,6 +30,17 @@ def page_source(session: Session, page_id: int, artifacts: Artifacts) -> PageSou
         # A pending page's message is why it cannot load (see store.record.add_pages).
         problem=page.message,
     )
+
+
+def text_puzzle_file(
+    session: Session, input_file_id: int, artifacts: Artifacts
+) -> tuple[Path, str, GridShape | None]:
+    """Where a text file of puzzles is stored, its name, and the box shape given for it."""
+    input_file = session.get_one(InputFile, input_file_id)
+    box = None
+    if input_file.box_rows is not None and input_file.box_cols is not None:
+        box = GridShape(input_file.box_rows, input_file.box_cols)
+    return artifacts.path(input_file.stored_path), input_file.name, box
 
 
 def stored_board(session: Session, puzzle_id: int, artifacts: Artifacts) -> BoardImage:

@@ -16,15 +16,16 @@ from enum import StrEnum
 from typing import Any
 
 import numpy as np
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from pipeline.board import BoardImage, CellImage
 from pipeline.errors import NoGridFound, SudokuBatchError
 from pipeline.grid import Grid
 from pipeline.ingest import PageSource
-from pipeline.reading import RecognisedBoard
+from pipeline.reading import BoardReading, RecognisedBoard
 from pipeline.solve.result import PuzzleSolution, Verdict
+from pipeline.textpuzzle import PuzzleLine, certain_reading
 from store.models import (
     Batch,
     Cell,
@@ -72,18 +73,25 @@ def create_batch(session: Session, label: str | None = None) -> int:
     return batch.id
 
 
-def add_input_file(session: Session, batch_id: int, name: str, stored_path: str) -> int:
-    """The input file stored at ``stored_path`` (relative to the data dir), named ``name``."""
-    existing = session.scalar(
+def add_input_file(
+    session: Session,
+    batch_id: int,
+    name: str,
+    stored_path: str,
+    box: tuple[int, int] | None = None,
+) -> int:
+    """The input file stored at ``stored_path`` (relative to the data dir), named ``name``;
+    ``box`` is the box shape (rows, columns) given for a text file of puzzles."""
+    row = session.scalar(
         select(InputFile).where(
             InputFile.batch_id == batch_id, InputFile.stored_path == stored_path
         )
     )
-    if existing is not None:
-        existing.name = name
-        return existing.id
-    row = InputFile(batch_id=batch_id, name=name, stored_path=stored_path)
-    session.add(row)
+    if row is None:
+        row = InputFile(batch_id=batch_id, stored_path=stored_path)
+        session.add(row)
+    row.name = name
+    row.box_rows, row.box_cols = box or (None, None)
     session.flush()
     return row.id
 
@@ -122,6 +130,77 @@ def add_pages(
         session, Stage.INGEST, input_file.batch_id, seconds, worker, input_file_id=input_file_id
     )
     return ids
+
+
+# Page.format of a puzzle line of a text file: the page is the line, there is no image.
+TEXT_LINE_FORMAT = "text_line"
+
+
+def add_text_puzzles(
+    session: Session,
+    input_file_id: int,
+    lines: Sequence[PuzzleLine],
+    seconds: float,
+    worker: str | None = None,
+) -> list[int]:
+    """A text file's puzzle lines as its pages (``page_number``: the line's number). A line
+    that parsed is one puzzle read with certainty, ready to solve; one that did not is a failed
+    page with the parse error. Earlier solutions are dropped; returns the puzzle ids in order."""
+    input_file = session.get_one(InputFile, input_file_id)
+    pages_of_file = select(Page.id).where(Page.input_file_id == input_file_id)
+    old_pages = {
+        page.page_number: page
+        for page in session.scalars(select(Page).where(Page.input_file_id == input_file_id))
+    }
+    pages = []
+    for line in lines:
+        page = old_pages.pop(line.number, None)
+        if page is None:
+            page = Page(batch_id=input_file.batch_id, input_file_id=input_file_id)
+            session.add(page)
+        page.source, page.page_number = input_file.name, line.number
+        page.format, page.member, page.frame_index = TEXT_LINE_FORMAT, None, 0
+        page.image_path = page.width = page.height = None
+        page.status = PageStatus.FAILED if line.error else PageStatus.DONE
+        page.error_code = line.error.code if line.error else None
+        page.message = line.error.message if line.error else None
+        pages.append(page)
+    for stale in old_pages.values():
+        session.delete(stale)
+    session.flush()
+    old_puzzles = {
+        puzzle.page_id: puzzle
+        for puzzle in session.scalars(select(Puzzle).where(Puzzle.page_id.in_(pages_of_file)))
+    }
+    read = []
+    for line, page in zip(lines, pages, strict=True):
+        if line.puzzle is None:
+            continue  # a puzzle an earlier run made of this line is deleted as stale below
+        puzzle = old_puzzles.pop(page.id, None)
+        if puzzle is None:
+            puzzle = Puzzle(batch_id=input_file.batch_id, page_id=page.id, index_on_page=0)
+            session.add(puzzle)
+        reading = certain_reading(line.puzzle.puzzle)
+        shape = reading.shape
+        puzzle.size, puzzle.box_rows, puzzle.box_cols = shape.size, shape.box_rows, shape.box_cols
+        puzzle.corners = puzzle.homography = puzzle.lattice = puzzle.board_image_path = None
+        puzzle.rotation = 0
+        _set_reading(puzzle, reading)
+        read.append((puzzle, reading))
+    for stale in old_puzzles.values():
+        session.delete(stale)
+    session.flush()
+    puzzles_of_file = select(Puzzle.id).where(Puzzle.page_id.in_(pages_of_file))
+    session.execute(delete(Cell).where(Cell.puzzle_id.in_(puzzles_of_file)))
+    session.execute(delete(Solution).where(Solution.puzzle_id.in_(puzzles_of_file)))
+    cells = [row for puzzle, reading in read for row in _cell_rows(puzzle.id, reading)]
+    if cells:
+        session.execute(insert(Cell), cells)
+    input_file.status, input_file.error_code, input_file.message = InputStatus.EXPANDED, None, None
+    _record_run(
+        session, Stage.INGEST, input_file.batch_id, seconds, worker, input_file_id=input_file_id
+    )
+    return [puzzle.id for puzzle, _ in read]
 
 
 def record_page_image(
@@ -216,25 +295,33 @@ def record_reading(
     puzzle.rotation = (puzzle.rotation + recognised.quarter_turns) % 4
     puzzle.board_image_path = board_image_path
     _set_geometry(puzzle, recognised.board)
-    reading = recognised.reading
+    _set_reading(puzzle, recognised.reading)
+    session.execute(delete(Cell).where(Cell.puzzle_id == puzzle_id))
+    session.execute(delete(Solution).where(Solution.puzzle_id == puzzle_id))
+    session.execute(insert(Cell), _cell_rows(puzzle_id, recognised.reading))
+    _record_run(session, Stage.OCR, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
+
+
+def _set_reading(puzzle: Puzzle, reading: BoardReading) -> None:
     puzzle.givens = grid_json(reading.givens())
     puzzle.lowest_confidence = reading.lowest_confidence()
     puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
-    session.execute(delete(Cell).where(Cell.puzzle_id == puzzle_id))
-    session.execute(delete(Solution).where(Solution.puzzle_id == puzzle_id))
-    session.add_all(
-        Cell(
-            puzzle_id=puzzle_id,
-            row=cell.row,
-            col=cell.col,
-            kind=str(cell.kind),
-            digit=cell.digit,
-            confidence=cell.confidence,
-            alternatives=[[digit, float(p)] for digit, p in cell.alternatives],
-        )
+
+
+def _cell_rows(puzzle_id: int, reading: BoardReading) -> list[dict[str, Any]]:
+    """A reading's cells as rows for one bulk insert."""
+    return [
+        {
+            "puzzle_id": puzzle_id,
+            "row": cell.row,
+            "col": cell.col,
+            "kind": str(cell.kind),
+            "digit": cell.digit,
+            "confidence": cell.confidence,
+            "alternatives": [[digit, float(p)] for digit, p in cell.alternatives],
+        }
         for cell in reading.cells
-    )
-    _record_run(session, Stage.OCR, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
+    ]
 
 
 def record_solution(

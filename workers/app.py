@@ -18,13 +18,18 @@ TASK_INGEST = "sudoku_batch.ingest"
 TASK_RECTIFY = "sudoku_batch.rectify"
 TASK_OCR = "sudoku_batch.ocr"
 TASK_SOLVE = "sudoku_batch.solve"
+# A text file of puzzles skips the vision stages: its lines are read as they are, then solved.
+TASK_INGEST_TEXT = "sudoku_batch.ingest_text"
+TASK_SOLVE_TEXT = "sudoku_batch.solve_text"
 QUEUE_OF_TASK = {
     TASK_INGEST: "ingest",
     TASK_RECTIFY: "rectify",
     TASK_OCR: "ocr",
     TASK_SOLVE: "solve",
+    TASK_INGEST_TEXT: "ingest",
+    TASK_SOLVE_TEXT: "solve",
 }
-QUEUES = tuple(QUEUE_OF_TASK.values())
+QUEUES = tuple(dict.fromkeys(QUEUE_OF_TASK.values()))
 
 # Soft limit, then hard limit, in seconds. A page (rasterise, locate, rectify) or a board's OCR
 # takes seconds; the margin covers a slow first call that loads a model.
@@ -60,6 +65,8 @@ def celery_config(settings: Settings) -> dict[str, Any]:
             "workers.tasks.rectify",
             "workers.tasks.ocr",
             "workers.tasks.solve",
+            "workers.tasks.ingest_text",
+            "workers.tasks.solve_text",
         ],
         "task_serializer": "json",
         "result_serializer": "json",
@@ -79,7 +86,11 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "worker_prefetch_multiplier": 1,
         "task_soft_time_limit": soft,
         "task_time_limit": hard,
-        "task_annotations": {TASK_SOLVE: {"soft_time_limit": solve_soft, "time_limit": solve_hard}},
+        # A text puzzle is solved once, with no doubts to try: these limits are ample for it.
+        "task_annotations": {
+            task: {"soft_time_limit": solve_soft, "time_limit": solve_hard}
+            for task in (TASK_SOLVE, TASK_SOLVE_TEXT)
+        },
         "broker_transport_options": transport,
         "result_backend_transport_options": result_transport,
         "broker_connection_retry_on_startup": True,

@@ -29,6 +29,7 @@ from store.db import make_engine, make_session_factory
 from store.migrate import upgrade
 from sudoku_batch.settings import Settings
 from tests.conftest import REPO_ROOT
+from workers import runtime
 
 ADMIN_POSTGRES_URL = os.environ.get(
     "SUDOKU_BATCH_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test"
@@ -107,6 +108,20 @@ def make_settings(
         )
 
     return settings
+
+
+@pytest.fixture
+def worker_runtime(
+    make_settings: Callable[[str], Settings], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Settings]:
+    """Tasks run eagerly in this process see the test database and a data dir of their own."""
+    settings = make_settings("tasks")
+    monkeypatch.setattr(runtime, "settings", lambda: settings)
+    yield settings
+    if runtime.database.cache_info().currsize:
+        runtime.database().dispose()
+    for made in (runtime.database, runtime.sessions, runtime.artifacts):
+        made.cache_clear()
 
 
 def settings_env(settings: Settings) -> dict[str, str]:

@@ -5,8 +5,6 @@ outage) is recorded, so its batch finishes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
 import pytest
 import redis
 from celery.exceptions import SoftTimeLimitExceeded
@@ -17,25 +15,10 @@ from store.db import transaction
 from store.models import Page, StageRun
 from store.record import add_input_file, add_pages, create_batch
 from store.results import batch_status
-from sudoku_batch.settings import Settings
-from workers import runtime
 from workers.stage import UNEXPECTED_ERROR_RETRIES, StageTask
 from workers.tasks import rectify
 
 pytestmark = pytest.mark.services
-
-
-@pytest.fixture
-def worker_runtime(
-    make_settings: Callable[[str], Settings], monkeypatch: pytest.MonkeyPatch
-) -> Iterator[None]:
-    settings = make_settings("failures")
-    monkeypatch.setattr(runtime, "settings", lambda: settings)
-    yield
-    if runtime.database.cache_info().currsize:
-        runtime.database().dispose()
-    for made in (runtime.database, runtime.sessions, runtime.artifacts):
-        made.cache_clear()
 
 
 def new_page(sessions: sessionmaker[Session], source: PageSource) -> int:

@@ -1,0 +1,145 @@
+"""Text files of puzzles as solve-only batches: submitted through the API (queued, checked in
+Redis), then their tasks run eagerly in this process on the test database."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import redis
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from api.app import create_app
+from store.db import transaction
+from store.models import Cell, InputFile, Solution
+from store.record import add_input_file, create_batch
+from store.results import batch_status, result_records
+from sudoku_batch.settings import Settings
+from workers.app import TASK_INGEST_TEXT, TASK_SOLVE_TEXT, app
+from workers.tasks.ingest_text import ingest_text_file
+from workers.tasks.solve_text import solve_text_puzzle
+
+pytestmark = pytest.mark.services
+
+SOLVABLE = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
+SOLVED = "621943758783615492594728361142879635357461289869532174238197546916354827475286913"
+# No two givens clash, yet r1c9 can only be 9 and column 9 has one already.
+UNSOLVABLE = "12345678." + "........9" + "." * 63
+MANY_SOLUTIONS = "." * 81
+PUZZLES = "\n".join(
+    [
+        "# a solvable, an unsolvable, a many-solution and a malformed line",
+        SOLVABLE,
+        UNSOLVABLE,
+        "",
+        MANY_SOLUTIONS,
+        "not-a-puzzle",
+    ]
+).encode()
+
+
+def rows(line: str) -> list[list[int]]:
+    return [[int(ch) if ch != "." else 0 for ch in line[r * 9 : r * 9 + 9]] for r in range(9)]
+
+
+@pytest.fixture(scope="module")
+def settings(make_settings: Callable[[str], Settings]) -> Settings:
+    return make_settings("text-api")
+
+
+@pytest.fixture(scope="module")
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+def test_submit_text_stores_the_file_with_its_box_and_queues_a_text_ingest(
+    client: TestClient, settings: Settings, sessions: sessionmaker[Session]
+) -> None:
+    response = client.post(
+        "/text-batches",
+        files=[("files", ("sixes.txt", b"1" + b"." * 35 + b"\n"))],
+        data={"label": "sixes", "box": "3x2"},
+    )
+    assert response.status_code == 201, response.text
+    batch = response.json()
+    [queued] = redis.Redis.from_url(settings.broker_url).lrange(
+        f"{settings.redis_key_prefix}ingest", 0, -1
+    )
+    message = json.loads(queued)
+    assert message["headers"]["task"] == TASK_INGEST_TEXT
+    assert message["headers"]["argsrepr"] == repr([batch["input_files"][0]["id"]])
+    with sessions() as db:
+        input_file = db.get_one(InputFile, batch["input_files"][0]["id"])
+        assert (input_file.name, input_file.box_rows, input_file.box_cols) == ("sixes.txt", 3, 2)
+    status = client.get(f"/batches/{batch['batch_id']}").json()
+    assert status["inputs"] == {"pending": 1} and not status["finished"]
+
+
+def test_a_box_that_is_not_rows_x_cols_answers_422(client: TestClient) -> None:
+    for box in ("3", "3x", "0x3", "3x4x5", "ax b"):
+        response = client.post(
+            "/text-batches", files=[("files", ("p.txt", b"."))], data={"box": box}
+        )
+        assert response.status_code == 422, box
+
+
+def run_text_batch(
+    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, list[int]]:
+    """Ingest the text file eagerly, then solve each puzzle it queued; (batch, puzzle ids)."""
+    with transaction(sessions) as db:
+        batch_id = create_batch(db, "text")
+        stored = f"batches/{batch_id}/uploads/0000-puzzles.txt"
+        settings.data_dir.joinpath(stored).parent.mkdir(parents=True)
+        settings.data_dir.joinpath(stored).write_bytes(PUZZLES)
+        input_file_id = add_input_file(db, batch_id, "puzzles.txt", stored)
+    queued: list[tuple[str, Any]] = []
+    monkeypatch.setattr(app, "send_task", lambda name, args: queued.append((name, args)))
+    handed_on = []
+    for _ in range(2):  # a redelivered ingest leaves what one ingest leaves, ids included
+        queued.clear()
+        assert ingest_text_file.apply(args=[input_file_id]).successful()
+        assert {name for name, _ in queued} == {TASK_SOLVE_TEXT}
+        handed_on.append([args[0] for _, args in queued])
+    puzzle_ids = handed_on[0]
+    assert handed_on[1] == puzzle_ids
+    for puzzle_id in puzzle_ids:
+        assert solve_text_puzzle.apply(args=[puzzle_id]).successful()
+    return batch_id, puzzle_ids
+
+
+def test_each_line_is_solved_as_written_and_a_malformed_line_fails_alone(
+    worker_runtime: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    batch_id, puzzle_ids = run_text_batch(worker_runtime, sessions, monkeypatch)
+    with sessions() as db:
+        records = result_records(db, batch_id)
+        status = batch_status(db, batch_id)
+        cells = db.scalar(select(func.count()).where(Cell.puzzle_id.in_(puzzle_ids)))
+        certain = db.scalar(
+            select(func.count()).where(Cell.puzzle_id.in_(puzzle_ids), Cell.confidence == 1.0)
+        )
+        renders = db.scalars(select(Solution.render_path).where(Solution.puzzle_id.in_(puzzle_ids)))
+        assert set(renders) == {None}
+
+    assert [(r["source"], r["page"], r["index"]) for r in records] == [
+        ("puzzles.txt", 2, 0),
+        ("puzzles.txt", 3, 0),
+        ("puzzles.txt", 5, 0),
+        ("puzzles.txt", 6, None),
+    ]
+    solvable, unsolvable, many, malformed = records
+    assert solvable["status"] == "solved" and solvable["solution"] == rows(SOLVED)
+    assert solvable["givens"] == rows(SOLVABLE) and solvable["confidence"] == 1.0
+    assert solvable["puzzle_id"] == puzzle_ids[0] and solvable["corners"] is None
+    assert unsolvable["status"] == "unsolvable" and unsolvable["doubts"] == []
+    assert many["status"] == "multiple_solutions" and many["second_solution"]
+    assert malformed["status"] == "failed" and malformed["error_code"] == "malformed_text"
+    assert "12 symbols do not make a square grid" in malformed["message"]
+    assert status["finished"] and status["pages"] == {"done": 3, "failed": 1}
+    assert cells == 3 * 81 and certain == sum(ch != "." for ch in SOLVABLE + UNSOLVABLE)
