@@ -1,6 +1,6 @@
 """The whole server side at once: real Celery worker and Flower processes on the test database
-and a Redis prefix of their own, a batch submitted through the API, rows checked in PostgreSQL
-and the finished tasks checked in Flower's HTTP API."""
+and a Redis prefix of their own, a batch of images and one of text puzzles submitted through the
+API, rows checked in PostgreSQL and the finished tasks checked in Flower's HTTP API."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from tests.integration.conftest import (
     settings_env,
     wait_until,
 )
+from tests.integration.test_text_batches import MANY_SOLUTIONS, SOLVABLE, UNSOLVABLE
 
 pytestmark = pytest.mark.services
 
@@ -186,3 +187,47 @@ def test_a_batch_flows_through_every_queue_into_postgres_and_flower(
         "sudoku_batch.solve",
     }
     assert {task["worker"] for task in tasks.values()} == {stack.worker_name}
+
+
+def test_a_text_batch_is_solved_line_by_line_on_the_solve_queue(
+    stack: Stack, sessions: sessionmaker[Session]
+) -> None:
+    lines = [
+        "# a solvable, an unsolvable, a many-solution and a malformed line",
+        SOLVABLE,
+        UNSOLVABLE,
+        MANY_SOLUTIONS,
+        "not-a-puzzle",
+    ]
+    with TestClient(create_app(stack.settings)) as api:
+        submitted = api.post(
+            "/text-batches", files=[("files", ("puzzles.txt", "\n".join(lines).encode()))]
+        )
+        assert submitted.status_code == 201, submitted.text
+        batch_id = submitted.json()["batch_id"]
+        try:
+            wait_until(
+                lambda: api.get(f"/batches/{batch_id}").json()["finished"],
+                BATCH_LIMIT,
+                f"text batch {batch_id} to finish",
+            )
+        except pytest.fail.Exception:
+            pytest.fail(f"text batch {batch_id} did not finish:\n{stack.logs()}")
+
+    with sessions() as db:
+        verdicts = db.execute(
+            select(Page.page_number, Page.status, Puzzle.status, Solution.verdict, Page.error_code)
+            .outerjoin(Puzzle, Puzzle.page_id == Page.id)
+            .outerjoin(Solution, Solution.puzzle_id == Puzzle.id)
+            .where(Page.batch_id == batch_id)
+            .order_by(Page.page_number)
+        ).all()
+    assert [tuple(row) for row in verdicts] == [
+        (2, "done", "solved", "solved", None),
+        (3, "done", "unsolvable", "unsolvable", None),
+        (4, "done", "multiple_solutions", "multiple_solutions", None),
+        (5, "failed", None, None, "malformed_text"),
+    ], stack.logs()
+    tasks = stack.flower.get("/api/tasks").json()
+    solved_text = [t for t in tasks.values() if t["name"] == "sudoku_batch.solve_text"]
+    assert len(solved_text) == 3 and {t["state"] for t in solved_text} == {"SUCCESS"}
