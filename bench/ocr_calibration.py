@@ -30,7 +30,8 @@ from pipeline.cells import classify_cells
 from pipeline.grid import GridShape
 from pipeline.ocr.base import digit_symbols
 from pipeline.ocr.ctc import sequence_log_likelihoods
-from pipeline.ocr.ppocr_onnx import BLANK, LOG_FLOOR, SINGLE_SLOT, PpOcrOnnxEngine
+from pipeline.ocr.ctc_lines import BLANK, LOG_FLOOR, SINGLE_SLOT, CtcLineEngine
+from pipeline.ocr.engines import make_engine
 from pipeline.orientation import read_upright
 from pipeline.recognise import cell_interiors
 from pipeline.rectify import MAX_CELL_PX, MIN_CELL_PX, square_homography
@@ -65,7 +66,7 @@ def given_crops(board: BoardImage, givens: tuple[int, ...]) -> tuple[list[np.nda
     return cell_interiors(board, positions), [value for value in givens if value]
 
 
-def decodings(engine: PpOcrOnnxEngine, crops: list[np.ndarray]) -> dict[str, np.ndarray]:
+def decodings(engine: CtcLineEngine, crops: list[np.ndarray]) -> dict[str, np.ndarray]:
     """Scores for digits 1..9 from one engine call, three ways:
     forward   - CTC forward probability under the model's own per-frame distribution (the engine's
                 choice);
@@ -203,12 +204,13 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="first N photos only")
     parser.add_argument("--jitter", type=float, default=0.15, help="corner error, share of a cell")
     parser.add_argument("--no-orientation", action="store_true")
+    parser.add_argument("--engine", default="ppocr-onnx", help="a CTC line engine's name")
     args = parser.parse_args()
 
     samples = [
         s for s in load_samples(shared_data_dir() / DATASET, args.limit) if s.corners is not None
     ]
-    engine = PpOcrOnnxEngine()
+    engine = make_engine(args.engine)
     clean, cpu_ms = measure(engine, samples, 0.0)
     shaken, _ = measure(engine, samples, args.jitter)
     report_condition("true corners", clean)
