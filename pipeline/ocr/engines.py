@@ -15,11 +15,18 @@ def _ppocr_onnx(**options: object) -> OcrEngine:
     return PpOcrOnnxEngine(**options)  # type: ignore[arg-type]
 
 
+def _paddle_native(**options: object) -> OcrEngine:
+    from pipeline.ocr.paddle_native import PaddleNativeEngine
+
+    return PaddleNativeEngine(**options)  # type: ignore[arg-type]
+
+
 # Factories import their module when called, so an engine whose dependencies are missing only
 # fails when someone asks for it.
 ENGINES: Mapping[str, Callable[..., OcrEngine]] = MappingProxyType(
     {
         "ppocr-onnx": _ppocr_onnx,
+        "paddle-native": _paddle_native,
     }
 )
 DEFAULT_ENGINE = "ppocr-onnx"
