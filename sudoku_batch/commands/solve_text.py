@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--box",
-        type=_box_argument,
+        type=box_argument,
         metavar="RxC",
         help="box shape, e.g. 2x3 for 6x6 (default: the usual one for the grid's size)",
     )
@@ -170,7 +170,8 @@ def _chunks(lines: Iterable[Line], size: int) -> Iterator[list[Line]]:
         yield chunk
 
 
-def _box_argument(text: str) -> GridShape:
+def box_argument(text: str) -> GridShape:
+    """An argparse type for ``--box RxC`` (``submit --text`` takes it too)."""
     try:
         return parse_box(text)
     except SudokuBatchError as error:

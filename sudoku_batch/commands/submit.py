@@ -1,4 +1,9 @@
-"""``sudoku-batch submit``: upload inputs to the API, optionally wait and fetch the results."""
+"""``sudoku-batch submit``: upload inputs to the API, optionally wait and fetch the results.
+
+With ``--text`` the inputs are text files of puzzles, one per line (the ``solve-text``
+format), solved as written on the solve queue; each line's record has the line number as
+``page``.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import SudokuBatchError
+from sudoku_batch.commands.solve_text import box_argument
 from sudoku_batch.settings import Settings
 
 POLL_SECONDS = 1.0
@@ -25,10 +31,22 @@ class ApiError(SudokuBatchError):
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "submit",
-        help="send images, PDFs, zips or folders to the API as one batch",
+        help="send images, PDFs, zips or folders (or, with --text, puzzle text files) to the "
+        "API as one batch",
         description="Upload inputs as one batch; with --wait, follow it and print the results.",
     )
     parser.add_argument("inputs", nargs="+", metavar="INPUT", type=Path)
+    parser.add_argument(
+        "--text",
+        action="store_true",
+        help="the inputs are text files of puzzles, one per line (as solve-text reads them)",
+    )
+    parser.add_argument(
+        "--box",
+        type=box_argument,
+        metavar="RxC",
+        help="with --text, the box shape, e.g. 2x3 for 6x6 (default: the usual one per size)",
+    )
     parser.add_argument(
         "--api", help="API base URL (default: SUDOKU_BATCH_API_URL or http://127.0.0.1:8000)"
     )
@@ -47,6 +65,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _submit(args: argparse.Namespace) -> int:
     import httpx
 
+    if args.box and not args.text:
+        raise ApiError("--box goes with --text: it is the box shape of text puzzles")
     api = (args.api or Settings.from_env().api_url).rstrip("/")
     files = upload_names(args.inputs)
     with httpx.Client(base_url=api, timeout=httpx.Timeout(30.0, write=None)) as client:
@@ -55,7 +75,10 @@ def _submit(args: argparse.Namespace) -> int:
                 ("files", (name, stack.enter_context(path.open("rb")))) for name, path in files
             ]
             data = {"label": args.label} if args.label else {}
-            batch = _call(client, "POST", "/batches", files=parts, data=data)
+            if args.box:
+                data["box"] = f"{args.box.box_rows}x{args.box.box_cols}"
+            endpoint = "/text-batches" if args.text else "/batches"
+            batch = _call(client, "POST", endpoint, files=parts, data=data)
         batch_id = batch["batch_id"]
         print(f"batch {batch_id}: {len(files)} file(s) submitted", file=sys.stderr)
         if not args.wait:

@@ -4,8 +4,12 @@ API, rows checked in PostgreSQL and the finished tasks checked in Flower's HTTP 
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import httpx
@@ -27,11 +31,12 @@ from tests.integration.conftest import (
     settings_env,
     wait_until,
 )
-from tests.integration.test_text_batches import MANY_SOLUTIONS, SOLVABLE, UNSOLVABLE
+from tests.integration.test_text_batches import PUZZLES
 
 pytestmark = pytest.mark.services
 
 FLOWER_AUTH = ("flower", "e2e-secret")
+CLI = [sys.executable, "-m", "sudoku_batch.cli"]
 # Bounds against a hang, not expectations: the run takes a fraction of them.
 WORKER_START_LIMIT = 60.0
 BATCH_LIMIT = 150.0
@@ -96,6 +101,13 @@ def stack(
     finally:
         for service in services:
             service.stop()
+
+
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(url, timeout=5).is_success
+    except httpx.HTTPError:
+        return False  # still starting
 
 
 def _flower_lists_worker(stack: Stack) -> bool:
@@ -189,30 +201,34 @@ def test_a_batch_flows_through_every_queue_into_postgres_and_flower(
     assert {task["worker"] for task in tasks.values()} == {stack.worker_name}
 
 
-def test_a_text_batch_is_solved_line_by_line_on_the_solve_queue(
-    stack: Stack, sessions: sessionmaker[Session]
+def test_a_text_batch_submitted_with_the_cli_is_solved_line_by_line_on_the_solve_queue(
+    stack: Stack, sessions: sessionmaker[Session], tmp_path: Path
 ) -> None:
-    lines = [
-        "# a solvable, an unsolvable, a many-solution and a malformed line",
-        SOLVABLE,
-        UNSOLVABLE,
-        MANY_SOLUTIONS,
-        "not-a-puzzle",
-    ]
-    with TestClient(create_app(stack.settings)) as api:
-        submitted = api.post(
-            "/text-batches", files=[("files", ("puzzles.txt", "\n".join(lines).encode()))]
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_bytes(PUZZLES)  # a solvable, an unsolvable, a many-solution, a malformed line
+    env = settings_env(stack.settings)
+    api_url = f"http://127.0.0.1:{free_port()}"
+    api = Service("api", [*CLI, "api", f"--port={api_url.rsplit(':', 1)[1]}"], env, tmp_path)
+    try:
+        wait_until(lambda: _answers(f"{api_url}/docs"), WORKER_START_LIMIT, "the API")
+        submitted = subprocess.run(
+            [*CLI, "submit", "--text", str(puzzles), "--wait", "--no-progress", f"--api={api_url}"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=BATCH_LIMIT,
         )
-        assert submitted.status_code == 201, submitted.text
-        batch_id = submitted.json()["batch_id"]
-        try:
-            wait_until(
-                lambda: api.get(f"/batches/{batch_id}").json()["finished"],
-                BATCH_LIMIT,
-                f"text batch {batch_id} to finish",
-            )
-        except pytest.fail.Exception:
-            pytest.fail(f"text batch {batch_id} did not finish:\n{stack.logs()}")
+    finally:
+        api.stop()
+    assert submitted.returncode == 0, f"{submitted.stderr}\n{stack.logs()}"
+    records = [json.loads(line) for line in submitted.stdout.splitlines()]
+    assert [(r["page"], r["status"]) for r in records] == [
+        (2, "solved"),
+        (3, "unsolvable"),
+        (5, "multiple_solutions"),
+        (6, "failed"),
+    ]
+    batch_id = records[0]["batch_id"]
 
     with sessions() as db:
         verdicts = db.execute(
@@ -225,8 +241,8 @@ def test_a_text_batch_is_solved_line_by_line_on_the_solve_queue(
     assert [tuple(row) for row in verdicts] == [
         (2, "done", "solved", "solved", None),
         (3, "done", "unsolvable", "unsolvable", None),
-        (4, "done", "multiple_solutions", "multiple_solutions", None),
-        (5, "failed", None, None, "malformed_text"),
+        (5, "done", "multiple_solutions", "multiple_solutions", None),
+        (6, "failed", None, None, "malformed_text"),
     ], stack.logs()
     tasks = stack.flower.get("/api/tasks").json()
     solved_text = [t for t in tasks.values() if t["name"] == "sudoku_batch.solve_text"]
