@@ -1,4 +1,4 @@
-"""Re-fit a board's corners to its printed outer border.
+"""Re-fit a board's corners to its printed outer border, and check that the grid ends there.
 
 A candidate outline is only roughly placed: text printed against the grid, a faint or cut-off
 border, or a rounded corner pull its corners off by a few pixels up to a third of a cell. Once
@@ -9,6 +9,8 @@ agrees on.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -23,17 +25,30 @@ SEARCH_FRACTION = 0.3
 STRIP_COVERAGE = 0.5
 # Fewer strips than this with a border edge leave the side too uncertain to move.
 MIN_STRIPS = 3
+# Beyond a whole grid's border, from this far out to this far (shares of a cell; clear of a
+# thick border line), the grid's lines do not go on. A line goes on when it is inked along
+# this share of that band, and a grid goes on when this share of its lines do on one side.
+OUTSIDE_REACH = (0.2, 0.5)
+CONTINUING_COVERAGE = 0.7
+CONTINUING_SHARE = 0.5
 
 
-def fit_border(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
-    """The board's corners TL, TR, BR, BL in page pixels, fitted to the centre line of its
-    printed border; None when a side of the border cannot be traced.
+@dataclass(frozen=True)
+class _Surround:
+    """A board warped again with a margin around it, and its grid-line strokes."""
 
-    The board is warped again with a margin, so that a border lying outside the current
-    corners can be found too.
-    """
+    homography: np.ndarray  # page -> padded board
+    across: np.ndarray  # horizontal strokes
+    down: np.ndarray  # vertical strokes
+    rows: tuple[float, ...]  # the lattice's lines, in padded-board pixels
+    cols: tuple[float, ...]
+    cell: float
+
+
+def _surround(pixels: np.ndarray, board: BoardImage, reach: float) -> _Surround:
     side = board.pixels.shape[0]
-    margin = int(np.ceil(SEARCH_FRACTION * side / board.shape.size)) + 1
+    cell = side / board.shape.size
+    margin = int(np.ceil(reach * cell)) + 1
     shift = np.array([[1, 0, margin], [0, 1, margin], [0, 0, 1]], dtype=np.float64)
     homography = shift @ board.homography
     # Beyond the photo's edge is blank paper, not a dark frame (or a smeared edge line) that
@@ -47,15 +62,31 @@ def fit_border(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
     )
     gray = cv2.cvtColor(padded, cv2.COLOR_BGR2GRAY) if padded.ndim == 3 else padded
     ink = ink_mask(gray)
-    across, down = line_strokes(ink, horizontal=True), line_strokes(ink, horizontal=False)
-    rows = tuple(p + margin for p in board.lattice.row_lines)
-    cols = tuple(p + margin for p in board.lattice.col_lines)
+    return _Surround(
+        homography,
+        line_strokes(ink, horizontal=True),
+        line_strokes(ink, horizontal=False),
+        tuple(p + margin for p in board.lattice.row_lines),
+        tuple(p + margin for p in board.lattice.col_lines),
+        cell,
+    )
+
+
+def fit_border(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
+    """The board's corners TL, TR, BR, BL in page pixels, fitted to the centre line of its
+    printed border; None when a side of the border cannot be traced.
+
+    The board is warped again with a margin, so that a border lying outside the current
+    corners can be found too.
+    """
+    around = _surround(pixels, board, SEARCH_FRACTION)
+    rows, cols = around.rows, around.cols
     # Sides as (vx, vy, x0, y0) in board pixels: top, right, bottom, left.
     sides = [
-        _side(across, rows[0], cols),
-        _side(down.T, cols[-1], rows),
-        _side(across, rows[-1], cols),
-        _side(down.T, cols[0], rows),
+        _side(around.across, rows[0], cols),
+        _side(around.down.T, cols[-1], rows),
+        _side(around.across, rows[-1], cols),
+        _side(around.down.T, cols[0], rows),
     ]
     if any(side is None for side in sides):
         return None
@@ -72,9 +103,47 @@ def fit_border(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
     )
     if not np.all(np.isfinite(corners)):
         return None
-    to_page = np.linalg.inv(homography)
+    to_page = np.linalg.inv(around.homography)
     page = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_page).reshape(4, 2)
     return page.astype(np.float32)
+
+
+def grid_continues_outside(pixels: np.ndarray, board: BoardImage) -> bool:
+    """Whether the grid's lines run on past one side of its border: then the board is a box
+    or a block of cells of a larger grid, not a whole grid."""
+    around = _surround(pixels, board, OUTSIDE_REACH[1])
+    rows, cols = around.rows, around.cols
+    near, far = (reach * around.cell for reach in OUTSIDE_REACH)
+    down, across = around.down, around.across.T  # both: lines as columns
+    bands = [
+        (down, rows[0] - far, rows[0] - near, cols),  # above the top side
+        (down, rows[-1] + near, rows[-1] + far, cols),  # below the bottom side
+        (across, cols[0] - far, cols[0] - near, rows),  # left of the left side
+        (across, cols[-1] + near, cols[-1] + far, rows),  # right of the right side
+    ]
+    half_width = max(2, int(round(0.06 * around.cell)))
+    for strokes, start, end, lines in bands:
+        band = strokes[max(0, int(round(start))) : int(round(end)) + 1]
+        if band.shape[0] == 0:
+            continue
+        continuing = 0
+        for line, following in zip(lines[1:-1], lines[2:], strict=True):
+            # A line goes on where it is inked and the cell beside it is not (a dark margin,
+            # shadow or the photo's edge inks both).
+            on_line = _inked_share(band, line, half_width)
+            beside = _inked_share(band, (line + following) / 2, half_width)
+            continuing += on_line >= CONTINUING_COVERAGE and beside < 1 - CONTINUING_COVERAGE
+        if continuing >= CONTINUING_SHARE * (len(lines) - 2):
+            return True
+    return False
+
+
+def _inked_share(band: np.ndarray, x: float, half_width: int) -> float:
+    """The share of a band's rows inked within half_width of column x."""
+    column = int(round(x))
+    return float(
+        (band[:, max(0, column - half_width) : column + half_width + 1].max(axis=1) > 0).mean()
+    )
 
 
 def _side(strokes: np.ndarray, line: float, across: tuple[float, ...]) -> np.ndarray | None:

@@ -34,7 +34,7 @@ LINE_COVERAGE = 0.45
 WEAK_LINE_COVERAGE = 0.2
 # Lines are searched within this fraction of a cell around their equal-slice position, which
 # absorbs the bending of a curled page without reaching the next line.
-SEARCH_FRACTION = 0.3
+SEARCH_FRACTION = 0.4
 # The middle of a cell, this far (share of a cell) either side, must be free of lines running
 # most of the board (digits side by side, shading edges and solid cells cover less).
 MID_CELL_REACH = 0.1

@@ -2,10 +2,11 @@
 
 Candidates are roughly quadrilateral shapes made of long straight strokes (see
 ``pipeline.outlines``). Each is warped and must show a Sudoku lattice (evenly spaced lines of a
-Sudoku size), which rejects text, photos and rules. Its corners are then fitted to its printed
-border. A crossword (solid cells and no thicker box lines) or a dark panel is rejected from its
-cells, and a fully inked grid beside partly filled ones (a printed solution) or a grid much
-smaller than the page's largest is dropped.
+Sudoku size), which rejects text, photos and rules. Its corners are then fitted to its
+printed border, and the grid must end there (else it is a box of a larger grid). A crossword
+(solid cells and no thicker box lines) or a dark panel is rejected from its cells, and a fully
+inked grid beside partly filled ones (a printed solution) or a grid much smaller than the
+page's largest is dropped.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, BoardLocation, CellKind
-from pipeline.border import fit_border
+from pipeline.border import fit_border, grid_continues_outside
 from pipeline.cells import classify_cells
 from pipeline.errors import LatticeNotFound
 from pipeline.outlines import candidate_quads
@@ -25,7 +26,7 @@ from pipeline.rectify import survey_board
 # Candidates are looked for on a copy of the page with its longer side at most this many
 # pixels: plenty to place corners within a fraction of a cell, and quick.
 SEARCH_SIDE = 1000
-# Outlines centred in a board and at least this share of its area are that board again.
+# Outlines centred in a board and within this ratio of its area are that board again.
 SAME_GRID_AREA = 0.7
 # Rounds of fitting corners to the printed border, and the corner movement (page pixels)
 # below which they have settled.
@@ -48,7 +49,8 @@ MAX_BLOCKED_WITHOUT_BOXES = 0.08
 @dataclass(frozen=True)
 class _Found:
     location: BoardLocation
-    inked: float  # share of cells given (or solid)
+    inked: float  # share of cells given or solid
+    blocked: float  # share of cells solid
     box_lines: bool
 
 
@@ -62,30 +64,56 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
         search = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
     found: list[_Found] = []
     for rough in candidate_quads(search):
-        if any(_hides(f, rough / scale) for f in found):
+        outline = rough / scale
+        rival = next((i for i, f in enumerate(found) if _same_grid(f, outline)), None)
+        if rival is None and any(_holds(f, outline) for f in found):
             continue
-        try:
-            board = survey_board(gray, BoardLocation((rough / scale).astype(np.float32)))
-        except LatticeNotFound:
+        # Another outline of a board found already is only worth reading if it may fit better.
+        if rival is not None and found[rival].blocked == 0:
             continue
-        board = _fitted_to_border(gray, board)
-        kinds = [cell.kind for cell in classify_cells(board)]
-        if _not_a_sudoku(board, kinds):
+        candidate = _judged(gray, outline)
+        if candidate is None:
             continue
-        inked = 1 - kinds.count(CellKind.EMPTY) / len(kinds)
-        found.append(_Found(board.location, inked, board.lattice.box_lines))
+        if rival is None:
+            found.append(candidate)
+        elif candidate.blocked < found[rival].blocked:
+            # An outline that takes in a dark margin beyond the grid reads it as solid cells.
+            found[rival] = candidate
     return reading_order(_without_solutions(_without_frames(found)))
 
 
-def _hides(board: _Found, candidate: np.ndarray) -> bool:
-    """Whether a board found already accounts for a candidate centred inside it: as its boxes
-    or cells, or as the same grid outlined another way. A grid without box lines may be a
-    frame or table around the real board, so it hides only outlines of about its own size."""
-    if not _inside(candidate.mean(axis=0), board.location.corners):
+def _judged(gray: np.ndarray, outline: np.ndarray) -> _Found | None:
+    """The board an outline holds, fitted to its border, or None if it holds no Sudoku."""
+    try:
+        board = survey_board(gray, BoardLocation(outline.astype(np.float32)))
+    except LatticeNotFound:
+        return None
+    board = _fitted_to_border(gray, board)
+    if grid_continues_outside(gray, board):
+        return None
+    kinds = [cell.kind for cell in classify_cells(board)]
+    if _not_a_sudoku(board, kinds):
+        return None
+    return _Found(
+        board.location,
+        inked=1 - kinds.count(CellKind.EMPTY) / len(kinds),
+        blocked=kinds.count(CellKind.BLOCKED) / len(kinds),
+        box_lines=board.lattice.box_lines,
+    )
+
+
+def _same_grid(board: _Found, outline: np.ndarray) -> bool:
+    """Whether an outline is centred in a board found already and of about its size."""
+    if not _inside(outline.mean(axis=0), board.location.corners):
         return False
-    if board.box_lines:
-        return True
-    return cv2.contourArea(candidate) >= SAME_GRID_AREA * cv2.contourArea(board.location.corners)
+    ratio = cv2.contourArea(outline) / cv2.contourArea(board.location.corners)
+    return SAME_GRID_AREA <= ratio <= 1 / SAME_GRID_AREA
+
+
+def _holds(board: _Found, outline: np.ndarray) -> bool:
+    """Whether a smaller outline centred in a board is one of its boxes or cells. A grid
+    without box lines may be a frame or table around the real board, so it holds nothing."""
+    return board.box_lines and _inside(outline.mean(axis=0), board.location.corners)
 
 
 def _without_frames(found: list[_Found]) -> list[_Found]:

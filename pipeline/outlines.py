@@ -40,20 +40,24 @@ def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
     """Rough corners (TL, TR, BR, BL) of roughly quadrilateral shapes that may be grids,
     largest first.
 
-    Two kinds of shape are tried: the outlines of the meshes of long strokes (a grid's lines)
-    and the blocks of cells that those meshes enclose. The first survives a faint or cut-off
-    border; the second survives text, rules and page edges printed against the grid, which
-    bend a mesh's outline but add no cells to it.
+    Three kinds of shape are tried: the outlines of the meshes of long horizontal and vertical
+    strokes (a grid's lines), the blocks of cells that those meshes enclose, and the outlines of
+    all the ink. The mesh survives a faint or cut-off border; the cell blocks survive text,
+    rules and page edges printed against the grid, which bend a mesh's outline but add no cells
+    to it; the plain ink outline survives a grid turned too far for its lines to be horizontal
+    and vertical strokes.
     """
-    mesh = _line_mesh(gray)
+    ink = _ink(gray)
+    mesh = _line_mesh(ink)
     contours, hierarchy = cv2.findContours(mesh, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return []
     cells = _cell_blocks(mesh.shape, contours, hierarchy[0])
     blocks, _ = cv2.findContours(cells, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outlines, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_AREA_SHARE * gray.shape[0] * gray.shape[1]
     quads: list[tuple[float, np.ndarray]] = []
-    for contour in [*contours, *blocks]:
+    for contour in [*contours, *blocks, *outlines]:
         area = cv2.contourArea(contour)
         if area < min_area:
             continue
@@ -94,12 +98,8 @@ def _cell_blocks(
     return cv2.morphologyEx(cells, cv2.MORPH_CLOSE, bridge)
 
 
-def _line_mesh(gray: np.ndarray) -> np.ndarray:
-    """The page's long horizontal and vertical strokes (255), without text and digits.
-
-    A grid is one connected mesh of such strokes even when its border is cut off by the frame
-    or faint, and text printed against it (captions, headings) falls away.
-    """
+def _ink(gray: np.ndarray) -> np.ndarray:
+    """Dark print (255), thickened so that thin faint lines hold together."""
     side = max(gray.shape)
     block = max(15, (side // 25) | 1)
     low, high = grey_levels(gray, (5, 95))
@@ -109,8 +109,16 @@ def _line_mesh(gray: np.ndarray) -> np.ndarray:
         gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, offset
     )
     # Thickened, a thin line tilted by up to ~8 degrees still runs straight for a stroke length.
-    ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))
-    stroke = max(15, side // 40)
+    return cv2.dilate(ink, np.ones((3, 3), np.uint8))
+
+
+def _line_mesh(ink: np.ndarray) -> np.ndarray:
+    """The page's long horizontal and vertical strokes (255), without text and digits.
+
+    A grid is one connected mesh of such strokes even when its border is cut off by the frame
+    or faint, and text printed against it (captions, headings) falls away.
+    """
+    stroke = max(15, max(ink.shape) // 40)
     across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, stroke), np.uint8))
     down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((stroke, 1), np.uint8))
     return cv2.bitwise_or(across, down)
