@@ -53,6 +53,15 @@ class _Found:
     blocked: float  # share of cells solid
     box_lines: bool
 
+    @property
+    def quality(self) -> tuple[bool, float]:
+        """How well an outline reads its grid, to choose between outlines of one grid: an
+        outline off the grid misses its box lines, or reads a dark margin as solid cells."""
+        return (self.box_lines, -self.blocked)
+
+
+BEST_QUALITY = (True, 0.0)
+
 
 def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
     """Every Sudoku board on a BGR page, in reading order; [] when there is none."""
@@ -68,16 +77,15 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
         rival = next((i for i, f in enumerate(found) if _same_grid(f, outline)), None)
         if rival is None and any(_holds(f, outline) for f in found):
             continue
-        # Another outline of a board found already is only worth reading if it may fit better.
-        if rival is not None and found[rival].blocked == 0:
+        # Another outline of a board found already is only worth reading if it may read better.
+        if rival is not None and found[rival].quality == BEST_QUALITY:
             continue
         candidate = _judged(gray, outline)
         if candidate is None:
             continue
         if rival is None:
             found.append(candidate)
-        elif candidate.blocked < found[rival].blocked:
-            # An outline that takes in a dark margin beyond the grid reads it as solid cells.
+        elif candidate.quality > found[rival].quality:
             found[rival] = candidate
     return reading_order(_without_solutions(_without_frames(found)))
 
