@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.board import CellKind
+from pipeline.board import BoardLocation, CellKind
 from pipeline.cells import classify_cells
+from pipeline.errors import LatticeNotFound
 from pipeline.grid import GridShape
 from pipeline.locate import find_boards
 from pipeline.rectify import rectify_board
@@ -97,3 +98,21 @@ def test_blocked_cells_are_told_from_shaded_ones() -> None:
 def test_blank_page_has_no_board() -> None:
     page = np.full((600, 800, 3), 235, np.uint8)
     assert find_boards(page) == []
+
+
+def test_a_25x25_printed_large_enough_is_measured() -> None:
+    rng = np.random.default_rng(25)
+    shape = GridShape(5, 5)
+    grid = rendered(shape, rng, cell_px=30)
+    locations = find_boards(grid.image)
+    assert len(locations) == 1
+    board = rectify_board(grid.image, locations[0])
+    assert board.shape == shape
+    assert [c.kind for c in classify_cells(board)] == [k for row in grid.kinds for k in row]
+
+
+def test_rectifying_a_region_without_a_grid_says_so() -> None:
+    page = np.full((400, 400, 3), 240, np.uint8)
+    corners = np.array([[50, 50], [350, 50], [350, 350], [50, 350]], np.float32)
+    with pytest.raises(LatticeNotFound, match="no evenly spaced grid lines"):
+        rectify_board(page, BoardLocation(corners))
