@@ -41,6 +41,9 @@ MID_CELL_REACH = 0.1
 MID_CELL_COVERAGE = 0.75
 # Neighbouring interior lines must be this close (share of a cell) to one cell apart.
 MAX_GAP_DEVIATION = 0.25
+# A line's weight is summed within this share of a cell either side: all of a blurred thick
+# line, none of the digits beside it.
+THICKNESS_REACH = 0.3
 # Box lines must be at least this much thicker than cell lines on average to be seen as such;
 # a crossword or a plain table has uniform lines.
 MIN_BOX_CONTRAST = 1.2
@@ -132,7 +135,8 @@ def _axis_evidence(ink: np.ndarray, darkness: np.ndarray, horizontal: bool) -> _
 
 
 def _fit_lines(axis: _Axis, n: int, extent: int) -> list[float] | None:
-    """N+1 line positions snapped to the profile, or None when an interior line is missing."""
+    """N+1 line positions snapped to the profile, or None when a comb of N lines does not fit:
+    an interior line missing or faint, lines unevenly spaced, or a line through the cells."""
     cell = extent / n
     reach = SEARCH_FRACTION * cell
     positions: list[float] = []
@@ -177,11 +181,11 @@ def _fit_lines(axis: _Axis, n: int, extent: int) -> list[float] | None:
 
 
 def _line_thickness(axis: _Axis, lines: list[float]) -> np.ndarray:
-    """How thick each interior line prints: line pixels summed across a window around it."""
+    """How heavily each interior line prints: its darkness summed across a window around it."""
     gaps = np.diff(lines)
     result = []
     for i in range(1, len(lines) - 1):
-        reach = 0.3 * min(gaps[i - 1], gaps[i])
+        reach = THICKNESS_REACH * min(gaps[i - 1], gaps[i])
         lo = int(round(lines[i] - reach))
         hi = int(round(lines[i] + reach)) + 1
         result.append(float(axis.thickness[lo:hi].sum()))
@@ -193,8 +197,6 @@ def _box_contrast(thickness: np.ndarray, every: int) -> float:
     index = np.arange(1, len(thickness) + 1)
     thick = thickness[index % every == 0]
     thin = thickness[index % every != 0]
-    if thick.size == 0 or thin.size == 0:
-        return 0.0
     return float(thick.mean() / max(thin.mean(), 1e-6))
 
 
