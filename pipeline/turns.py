@@ -31,11 +31,18 @@ def _turn_once(board: BoardImage) -> BoardImage:
     # np.rot90 sends the pixel at (x, y) to (y, width - 1 - x), in pixel-centre coordinates.
     turn = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, width - 1.0], [0.0, 0.0, 1.0]])
     lattice = board.lattice
-    shape = GridShape(lattice.shape.box_cols, lattice.shape.box_rows)
+    # Printed box lines turn with the board; a shape that was only assumed (no thicker lines
+    # seen) stays the conventional one.
+    shape = (
+        GridShape(lattice.shape.box_cols, lattice.shape.box_rows)
+        if lattice.box_lines
+        else lattice.shape
+    )
     turned_lattice = Lattice(
         shape,
         row_lines=tuple(width - 1.0 - x for x in reversed(lattice.col_lines)),
         col_lines=tuple(lattice.row_lines),
+        box_lines=lattice.box_lines,
     )
     # The old top-right corner becomes the top-left one, and so on round.
     location = BoardLocation(np.roll(board.location.corners, -1, axis=0))
