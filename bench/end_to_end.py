@@ -68,30 +68,47 @@ def report(records: list[dict], truth: dict[GridKey, TrueGrid], seconds: float, 
            jobs: int) -> None:
     found = {(r["source"], r["page"], r["index"]): r for r in records if r["size"]}
     extra = [key for key in found if key not in truth]
-    shape_right = fully_right = wrong_cells = cells = 0
-    for key, expected in truth.items():
-        record = found.get(key)
-        if record is None or record["size"] != [expected.size] * 2 or (
-            tuple(record["box"]) != expected.box
-        ):
-            continue
-        shape_right += 1
-        read = record["givens"] or [[0] * expected.size] * expected.size
-        errors = sum(a != b for row_a, row_b in zip(read, expected.givens, strict=True)
-                     for a, b in zip(row_a, row_b, strict=True))
-        wrong_cells += errors
-        cells += expected.size**2
-        fully_right += errors == 0
+    matched = {
+        key: (found[key], expected)
+        for key, expected in truth.items()
+        if key in found
+        and found[key]["size"] == [expected.size] * 2
+        and tuple(found[key]["box"]) == expected.box
+    }
     n = len(truth)
     verdicts = Counter(r["status"] for r in records)
     print(f"pages: {pages}   grids in truth: {n}   run: {seconds:.1f} s with --jobs {jobs}")
     print(f"statuses:                     {dict(verdicts)}")
-    print(f"grids found, size+box right:  {shape_right}/{n} = {shape_right / n:.1%}"
+    print(f"grids found, size+box right:  {len(matched)}/{n} = {len(matched) / n:.1%}"
           f"   (extra grids: {len(extra)})")
-    print(f"grids with every cell right:  {fully_right}/{n} = {fully_right / n:.1%}")
-    error_rate = wrong_cells / max(cells, 1)
-    print(f"cell error rate (found):      {wrong_cells}/{cells} = {error_rate:.3%}")
+    for label, givens_of in (("as read", _read_givens), ("after doubts", _reconciled_givens)):
+        fully_right = wrong_cells = cells = 0
+        for record, expected in matched.values():
+            errors = sum(
+                a != b
+                for row_a, row_b in zip(givens_of(record), expected.givens, strict=True)
+                for a, b in zip(row_a, row_b, strict=True)
+            )
+            wrong_cells += errors
+            cells += expected.size**2
+            fully_right += errors == 0
+        error_rate = wrong_cells / max(cells, 1)
+        print(f"{label + ':':<14}grids all right {fully_right}/{n} = {fully_right / n:.1%}"
+              f"   cell error {wrong_cells}/{cells} = {error_rate:.3%}")
     print(f"seconds per page:             {seconds / pages:.3f}")
+
+
+def _read_givens(record: dict) -> list[list[int | None]]:
+    size = record["size"][0]
+    return record["givens"] or [[0] * size for _ in range(size)]
+
+
+def _reconciled_givens(record: dict) -> list[list[int | None]]:
+    """The givens the solver finally used: readings it doubted replaced as it decided."""
+    givens = [list(row) for row in _read_givens(record)]
+    for doubt in record["doubts"]:
+        givens[doubt["row"]][doubt["col"]] = doubt["replaced_by"]
+    return givens
 
 
 def calibration(out: Path, truth: dict[GridKey, TrueGrid]) -> None:
