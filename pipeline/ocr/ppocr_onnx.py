@@ -4,19 +4,28 @@ The model file ships inside the ``rapidocr`` wheel; we use only the file, never 
 pipeline or any downloader (workers have no network). Its output is [lines, frames, classes] of
 per-frame probabilities; class 0 is the CTC blank, class i (1..) is line i-1 of the character
 list in the model's metadata, and one trailing class, after the list, is the space.
+
+At load the output layer is cut to the classes decoding can use (pipeline.ocr.output_classes):
+the blank and the characters of every symbol a board up to MAX_SIZE x MAX_SIZE prints.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 from pathlib import Path
 
 import numpy as np
+import onnx
 import onnxruntime as ort
 
 from pipeline.errors import EngineUnavailable
-from pipeline.ocr.ctc_lines import CtcLineEngine
+from pipeline.ocr.base import digit_symbols
+from pipeline.ocr.ctc_lines import BLANK, CtcLineEngine
+from pipeline.ocr.output_classes import UnexpectedGraph, keep_output_classes
+
+log = logging.getLogger(__name__)
 
 MODEL_FILE = "PP-OCRv6_rec_small.onnx"
 MODEL_ENV = "SUDOKU_BATCH_PPOCR_REC_MODEL"
@@ -28,6 +37,9 @@ MODEL_ENV = "SUDOKU_BATCH_PPOCR_REC_MODEL"
 # of 9,252 readings), and any temperature up to 3.7 keeps them >= 99.9% right. The likelihood-
 # optimal temperature is 0.92, a flat optimum; 1.0 sits on its less confident side.
 TEMPERATURE = 1.0
+# The largest board the engine reads: its symbols (1..9, 10..25 and A..P) decide which output
+# classes are kept.
+MAX_SIZE = 25
 
 
 def find_model(path: str | os.PathLike[str] | None = None) -> Path:
@@ -54,7 +66,31 @@ def find_model(path: str | os.PathLike[str] | None = None) -> Path:
     )
 
 
-def open_session(model: Path, threads: int) -> ort.InferenceSession:
+def load_model(model: Path) -> onnx.ModelProto:
+    try:
+        return onnx.load(str(model))
+    except Exception as exc:  # protobuf's DecodeError and OSError, among others
+        raise EngineUnavailable(f"cannot load PP-OCR recogniser {model}: {exc}") from exc
+
+
+def model_characters(model: onnx.ModelProto, path: Path) -> list[str]:
+    """The class table: the blank, the characters listed in the metadata, then the space."""
+    metadata = {prop.key: prop.value for prop in model.metadata_props}
+    if "character" not in metadata:
+        raise EngineUnavailable(f"{path} has no character list in its metadata")
+    return ["<blank>", *metadata["character"].split("\n"), " "]
+
+
+def decodable_classes(characters: list[str]) -> list[int]:
+    """The blank and the class of each character of every symbol up to MAX_SIZE that the model
+    knows, in class order (a symbol it lacks fails when asked for, as with the full output). A
+    character listed twice keeps the class CtcLineEngine spells it with, the last."""
+    class_of = {char: index for index, char in enumerate(characters) if index != BLANK}
+    wanted = {char for symbol in digit_symbols(MAX_SIZE) for char in symbol}
+    return sorted({BLANK, *(class_of[char] for char in wanted if char in class_of)})
+
+
+def open_session(model: onnx.ModelProto, path: Path, threads: int) -> ort.InferenceSession:
     options = ort.SessionOptions()
     # One thread per process: the runner parallelises over processes, and measured throughput
     # was better with one intra-op thread than two.
@@ -62,13 +98,18 @@ def open_session(model: Path, threads: int) -> ort.InferenceSession:
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     try:
-        return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(
+            model.SerializeToString(), options, providers=["CPUExecutionProvider"]
+        )
     except Exception as exc:  # ONNX Runtime raises its own untyped exceptions
-        raise EngineUnavailable(f"cannot load PP-OCR recogniser {model}: {exc}") from exc
+        raise EngineUnavailable(f"cannot load PP-OCR recogniser {path}: {exc}") from exc
 
 
 class PpOcrOnnxEngine(CtcLineEngine):
-    """PP-OCRv6 small, read through ONNX Runtime in this process."""
+    """PP-OCRv6 small, read through ONNX Runtime in this process.
+
+    ``full_output`` keeps all 18,710 output classes (the model as shipped; benches and tests
+    compare against it)."""
 
     name = "ppocr-onnx"
 
@@ -78,15 +119,23 @@ class PpOcrOnnxEngine(CtcLineEngine):
         *,
         threads: int = 1,
         temperature: float = TEMPERATURE,
+        full_output: bool = False,
     ):
         self.model_path = find_model(model_path)
-        self._session = open_session(self.model_path, threads)
+        model = load_model(self.model_path)
+        characters = model_characters(model, self.model_path)
+        if not full_output:
+            keep = decodable_classes(characters)
+            try:
+                model = keep_output_classes(model, keep)
+                characters = [characters[index] for index in keep]
+            except UnexpectedGraph as exc:
+                # Still a working recogniser (e.g. another model named by MODEL_ENV), only
+                # slower, and its readings differ from the cut model's only by the
+                # renormalisation: worth running rather than failing every board.
+                log.warning("reading %s with its full output layer: %s", self.model_path, exc)
+        self._session = open_session(model, self.model_path, threads)
         self._input = self._session.get_inputs()[0].name
-        metadata = self._session.get_modelmeta().custom_metadata_map
-        if "character" not in metadata:
-            raise EngineUnavailable(f"{self.model_path} has no character list in its metadata")
-        # Class 0 is the blank, then the listed characters, then the space.
-        characters = ["<blank>", *metadata["character"].split("\n"), " "]
         super().__init__(characters, temperature)
 
     def run_lines(self, lines: np.ndarray) -> np.ndarray:
