@@ -1,7 +1,13 @@
 import numpy as np
 import pytest
 
-from pipeline.ocr.text_lines import LINE_HEIGHT, erase_edge_lines, line_batch, slot_image
+from pipeline.ocr.text_lines import (
+    LINE_HEIGHT,
+    erase_edge_lines,
+    line_batch,
+    percentiles,
+    slot_image,
+)
 from tests.ocr.rendered import rendered_crops
 
 
@@ -34,3 +40,10 @@ def test_slots_sit_side_by_side_in_balanced_lines():
 def test_slot_width_must_be_whole_frames():
     with pytest.raises(ValueError):
         line_batch(rendered_crops([1]), 36, per_line=4)
+
+
+def test_percentiles_are_numpys():
+    rng = np.random.default_rng(3)
+    for values in (rng.uniform(0, 255, (48, 48)).astype(np.float32), rng.integers(0, 9, (7, 5))):
+        shares = (0, 2, 50, 90, 100)
+        np.testing.assert_array_equal(percentiles(values, shares), np.percentile(values, shares))
