@@ -14,10 +14,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.board import CellKind
 from pipeline.errors import InvalidPuzzle, MalformedPuzzleText, UnreadableInput
 from pipeline.grid import Grid, GridShape, Puzzle
-from pipeline.reading import BoardReading, CellReading
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # symbol i stands for digit i + 1
 EMPTY_SYMBOLS = ".0"
@@ -117,17 +115,3 @@ def read_puzzle_file(path: Path, name: str, box: GridShape | None = None) -> lis
     if not lines:
         raise MalformedPuzzleText(f"{name}: holds no puzzle, only comments or blank lines")
     return lines
-
-
-def certain_reading(puzzle: Puzzle) -> BoardReading:
-    """A typed puzzle as a board reading: every given read with certainty."""
-    cells = []
-    for row, values in enumerate(puzzle.givens):
-        for col, value in enumerate(values):
-            if value is None:
-                cells.append(CellReading(row, col, CellKind.BLOCKED))
-            elif value == 0:
-                cells.append(CellReading(row, col, CellKind.EMPTY))
-            else:
-                cells.append(CellReading(row, col, CellKind.GIVEN, value, 1.0))
-    return BoardReading(puzzle.shape, tuple(cells))

@@ -9,6 +9,7 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from pipeline import grid
 from pipeline.board import BoardImage, BoardLocation, CellKind, Lattice
 from pipeline.grid import GridShape
 from pipeline.ingest import PageFormat, PageSource
@@ -41,6 +42,14 @@ def text_puzzle_file(
     if input_file.box_rows is not None and input_file.box_cols is not None:
         box = GridShape(input_file.box_rows, input_file.box_cols)
     return artifacts.path(input_file.stored_path), input_file.name, box
+
+
+def stored_puzzle(session: Session, puzzle_id: int) -> grid.Puzzle:
+    """A puzzle as its givens say (a text puzzle has no cells rows to read it from)."""
+    puzzle = session.get_one(Puzzle, puzzle_id)
+    if puzzle.givens is None:
+        raise LookupError(f"puzzle {puzzle_id} has no givens")
+    return grid.Puzzle.from_rows(puzzle.givens, _shape(puzzle))
 
 
 def stored_board(session: Session, puzzle_id: int, artifacts: Artifacts) -> BoardImage:

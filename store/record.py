@@ -25,7 +25,7 @@ from pipeline.grid import Grid
 from pipeline.ingest import PageSource
 from pipeline.reading import BoardReading, RecognisedBoard
 from pipeline.solve.result import PuzzleSolution, Verdict
-from pipeline.textpuzzle import PuzzleLine, certain_reading
+from pipeline.textpuzzle import PuzzleLine
 from store.models import (
     Batch,
     Cell,
@@ -64,6 +64,11 @@ _DEFAULT_VERDICT_MESSAGES = {
     Verdict.TIMEOUT: "the solver ran out of time before deciding",
     Verdict.INVALID: "the digits read clash, so the puzzle as read cannot be solved",
 }
+
+
+# A board's cells are written in one go through the table: the ORM's bulk insert leaves out
+# None values, and so would split given and empty cells into a statement per run of either.
+CELL_INSERT = insert(Cell.__table__)
 
 
 def create_batch(session: Session, label: str | None = None) -> int:
@@ -144,8 +149,9 @@ def add_text_puzzles(
     worker: str | None = None,
 ) -> list[int]:
     """A text file's puzzle lines as its pages (``page_number``: the line's number). A line
-    that parsed is one puzzle read with certainty, ready to solve; one that did not is a failed
-    page with the parse error. Earlier solutions are dropped; returns the puzzle ids in order."""
+    that parsed is one puzzle whose givens are certain (status ``read``: ready to solve); one
+    that did not is a failed page with the parse error. Earlier solutions are dropped; returns
+    the puzzle ids in order."""
     input_file = session.get_one(InputFile, input_file_id)
     pages_of_file = select(Page.id).where(Page.input_file_id == input_file_id)
     old_pages = {
@@ -172,7 +178,7 @@ def add_text_puzzles(
         puzzle.page_id: puzzle
         for puzzle in session.scalars(select(Puzzle).where(Puzzle.page_id.in_(pages_of_file)))
     }
-    read = []
+    puzzles = []
     for line, page in zip(lines, pages, strict=True):
         if line.puzzle is None:
             continue  # a puzzle an earlier run made of this line is deleted as stale below
@@ -180,27 +186,27 @@ def add_text_puzzles(
         if puzzle is None:
             puzzle = Puzzle(batch_id=input_file.batch_id, page_id=page.id, index_on_page=0)
             session.add(puzzle)
-        reading = certain_reading(line.puzzle.puzzle)
-        shape = reading.shape
+        given = line.puzzle.puzzle
+        shape = given.shape
         puzzle.size, puzzle.box_rows, puzzle.box_cols = shape.size, shape.box_rows, shape.box_cols
         puzzle.corners = puzzle.homography = puzzle.lattice = puzzle.board_image_path = None
         puzzle.rotation = 0
-        _set_reading(puzzle, reading)
-        read.append((puzzle, reading))
+        # Typed digits are certain, and the givens say all there is: no cells rows, which
+        # hold what recognition made of each cell (81 rows a line took a large file minutes).
+        puzzle.givens = grid_json(given.givens)
+        puzzle.lowest_confidence = 1.0 if any(any(row) for row in given.givens) else None
+        puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
+        puzzles.append(puzzle)
     for stale in old_puzzles.values():
         session.delete(stale)
     session.flush()
     puzzles_of_file = select(Puzzle.id).where(Puzzle.page_id.in_(pages_of_file))
-    session.execute(delete(Cell).where(Cell.puzzle_id.in_(puzzles_of_file)))
     session.execute(delete(Solution).where(Solution.puzzle_id.in_(puzzles_of_file)))
-    cells = [row for puzzle, reading in read for row in _cell_rows(puzzle.id, reading)]
-    if cells:
-        session.execute(insert(Cell), cells)
     input_file.status, input_file.error_code, input_file.message = InputStatus.EXPANDED, None, None
     _record_run(
         session, Stage.INGEST, input_file.batch_id, seconds, worker, input_file_id=input_file_id
     )
-    return [puzzle.id for puzzle, _ in read]
+    return [puzzle.id for puzzle in puzzles]
 
 
 def record_page_image(
@@ -295,17 +301,14 @@ def record_reading(
     puzzle.rotation = (puzzle.rotation + recognised.quarter_turns) % 4
     puzzle.board_image_path = board_image_path
     _set_geometry(puzzle, recognised.board)
-    _set_reading(puzzle, recognised.reading)
-    session.execute(delete(Cell).where(Cell.puzzle_id == puzzle_id))
-    session.execute(delete(Solution).where(Solution.puzzle_id == puzzle_id))
-    session.execute(insert(Cell), _cell_rows(puzzle_id, recognised.reading))
-    _record_run(session, Stage.OCR, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
-
-
-def _set_reading(puzzle: Puzzle, reading: BoardReading) -> None:
+    reading = recognised.reading
     puzzle.givens = grid_json(reading.givens())
     puzzle.lowest_confidence = reading.lowest_confidence()
     puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
+    session.execute(delete(Cell).where(Cell.puzzle_id == puzzle_id))
+    session.execute(delete(Solution).where(Solution.puzzle_id == puzzle_id))
+    session.execute(CELL_INSERT, _cell_rows(puzzle_id, reading))
+    _record_run(session, Stage.OCR, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
 
 
 def _cell_rows(puzzle_id: int, reading: BoardReading) -> list[dict[str, Any]]:

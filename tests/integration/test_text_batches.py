@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 import redis
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from api.app import create_app
 from store.db import transaction
-from store.models import Cell, InputFile, Solution
+from store.models import InputFile, Solution
 from store.record import add_input_file, create_batch
 from store.results import batch_status, result_records
 from sudoku_batch.settings import Settings
@@ -120,10 +120,6 @@ def test_each_line_is_solved_as_written_and_a_malformed_line_fails_alone(
     with sessions() as db:
         records = result_records(db, batch_id)
         status = batch_status(db, batch_id)
-        cells = db.scalar(select(func.count()).where(Cell.puzzle_id.in_(puzzle_ids)))
-        certain = db.scalar(
-            select(func.count()).where(Cell.puzzle_id.in_(puzzle_ids), Cell.confidence == 1.0)
-        )
         renders = db.scalars(select(Solution.render_path).where(Solution.puzzle_id.in_(puzzle_ids)))
         assert set(renders) == {None}
 
@@ -142,4 +138,3 @@ def test_each_line_is_solved_as_written_and_a_malformed_line_fails_alone(
     assert malformed["status"] == "failed" and malformed["error_code"] == "malformed_text"
     assert "12 symbols do not make a square grid" in malformed["message"]
     assert status["finished"] and status["pages"] == {"done": 3, "failed": 1}
-    assert cells == 3 * 81 and certain == sum(ch != "." for ch in SOLVABLE + UNSOLVABLE)

@@ -22,7 +22,7 @@ def solve_text_puzzle(self: StageTask, puzzle_id: int) -> dict[str, Any]:
     verdict = None
     with failures_recorded(self, puzzle_id) as clock:
         with transaction(runtime.sessions()) as session:
-            puzzle = load.stored_reading(session, puzzle_id).puzzle()
+            puzzle = load.stored_puzzle(session, puzzle_id)
         result = solve_puzzle(puzzle, runtime.sat_backend(), runtime.settings().solve_timeout)
         with transaction(runtime.sessions()) as session:
             record_solution(
