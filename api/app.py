@@ -139,7 +139,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The page region of the puzzle with the solution drawn in."""
         render_path = db.scalar(select(Solution.render_path).where(Solution.puzzle_id == puzzle_id))
         if render_path is None:
-            raise HTTPException(404, f"puzzle {puzzle_id} has no render (it is not solved, yet)")
+            raise HTTPException(
+                404, f"puzzle {puzzle_id} has no render (not solved yet, or given as text)"
+            )
         path = artifacts.path(render_path)
         if not path.is_file():
             raise HTTPException(404, f"the render of puzzle {puzzle_id} is missing from disk")
