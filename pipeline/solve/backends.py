@@ -6,7 +6,9 @@ from pipeline.errors import EngineUnavailable
 from pipeline.solve.backend import SatBackend
 
 DEFAULT_BACKEND = "kissat"
-BACKEND_NAMES = ("kissat", "cadical")
+# python-sat's in-process solvers we offer, by our name: theirs.
+PYSAT_SOLVERS = {"cadical": "cadical195", "minisat": "minisat22"}
+BACKEND_NAMES = ("kissat", *PYSAT_SOLVERS)
 
 
 def make_backend(name: str = DEFAULT_BACKEND) -> SatBackend:
@@ -16,12 +18,12 @@ def make_backend(name: str = DEFAULT_BACKEND) -> SatBackend:
         from pipeline.solve.kissat import KissatBackend
 
         return KissatBackend()
-    if name == "cadical":
+    if name in PYSAT_SOLVERS:
         try:
-            from pipeline.solve.pysat_backend import CadicalBackend
+            from pipeline.solve.pysat_backend import PysatBackend
         except ImportError as error:
-            raise EngineUnavailable(f"the cadical backend needs python-sat: {error}") from error
-        return CadicalBackend()
+            raise EngineUnavailable(f"the {name} backend needs python-sat: {error}") from error
+        return PysatBackend(name, PYSAT_SOLVERS[name])
     raise EngineUnavailable(
         f"unknown SAT backend {name!r}; choose one of {', '.join(BACKEND_NAMES)}"
     )

@@ -1,9 +1,10 @@
-"""A puzzle as CNF: one variable per (cell, candidate digit), givens substituted beforehand.
+"""A puzzle as CNF: one variable per (cell, candidate digit), after propagation.
 
-Substituting the givens before writing the formula (rather than adding them as unit clauses)
-drops every satisfied clause and false literal up front, so the solver sees a small formula over
-the free cells' remaining candidates only, numbered compactly from 1. ``Encoding.cells`` maps a
-variable back to its (row, col, digit).
+The givens, and whatever ``pipeline.solve.propagate`` deduces from them, are substituted before
+the formula is written (rather than added as unit clauses): every satisfied clause and false
+literal is dropped up front, so the solver sees a small formula over the undecided cells'
+remaining candidates only, numbered compactly from 1. ``Encoding.cells`` maps a variable back to
+its (row, col, digit); ``Encoding.placed`` holds the cells propagation filled.
 
 Constraints, for a p x q boxed N x N grid with blocked cells (which take no digit):
 - every playable free cell takes exactly one of its candidates;
@@ -23,6 +24,7 @@ from enum import StrEnum
 from pipeline.errors import InvalidPuzzle
 from pipeline.grid import Puzzle
 from pipeline.solve.backend import Cnf
+from pipeline.solve.propagate import propagate, units_of
 
 CellDigit = tuple[int, int, int]  # (row, col, digit), 0-based row/col, digit 1..N
 
@@ -51,6 +53,8 @@ class EncodingPolicy:
     long_lists: AtMostOne = AtMostOne.SEQUENTIAL  # used for lists longer than pairwise_up_to
     pairwise_up_to: int = PAIRWISE_UP_TO
     unit_at_least_once: bool = True  # the redundant "every digit in every full unit" clauses
+    propagate: bool = True  # naked and hidden singles before writing (pipeline.solve.propagate)
+    locked_candidates: bool = True
 
 
 DEFAULT_POLICY = EncodingPolicy()
@@ -67,11 +71,14 @@ class Encoding:
 
     cnf: Cnf
     cells: tuple[CellDigit, ...]
+    placed: tuple[CellDigit, ...] = ()  # empty cells propagation filled: not in the formula
     contradiction: str = ""
 
     def decode(self, true_vars: frozenset[int]) -> dict[tuple[int, int], int]:
-        """The digit a model puts in each free cell, as (row, col) -> digit."""
-        return {(r, c): d for v, (r, c, d) in enumerate(self.cells, 1) if v in true_vars}
+        """The digit of each empty cell, propagation's and the model's, as (row, col) -> digit."""
+        digits = {(r, c): d for r, c, d in self.placed}
+        digits.update((cell[:2], cell[2]) for v, cell in enumerate(self.cells, 1) if v in true_vars)
+        return digits
 
 
 def unit_cells(puzzle: Puzzle) -> list[tuple[str, list[tuple[int, int]]]]:
@@ -113,45 +120,52 @@ def encode_puzzle(puzzle: Puzzle, policy: EncodingPolicy = DEFAULT_POLICY) -> En
         more = f" (and {len(clashes) - 3} more clashes)" if len(clashes) > 3 else ""
         raise InvalidPuzzle("the givens clash: " + "; ".join(clashes[:3]) + more)
 
-    n, givens = puzzle.size, puzzle.givens
-    units = unit_cells(puzzle)
-    # The digits each cell's row, column and box already hold.
-    seen: dict[tuple[int, int], set[int]] = {(r, c): set() for r in range(n) for c in range(n)}
-    for _, cells in units:
-        held = {givens[r][c] for r, c in cells} - {0, None}
-        for cell in cells:
-            seen[cell] |= held
-
+    n = puzzle.size
+    units = units_of(puzzle)
+    found = propagate(puzzle, units, fixpoint=policy.propagate, locked=policy.locked_candidates)
+    if found.contradiction:
+        return _contradiction(found.contradiction)
+    placed = tuple(
+        (cell // n, cell % n, found.digit_at(cell))
+        for cell in _cells_of(found.solved)
+        if puzzle.givens[cell // n][cell % n] == 0
+    )
+    free = found.playable & ~found.solved
     cells: list[CellDigit] = []
-    var_of: dict[tuple[int, int], dict[int, int]] = {}  # free cell -> {candidate digit: var}
-    for r in range(n):
-        for c in range(n):
-            if givens[r][c] != 0:
-                continue  # a given or a blocked cell: no variables
-            candidates = [d for d in range(1, n + 1) if d not in seen[(r, c)]]
-            if not candidates:
-                return _contradiction(f"cell r{r + 1}c{c + 1} has no digit left to take")
-            var_of[(r, c)] = {d: len(cells) + i for i, d in enumerate(candidates, 1)}
-            cells += [(r, c, d) for d in candidates]
+    var_at: list[dict[int, int]] = []  # per digit - 1: free cell -> variable
+    options: dict[int, list[int]] = {}  # free cell -> its variables
+    for d, board in enumerate(found.boards, 1):
+        at: dict[int, int] = {}
+        for cell in _cells_of(board & free):
+            cells.append((cell // n, cell % n, d))
+            at[cell] = len(cells)
+            options.setdefault(cell, []).append(len(cells))
+        var_at.append(at)
 
     writer = _ClauseWriter(len(cells), policy)
-    for options in var_of.values():
-        writer.exactly_one(list(options.values()))
-    for name, unit in units:
-        full = all(givens[r][c] is not None for r, c in unit)
-        places: dict[int, list[int]] = {}
-        for cell in unit:
-            for d, var in var_of.get(cell, {}).items():
-                places.setdefault(d, []).append(var)
-        if full and len(places) + sum(1 for r, c in unit if givens[r][c]) < n:
-            held = {givens[r][c] for r, c in unit}
-            d = min(set(range(1, n + 1)) - held - set(places))
-            return _contradiction(f"digit {d} has no place left in {name}")
-        for lits in places.values():
+    for variables in options.values():
+        writer.exactly_one(variables)
+    for name, mask, full in zip(units.names, units.masks, units.full, strict=True):
+        for d, board in enumerate(found.boards, 1):
+            if board & mask & found.solved:
+                continue  # placed in this unit already
+            lits = [var_at[d - 1][cell] for cell in _cells_of(board & mask)]
+            if full and not lits:
+                return _contradiction(f"digit {d} has no place left in {name}")
             writer.at_most_one(lits)
             if full and policy.unit_at_least_once:
                 writer.clauses.append(tuple(lits))
-    return Encoding(Cnf(writer.num_vars, tuple(writer.clauses)), tuple(cells))
+    return Encoding(Cnf(writer.num_vars, tuple(writer.clauses)), tuple(cells), placed)
+
+
+def _cells_of(board: int) -> list[int]:
+    """The cell numbers (r*N+c) of a bitboard's set bits, in order."""
+    cells = []
+    while board:
+        low = board & -board
+        cells.append(low.bit_length() - 1)
+        board ^= low
+    return cells
 
 
 def _contradiction(reason: str) -> Encoding:

@@ -1,17 +1,18 @@
-"""The CaDiCaL backend: python-sat's CaDiCaL 1.9.5, in-process.
+"""In-process backends: python-sat's solvers (CaDiCaL 1.9.5, MiniSat 2.2), by name.
 
 No process launch, and the uniqueness check reuses the solver that found the first solution
-(one clause added, learned clauses kept), so it is the fast choice for many small puzzles.
-python-sat cannot interrupt this CaDiCaL from another thread (``interrupt`` raises
-NotImplementedError), so the time limit is kept between slices of search: each
-``solve_limited`` call runs up to a conflict budget and the next resumes where it stopped.
+(one clause added, learned clauses kept), so they are the fast choice for many small puzzles.
+python-sat cannot interrupt its CaDiCaL from another thread (``interrupt`` raises
+NotImplementedError), so the time limit is kept the same way for every solver, between slices
+of search: each ``solve_limited`` call runs up to a conflict budget and the next resumes where
+it stopped.
 """
 
 from __future__ import annotations
 
 import time
 
-from pysat.solvers import Cadical195
+from pysat.solvers import Solver
 
 from pipeline.errors import SolverFailed
 from pipeline.solve.backend import Cnf, SatOutcome, SatStatus, blocking_clause
@@ -21,8 +22,12 @@ from pipeline.solve.backend import Cnf, SatOutcome, SatStatus, blocking_clause
 SLICE_CONFLICTS = 1_000
 
 
-class CadicalBackend:
-    name = "cadical"
+class PysatBackend:
+    """One of python-sat's in-process solvers, by its python-sat name (``solver``)."""
+
+    def __init__(self, name: str = "cadical", solver: str = "cadical195"):
+        self.name = name
+        self.solver = solver
 
     def solve_cnf(self, cnf: Cnf, timeout: float) -> SatOutcome:
         return self.solve_cnf_twice(cnf, 0, timeout, stop_after_first=True)[0]
@@ -32,7 +37,7 @@ class CadicalBackend:
     ) -> tuple[SatOutcome, SatOutcome | None]:
         deadline = time.perf_counter() + timeout
         try:
-            with Cadical195(bootstrap_with=cnf.clauses) as solver:
+            with Solver(name=self.solver, bootstrap_with=cnf.clauses) as solver:
                 first = _search(solver, deadline)
                 if first.status is not SatStatus.SAT or stop_after_first:
                     return first, None
@@ -42,7 +47,7 @@ class CadicalBackend:
             raise SolverFailed(f"CaDiCaL (python-sat) failed: {error}") from error
 
 
-def _search(solver: Cadical195, deadline: float) -> SatOutcome:
+def _search(solver: Solver, deadline: float) -> SatOutcome:
     started = time.perf_counter()
     while True:
         solver.conf_budget(SLICE_CONFLICTS)

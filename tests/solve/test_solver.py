@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from pipeline.grid import GridShape, Puzzle
 from pipeline.solve.check import solution_problems
-from pipeline.solve.encode import encode_puzzle
+from pipeline.solve.encode import EncodingPolicy, encode_puzzle
 from pipeline.solve.result import Verdict
 from pipeline.solve.solver import solve_puzzle
 from tests.solve.grids import SHAPES, cut, random_solution
@@ -72,7 +72,8 @@ def test_clashing_givens_are_invalid(backend):
 
 
 # A unique puzzle with one given changed: no two givens clash and every cell keeps a candidate
-# (so the encoder cannot tell), yet there is no solution; the solver has to find that out.
+# once the givens are struck from their peers, yet there is no solution. Without propagation
+# the SAT solver has to find that out; with it, singles already empty a cell.
 NO_SOLUTION = "1.9.....85........2...58.9......9..4.9....18.6...832.9458.3.6....7..2...9.6.4.7.1"
 
 
@@ -81,9 +82,12 @@ def test_givens_that_admit_no_solution_are_unsolvable(backend):
         [0 if ch == "." else int(ch) for ch in NO_SOLUTION[r * 9 : r * 9 + 9]] for r in range(9)
     ]
     puzzle = Puzzle.from_rows(rows)
-    assert not encode_puzzle(puzzle).contradiction
+    without = EncodingPolicy(propagate=False)
+    assert not encode_puzzle(puzzle, without).contradiction
+    assert solve_puzzle(puzzle, backend, TIMEOUT, without).verdict is Verdict.UNSOLVABLE
+    assert encode_puzzle(puzzle).contradiction
     result = solve_puzzle(puzzle, backend, TIMEOUT)
-    assert result.verdict is Verdict.UNSOLVABLE
+    assert result.verdict is Verdict.UNSOLVABLE and "no digit left" in result.message
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=str)

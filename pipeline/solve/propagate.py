@@ -1,0 +1,176 @@
+"""Naked and hidden singles and locked candidates to a fixpoint, before any CNF is written.
+
+Singles are exactly what a SAT solver's unit propagation does at decision level 0 on our
+encoding (a naked single is the cell's "exactly one" clause going unit, a hidden single a unit's
+"every digit at least once" clause); locked candidates (a digit's places in a box all in one
+row: not elsewhere in that row, and the converse) go a little further. Done here on bitsets, so
+the formula the solver gets is only what propagation cannot settle.
+
+The deductions are sound, so every solution agrees with them: a grid filled by propagation
+alone is the only solution (reported as solved without a SAT call, after the same independent
+check as any solution), and an empty cell or a digit with no place in a full unit means there
+is none.
+
+Candidates are kept per digit as a bitboard over the cells (bit r*N+c), Python ints: one ``&``
+updates a whole row, column or box. Measured (median clauses handed on, without -> with):
+puzzles2_17_clue 2,998 -> 573 (96 of the first 200 filled by propagation alone), gecode_16x16
+4,335 -> 0 (49 of 55 filled), gecode_25x25 25,590 -> 20,670 (none filled), forum_hardest_1106
+1,923 -> 1,863: the hardest 9x9s are built to defeat these rules, and on them propagation
+neither helps nor hurts (solve CPU time within noise). Locked candidates filled 6 more of the
+16x16s than singles alone, 19 of 300 magictour 9x9s, and cut the 25x25 formulas by 5%.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.grid import Puzzle
+
+
+@dataclass(frozen=True)
+class Units:
+    """The rows, columns and boxes of a shape as cell bitboards, and each cell's peers."""
+
+    names: tuple[str, ...]
+    masks: tuple[int, ...]  # the playable cells of each unit
+    full: tuple[bool, ...]  # no blocked cell: the unit holds every digit once
+    peers: tuple[int, ...]  # per cell, the other cells of its row, column and box
+    of_cell: tuple[tuple[int, int, int], ...]  # per cell, the indices of its row, column, box
+
+
+def units_of(puzzle: Puzzle) -> Units:
+    n, br, bc = puzzle.size, puzzle.shape.box_rows, puzzle.shape.box_cols
+    row_masks = [((1 << n) - 1) << (r * n) for r in range(n)]
+    col_masks = [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
+    box_masks = []
+    for b in range(n):
+        top, left = (b // br) * br, (b % br) * bc
+        box_masks.append(sum(1 << ((top + i) * n + left + j) for i in range(br) for j in range(bc)))
+    blocked = sum(
+        1 << (r * n + c) for r in range(n) for c in range(n) if puzzle.givens[r][c] is None
+    )
+    peers = tuple(
+        (row_masks[i // n] | col_masks[i % n] | box_masks[puzzle.shape.box_of(i // n, i % n)])
+        & ~(1 << i)
+        for i in range(n * n)
+    )
+    names = [f"row {i + 1}" for i in range(n)] + [f"column {i + 1}" for i in range(n)]
+    names += [f"box {i + 1}" for i in range(n)]
+    masks = row_masks + col_masks + box_masks
+    return Units(
+        tuple(names),
+        tuple(m & ~blocked for m in masks),
+        tuple(not m & blocked for m in masks),
+        peers,
+        tuple((r, n + c, 2 * n + puzzle.shape.box_of(r, c)) for r in range(n) for c in range(n)),
+    )
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """What propagation left: for each digit d, ``boards[d - 1]`` has bit r*N+c set when cell
+    (r, c) may still hold d; ``solved`` has the bits of the cells with one digit left (givens
+    included). ``contradiction`` says why there is no solution, when propagation found that."""
+
+    size: int
+    boards: tuple[int, ...]
+    solved: int
+    playable: int
+    contradiction: str = ""
+
+    def digit_at(self, cell: int) -> int:
+        """The digit of a solved cell."""
+        bit = 1 << cell
+        return next(d for d, board in enumerate(self.boards, 1) if board & bit)
+
+
+def propagate(
+    puzzle: Puzzle, units: Units, fixpoint: bool = True, locked: bool = True
+) -> Candidates:
+    """Naked and hidden singles to a fixpoint (see the module notes); with ``fixpoint`` False
+    only the givens' digits are struck from their peers. The givens must not clash
+    (``encode.find_clashes``); a clash would only show up as a contradiction here."""
+    n = puzzle.size
+    boards = [0] * n
+    playable = 0
+    for r, row in enumerate(puzzle.givens):
+        for c, value in enumerate(row):
+            if value is None:
+                continue
+            bit = 1 << (r * n + c)
+            playable |= bit
+            if value:
+                boards[value - 1] |= bit
+    empty = playable & ~sum(boards)  # givens are distinct cells, so the sum is their union
+    boards = [board | empty for board in boards]
+
+    solved = 0
+    unit_list = list(zip(units.names, units.masks, units.full, strict=True))
+    while True:
+        # Naked singles: the cells in exactly one digit's board.
+        once = twice = 0
+        for board in boards:
+            twice |= once & board
+            once |= board
+        if playable & ~once:
+            return _contradiction(n, boards, solved, playable, _no_digit(playable & ~once, n))
+        new = once & ~twice & ~solved
+        if new and (fixpoint or not solved):  # without the fixpoint only the givens are placed
+            for d, board in enumerate(boards):
+                placed = board & new
+                while placed:
+                    low = placed & -placed
+                    board &= ~units.peers[low.bit_length() - 1]
+                    placed ^= low
+                boards[d] = board
+            solved |= new
+            continue  # eliminations first: they are cheaper than the hidden-single scan
+        if not fixpoint:
+            return Candidates(n, tuple(boards), solved, playable)
+        # Hidden singles: a digit with one place left in a unit that must hold it.
+        found = 0
+        for d, board in enumerate(boards):
+            for name, mask, full in unit_list:
+                places = board & mask
+                if places & solved:
+                    continue  # already placed in this unit
+                if not places:
+                    if full:
+                        why = f"digit {d + 1} has no place left in {name}"
+                        return _contradiction(n, boards, solved, playable, why)
+                elif full and places & (places - 1) == 0:
+                    found |= places
+                    for e in range(n):
+                        if e != d:
+                            boards[e] &= ~places
+        if found:
+            continue
+        if not locked or not _strike_locked(boards, units, solved):
+            return Candidates(n, tuple(boards), solved, playable)
+
+
+def _strike_locked(boards: list[int], units: Units, solved: int) -> bool:
+    """Locked candidates: when a digit's places in a full unit all lie in one other unit, it can
+    go nowhere else in that other unit. True when some candidate was struck."""
+    struck = False
+    for d, board in enumerate(boards):
+        for a, (mask, full) in enumerate(zip(units.masks, units.full, strict=True)):
+            places = board & mask
+            if not full or not places or places & solved or places & (places - 1) == 0:
+                continue
+            for b in units.of_cell[(places & -places).bit_length() - 1]:
+                outside = units.masks[b] & ~mask
+                if b != a and not places & ~units.masks[b] and board & outside:
+                    board &= ~outside
+                    struck = True
+        boards[d] = board
+    return struck
+
+
+def _no_digit(cells: int, n: int) -> str:
+    first = (cells & -cells).bit_length() - 1
+    return f"cell r{first // n + 1}c{first % n + 1} has no digit left to take"
+
+
+def _contradiction(n: int, boards: list[int], solved: int, playable: int, why: str) -> Candidates:
+    return Candidates(n, tuple(boards), solved, playable, contradiction=why)
