@@ -6,7 +6,8 @@ import pytest
 
 from pipeline.board import CellKind
 from pipeline.grid import GridShape, Puzzle
-from pipeline.orientation import read_upright
+from pipeline.orientation import ORIENTATION_SAMPLE, read_upright, settled_upright
+from pipeline.reading import DigitReading
 from pipeline.recognise import recognise_board
 from pipeline.turns import turn_board
 from synth.grid_image import render_grid
@@ -52,6 +53,33 @@ def test_a_turned_board_is_read_upright(engine, upright_board, turned_by):
 
 def test_no_givens_read_as_upright_and_empty(engine):
     assert read_upright([], engine, {"1": 1}) == (0, [])
+
+
+class CountingEngine:
+    """Passes reads on to an engine, counting them."""
+
+    def __init__(self, engine):
+        self.engine, self.name, self.calls = engine, engine.name, 0
+
+    def read_digits(self, crops, symbols):
+        self.calls += 1
+        return self.engine.read_digits(crops, symbols)
+
+
+@pytest.mark.parametrize(("turned_by", "reads"), [(0, 1), (2, 3)])
+def test_only_a_sure_first_read_settles_the_orientation(engine, upright_board, turned_by, reads):
+    # Upside down, 17 of these 30 givens are 1, 6, 8 or 9, which still read as digits: the
+    # sample must still be read the other way, then the whole board.
+    counting = CountingEngine(engine)
+    recognised = recognise_board(turn_board(upright_board, turned_by), counting)
+    assert recognised.quarter_turns == turned_by
+    assert counting.calls == reads
+
+
+def test_fewer_givens_than_the_sample_are_never_settled_by_the_first_read():
+    sure = DigitReading(1, 1.0)
+    assert not settled_upright([sure] * (ORIENTATION_SAMPLE - 1))
+    assert settled_upright([sure] * ORIENTATION_SAMPLE)
 
 
 # Three real phone photos: a blurry 640x480 one, and two 960x1280 ones whose EXIF flag lies.
