@@ -16,6 +16,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+POSTGRES_CONNECT_TIMEOUT_S = 10
 
 
 def normalise_url(url: str) -> str:
@@ -33,7 +34,11 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "connect", _tune_sqlite)
         return engine
     # pre_ping: a worker idle overnight finds its pooled connections closed by the server.
-    return create_engine(url, pool_pre_ping=True)
+    # connect_timeout: an unreachable server is an error in seconds (retried as an outage),
+    # not a wait for TCP to give up, e.g. in a worker's main process recording a lost task.
+    return create_engine(
+        url, pool_pre_ping=True, connect_args={"connect_timeout": POSTGRES_CONNECT_TIMEOUT_S}
+    )
 
 
 def _tune_sqlite(connection: Any, _record: Any) -> None:
