@@ -10,14 +10,12 @@ agrees on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import cv2
 import numpy as np
 
 from pipeline.board import BoardImage
-from pipeline.lattice import ink_mask, line_strokes
 from pipeline.quad import intersect_lines
+from pipeline.surround import nearest_run, surround
 
 # The border is looked for within this share of a cell of the lattice's outer line.
 SEARCH_FRACTION = 0.3
@@ -33,45 +31,6 @@ CONTINUING_COVERAGE = 0.7
 CONTINUING_SHARE = 0.5
 
 
-@dataclass(frozen=True)
-class _Surround:
-    """A board warped again with a margin around it, and its grid-line strokes."""
-
-    homography: np.ndarray  # page -> padded board
-    across: np.ndarray  # horizontal strokes
-    down: np.ndarray  # vertical strokes
-    rows: tuple[float, ...]  # the lattice's lines, in padded-board pixels
-    cols: tuple[float, ...]
-    cell: float
-
-
-def _surround(pixels: np.ndarray, board: BoardImage, reach: float) -> _Surround:
-    side = board.pixels.shape[0]
-    cell = side / board.shape.size
-    margin = int(np.ceil(reach * cell)) + 1
-    shift = np.array([[1, 0, margin], [0, 1, margin], [0, 0, 1]], dtype=np.float64)
-    homography = shift @ board.homography
-    # Beyond the photo's edge is blank paper, not a dark frame (or a smeared edge line) that
-    # would read as ink.
-    padded = cv2.warpPerspective(
-        pixels,
-        homography,
-        (side + 2 * margin, side + 2 * margin),
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=(255, 255, 255),
-    )
-    gray = cv2.cvtColor(padded, cv2.COLOR_BGR2GRAY) if padded.ndim == 3 else padded
-    ink = ink_mask(gray)
-    return _Surround(
-        homography,
-        line_strokes(ink, horizontal=True),
-        line_strokes(ink, horizontal=False),
-        tuple(p + margin for p in board.lattice.row_lines),
-        tuple(p + margin for p in board.lattice.col_lines),
-        cell,
-    )
-
-
 def fit_border(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
     """The board's corners TL, TR, BR, BL in page pixels, fitted to the centre line of its
     printed border; None when a side of the border cannot be traced.
@@ -79,7 +38,7 @@ def fit_border(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
     The board is warped again with a margin, so that a border lying outside the current
     corners can be found too.
     """
-    around = _surround(pixels, board, SEARCH_FRACTION)
+    around = surround(pixels, board, SEARCH_FRACTION)
     rows, cols = around.rows, around.cols
     # Sides as (vx, vy, x0, y0) in board pixels: top, right, bottom, left.
     sides = [
@@ -111,7 +70,7 @@ def fit_border(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
 def grid_continues_outside(pixels: np.ndarray, board: BoardImage) -> bool:
     """Whether the grid's lines run on past one side of its border: then the board is a box
     or a block of cells of a larger grid, not a whole grid."""
-    around = _surround(pixels, board, OUTSIDE_REACH[1])
+    around = surround(pixels, board, OUTSIDE_REACH[1])
     rows, cols = around.rows, around.cols
     near, far = (reach * around.cell for reach in OUTSIDE_REACH)
     down, across = around.down, around.across.T  # both: lines as columns
@@ -158,26 +117,13 @@ def _side(strokes: np.ndarray, line: float, across: tuple[float, ...]) -> np.nda
         strip = strokes[lo:hi, int(round(start)) : int(round(end))]
         if strip.size == 0:
             continue
-        centre = _line_centre(strip.mean(axis=1) >= 255 * STRIP_COVERAGE, line - lo)
-        if centre is not None:
-            points.append(((start + end) / 2, lo + centre))
+        run = nearest_run(strip.mean(axis=1) >= 255 * STRIP_COVERAGE, line - lo)
+        if run is not None:
+            # The middle of the run of inked rows: the centre line of the border.
+            points.append(((start + end) / 2, lo + sum(run) / 2))
     if len(points) < MIN_STRIPS:
         return None
     return cv2.fitLine(np.array(points, np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4)
-
-
-def _line_centre(inked: np.ndarray, expected: float) -> float | None:
-    """The middle of the run of inked rows nearest the expected line (other runs are text or
-    rules beside the grid)."""
-    rows = np.flatnonzero(inked)
-    if rows.size == 0:
-        return None
-    breaks = np.flatnonzero(np.diff(rows) > 1)
-    starts = rows[np.r_[0, breaks + 1]]
-    ends = rows[np.r_[breaks, rows.size - 1]] + 1
-    distance = np.maximum(0, np.maximum(starts - expected, expected - ends))
-    nearest = int(np.argmin(distance))
-    return (starts[nearest] + ends[nearest]) / 2
 
 
 def _transposed(line: np.ndarray) -> np.ndarray:

@@ -36,9 +36,12 @@ WEAK_LINE_COVERAGE = 0.2
 # absorbs the bending of a curled page without reaching the next line.
 SEARCH_FRACTION = 0.4
 # The middle of a cell, this far (share of a cell) either side, must be free of lines running
-# most of the board (digits side by side, shading edges and solid cells cover less).
+# most of the board (digits side by side, shading edges and solid cells cover less)...
 MID_CELL_REACH = 0.1
 MID_CELL_COVERAGE = 0.75
+# ...in most rows (columns): a grid of smaller cells puts a line through the middle of every
+# one, while a crease or fold of the paper can run through one or two like a line.
+MID_CELL_SHARE = 0.5
 # Neighbouring interior lines must be this close (share of a cell) to one cell apart.
 MAX_GAP_DEVIATION = 0.25
 # A line's weight is summed within this share of a cell either side: all of a blurred thick
@@ -165,16 +168,18 @@ def _fit_lines(axis: _Axis, n: int, extent: int) -> list[float] | None:
     interior_gaps = np.diff(positions[1:-1])
     if interior_gaps.size and np.abs(interior_gaps - cell).max() > MAX_GAP_DEVIATION * cell:
         return None
-    # No line may run through the middle of the cells: that is a grid of smaller cells read
+    # Lines may not run through the middle of the cells: that is a grid of smaller cells read
     # with every other line (on a skewed outline, where the right comb did not fit).
+    crossed = 0
     for top, bottom in zip(positions[:-1], positions[1:], strict=True):
         middle = (top + bottom) / 2
         lo, hi = (
             int(round(middle - MID_CELL_REACH * cell)),
             int(round(middle + MID_CELL_REACH * cell)),
         )
-        if axis.coverage[lo : hi + 1].max() >= MID_CELL_COVERAGE:
-            return None
+        crossed += axis.coverage[lo : hi + 1].max() >= MID_CELL_COVERAGE
+    if crossed >= MID_CELL_SHARE * n:
+        return None
     positions[0] = min(positions[0], positions[1] - 0.5 * cell)
     positions[-1] = max(positions[-1], positions[-2] + 0.5 * cell)
     return positions

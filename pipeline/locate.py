@@ -20,6 +20,7 @@ from pipeline.board import BoardImage, BoardLocation, CellKind
 from pipeline.border import fit_border, grid_continues_outside
 from pipeline.cells import classify_cells
 from pipeline.errors import LatticeNotFound
+from pipeline.gridlines import fit_to_lines
 from pipeline.outlines import candidate_quads
 from pipeline.rectify import survey_board
 
@@ -32,6 +33,9 @@ SAME_GRID_AREA = 0.7
 # below which they have settled.
 MAX_BORDER_FITS = 3
 SETTLED_PX = 1.0
+# Corners fitted to the lines that moved by less than this share of a cell leave every cell's
+# interior (trimmed by more than that, see pipeline.cells) as it was.
+SMALL_MOVE_CELLS = 0.1
 # A grid with this share of its cells inked is a printed solution when other grids on the
 # page are not (puzzles give at most about half their cells; a little slack for misreads).
 FILLED_SHARE = 0.9
@@ -99,11 +103,12 @@ def _judged(gray: np.ndarray, outline: np.ndarray) -> _Found | None:
     board = _fitted_to_border(gray, board)
     if grid_continues_outside(gray, board):
         return None
+    location, board = _fitted_to_lines(gray, board)
     kinds = [cell.kind for cell in classify_cells(board)]
     if _not_a_sudoku(board, kinds):
         return None
     return _Found(
-        board.location,
+        location,
         inked=1 - kinds.count(CellKind.EMPTY) / len(kinds),
         blocked=kinds.count(CellKind.BLOCKED) / len(kinds),
         box_lines=board.lattice.box_lines,
@@ -160,6 +165,33 @@ def _fitted_to_border(pixels: np.ndarray, board: BoardImage) -> BoardImage:
         if moved < SETTLED_PX:
             break
     return board
+
+
+def _fitted_to_lines(
+    pixels: np.ndarray, board: BoardImage
+) -> tuple[BoardLocation, BoardImage]:
+    """The board's corners fitted to the crossings of all its printed lines, and the board to
+    judge its grid by: re-surveyed there when they moved by more than a small share of a cell
+    (and reading the same grid, else the board and its corners as they were), the board as it
+    was when they moved less (its cells read the same, and surveying again costs a warp)."""
+    corners = fit_to_lines(pixels, board)
+    if corners is None:
+        return board.location, board
+    location = BoardLocation(corners)
+    cell = _mean_side(board.location.corners) / board.shape.size
+    if np.abs(corners - board.location.corners).max() < SMALL_MOVE_CELLS * cell:
+        return location, board
+    try:
+        refit = survey_board(pixels, location)
+    except LatticeNotFound:
+        return board.location, board
+    if refit.shape != board.shape or refit.lattice.box_lines != board.lattice.box_lines:
+        return board.location, board
+    return location, refit
+
+
+def _mean_side(corners: np.ndarray) -> float:
+    return float(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).mean())
 
 
 def _inside(point: np.ndarray, corners: np.ndarray) -> bool:
