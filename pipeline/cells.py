@@ -23,8 +23,12 @@ BLOCKED_BRIGHTNESS = 0.45
 # clear a thick box line and a few pixels of lattice error.
 LINE_TRIM = 0.12
 # A cell's depth is how much darker than its background the darkest few percent of its centre
-# are. Givens are at least this share of the board's typical given depth (its 90th percentile
-# of cell depths, since puzzles give well over a tenth of their cells)...
+# are. The board's depths split into empty cells (paper grain, blur) and givens (print); the
+# split is put in the middle of the widest gap between the two groups, so that print fading
+# across the board (light, a photo's vignetting) still lands among the givens. It is at most
+# this share of the board's typical given depth (its 90th percentile of cell depths, since
+# puzzles give well over a tenth of their cells), which alone served before and cut faded
+# givens...
 GIVEN_DEPTH_SHARE = 0.45
 # ...and at least this share of the board's print contrast (paper minus its darkest lines),
 # so that a nearly empty board's paper grain is not read as print.
@@ -60,8 +64,7 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
         for interior, background in zip(interiors, backgrounds, strict=True)
     ]
     open_depths = [d for d, solid in zip(depths, blocked, strict=True) if not solid]
-    typical = float(np.percentile(open_depths, 90)) if open_depths else 0.0
-    given_depth = max(GIVEN_DEPTH_SHARE * typical, MIN_DEPTH_SHARE * (paper - print_level))
+    given_depth = _given_depth(np.array(open_depths), paper - print_level)
     cells = []
     for index, interior in enumerate(interiors):
         r, c = divmod(index, n)
@@ -79,6 +82,24 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
             crop = _normalised_crop(interior, box, backgrounds[index])
             cells.append(CellImage(r, c, CellKind.GIVEN, crop))
     return cells
+
+
+def _given_depth(depths: np.ndarray, contrast: float) -> float:
+    """The depth from which a cell is a given: between the board's empty cells and givens."""
+    floor = MIN_DEPTH_SHARE * contrast
+    if depths.size == 0:
+        return floor
+    ceiling = max(GIVEN_DEPTH_SHARE * float(np.percentile(depths, 90)), floor)
+    # The widest gap between neighbouring depths up to the ceiling (and the first one past
+    # it) lies between the two groups: within each, depths lie close together. (Otsu's split
+    # would go past a lone faint given, which it counts among the empty cells.)
+    ordered = np.sort(depths)
+    candidates = ordered[: int(np.searchsorted(ordered, ceiling, side="right")) + 1]
+    if candidates.size < 2:
+        return ceiling
+    widest = int(np.argmax(np.diff(candidates)))
+    split = (candidates[widest] + candidates[widest + 1]) / 2
+    return float(np.clip(split, floor, ceiling))
 
 
 def _neighbourhood_median(values: np.ndarray) -> np.ndarray:

@@ -167,9 +167,7 @@ def _fitted_to_border(pixels: np.ndarray, board: BoardImage) -> BoardImage:
     return board
 
 
-def _fitted_to_lines(
-    pixels: np.ndarray, board: BoardImage
-) -> tuple[BoardLocation, BoardImage]:
+def _fitted_to_lines(pixels: np.ndarray, board: BoardImage) -> tuple[BoardLocation, BoardImage]:
     """The board's corners fitted to the crossings of all its printed lines, and the board to
     judge its grid by: re-surveyed there when they moved by more than a small share of a cell
     (and reading the same grid, else the board and its corners as they were), the board as it
