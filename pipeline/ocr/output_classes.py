@@ -3,9 +3,11 @@
 PP-OCR's recogniser ends in a projection of each frame's features onto every character it knows
 (MatMul by a [features, classes] weight, Add of a [classes] bias) and a Softmax over them. A
 Sudoku cell only ever needs the blank and a few dozen symbols, yet the 18,710-way projection
-and softmax were most of the model's time. Keeping only the needed columns of the weight and
-bias gives the same logits for those classes, so the softmax over them equals the full model's
-probabilities renormalised over the kept classes.
+and softmax cost an eighth of the model's time (bench/ocr_calibration.py, one thread: 55 -> 48
+ms CPU per board of 30 givens). Keeping only the needed columns of the weight and bias gives the
+same logits for those classes, so the softmax over them equals the full model's probabilities
+renormalised over the kept classes; on the wichtounet givens that read exactly as the full
+output did (same errors, same reliability table and fitted temperatures).
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ def keep_output_classes(model: onnx.ModelProto, keep: Sequence[int]) -> onnx.Mod
     classes = weight.shape[-1]
     if weight.ndim != 2 or bias.shape != (classes,):
         raise UnexpectedGraph(f"weight {weight.shape} and bias {bias.shape} do not match")
-    if _softmax_axis(softmax, graph.output[0]) not in (-1, _rank(graph.output[0]) - 1):
+    if _softmax_axis(softmax) not in (-1, _rank(graph.output[0]) - 1):
         raise UnexpectedGraph("the softmax is not over the class axis")
     if max(keep) >= classes or min(keep) < 0:
         raise UnexpectedGraph(f"class index out of range 0..{classes - 1}")
@@ -86,10 +88,7 @@ def _rank(value: onnx.ValueInfoProto) -> int:
     return len(value.type.tensor_type.shape.dim)
 
 
-def _softmax_axis(softmax: onnx.NodeProto, output: onnx.ValueInfoProto) -> int:
-    for attribute in softmax.attribute:
-        if attribute.name == "axis":
-            return attribute.i
-    # Default axis: 1 before opset 13 (flattening the rest), -1 from 13; either way a 2-D
-    # [frames, classes] output is over its last axis. Other ranks are refused by the caller.
-    return -1 if _rank(output) == 2 else 1
+def _softmax_axis(softmax: onnx.NodeProto) -> int | None:
+    """The softmax's axis attribute; None where it relies on the opset's default (1 before
+    opset 13, over every axis after it; -1 from 13): such a softmax is refused."""
+    return next((attribute.i for attribute in softmax.attribute if attribute.name == "axis"), None)

@@ -35,7 +35,8 @@ MODEL_ENV = "SUDOKU_BATCH_PPOCR_REC_MODEL"
 # have corners, 4,626 givens read once with the true corners and once with each corner moved up
 # to 0.15 cell (0 and 6 errors): at 1.0, readings with confidence >= 0.99 were all right (9,210
 # of 9,252 readings), and any temperature up to 3.7 keeps them >= 99.9% right. The likelihood-
-# optimal temperature is 0.92, a flat optimum; 1.0 sits on its less confident side.
+# optimal temperature is 0.92, a flat optimum; 1.0 sits on its less confident side. All of this
+# holds unchanged with the output layer cut to the decodable classes.
 TEMPERATURE = 1.0
 # The largest board the engine reads: its symbols (1..9, 10..25 and A..P) decide which output
 # classes are kept.

@@ -15,7 +15,7 @@ from tests.ocr.rendered import rendered_crops
 CHARACTERS = list("0123456789AB")
 
 
-def tiny_recogniser(softmax: bool = True) -> onnx.ModelProto:
+def tiny_recogniser(softmax: bool = True, axis: int = 2) -> onnx.ModelProto:
     """[1, frames, 4] features -> MatMul -> Add -> (Softmax) over 1 + 12 + 1 classes, with the
     PP-OCR character metadata."""
     rng = np.random.default_rng(1)
@@ -27,7 +27,7 @@ def tiny_recogniser(softmax: bool = True) -> onnx.ModelProto:
         helper.make_node("Add", ["projected", "b"], ["logits"]),
     ]
     if softmax:
-        nodes.append(helper.make_node("Softmax", ["logits"], ["probs"], axis=2))
+        nodes.append(helper.make_node("Softmax", ["logits"], ["probs"], axis=axis))
     graph = helper.make_graph(
         nodes,
         "tiny",
@@ -60,6 +60,11 @@ def test_cut_output_is_the_full_softmax_renormalised_over_the_kept_classes():
 def test_a_graph_without_the_final_softmax_is_refused():
     with pytest.raises(UnexpectedGraph, match="not Softmax"):
         keep_output_classes(tiny_recogniser(softmax=False), [0, 1])
+
+
+def test_a_softmax_over_frames_and_classes_together_is_refused():
+    with pytest.raises(UnexpectedGraph, match="class axis"):
+        keep_output_classes(tiny_recogniser(axis=1), [0, 1])
 
 
 def test_an_unexpected_graph_is_read_with_its_full_output(tmp_path, caplog):
