@@ -242,9 +242,9 @@ def main() -> None:
         s for s in load_samples(shared_data_dir() / DATASET, args.limit) if s.corners is not None
     ]
     engine = make_engine(args.engine)
-    engines = {"cut": engine, "full": make_engine(args.engine, full_output=True)}
-    if args.engine != "ppocr-onnx":
-        engines = {args.engine: engine}
+    engines = {args.engine: engine}
+    if args.engine == "ppocr-onnx":
+        engines = {"cut": engine, "full": make_engine(args.engine, full_output=True)}
     clean, cpu_ms = measure(engines, samples, 0.0)
     shaken, _ = measure(engines, samples, args.jitter)
     for name in engines:
