@@ -3,11 +3,12 @@
     python bench/solve.py [--limit 300] [--backend kissat --backend cadical] [--sets 25x25]
 
 For each set and backend: puzzles/s on one core, median and p99 milliseconds per puzzle
-*including the uniqueness verdict* (so two SAT calls for a solvable puzzle), and the verdict
-counts. Backends run interleaved puzzle by puzzle so machine noise hits them alike, and the
-floor of one bare ``kissat --version`` launch is measured in the same run. Every reported
-solution is re-checked with pipeline.solve.check and the backends' verdicts and solutions are
-compared; any disagreement is counted under "wrong".
+*including the uniqueness verdict* (so two SAT calls for a solvable puzzle), the median CPU
+milliseconds (this process and its children: on a shared machine wall time mostly measures the
+other tenants), and the verdict counts. Backends run interleaved puzzle by puzzle so machine
+noise hits them alike, and the floor of one bare ``kissat --version`` launch is measured in the
+same run. Every reported solution is re-checked with pipeline.solve.check and the backends'
+verdicts and solutions are compared; any disagreement is counted under "wrong".
 
 The data folder is $SUDOKU_BATCH_SHARED_DATA, else ../shared/data beside the checkout.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -48,17 +50,19 @@ def main() -> int:
         long_lists=AtMostOne(args.amo),
         pairwise_up_to=args.pairwise_up_to,
         unit_at_least_once=not args.no_unit_alo,
+        propagate=not args.no_propagation,
+        locked_candidates=not args.no_locked_candidates,
     )
     backends = [_backend(name, args.kissat_options) for name in args.backend]
     floors = _launch_floors(backends, repeats=50)
     print(
-        "one bare `kissat --version` launch, median of 50: "
-        + ", ".join(f"{how} {ms:.2f} ms" for how, ms in floors.items())
+        "one `kissat --version` launch, median wall / mean CPU of 50: "
+        + ", ".join(f"{how} {ms:.2f} / {cpu:.2f} ms" for how, (ms, cpu) in floors.items())
     )
     print(f"encoding: {policy}; kissat options: {' '.join(args.kissat_options)}")
     print(
         f"{'set':34} {'backend':8} {'n':>5} {'puz/s':>8} {'median ms':>10} {'p99 ms':>9}"
-        f" {'max ms':>9}  wrong  verdicts"
+        f" {'max ms':>9} {'cpu ms':>7}  wrong  verdicts"
     )
     wrong_total = 0
     for path in sorted(p for p in puzzles_dir.iterdir() if p.is_file() and p.suffix != ".md"):
@@ -66,12 +70,15 @@ def main() -> int:
             continue
         puzzles = _read_set(path, args.limit)
         times = {b.name: [] for b in backends}
+        cpu = {b.name: [] for b in backends}
         verdicts = {b.name: Counter() for b in backends}
         wrong = Counter()
         for text in puzzles:
             results = {}
             for backend in backends:
+                cpu_before = _cpu_seconds()
                 result = _solve(text, backend, args.timeout, policy)
+                cpu[backend.name].append(_cpu_seconds() - cpu_before)
                 times[backend.name].append(result.seconds)
                 verdicts[backend.name][result.verdict] += 1
                 results[backend.name] = result
@@ -93,12 +100,20 @@ def main() -> int:
             print(
                 f"{path.name:34} {backend.name:8} {len(ms):5} {rate:8.0f}"
                 f" {statistics.median(ms):10.2f} {p99:9.2f} {ms[-1]:9.1f}"
+                f" {1000 * statistics.median(cpu[backend.name]):7.2f}"
                 f"  {wrong[backend.name]:5}  {counts}",
                 flush=True,
             )
             wrong_total += wrong[backend.name]
     print("no wrong answers" if not wrong_total else f"{wrong_total} WRONG ANSWERS")
     return 1 if wrong_total else 0
+
+
+def _cpu_seconds() -> float:
+    """User and system CPU time of this process and its waited-for children (kissat)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _solve(text: TextPuzzle | None, backend, timeout, policy) -> SolveResult:
@@ -135,24 +150,30 @@ def _backend(name: str, kissat_options: list[str]) -> SatBackend:
     return make_backend(name)
 
 
-def _launch_floors(backends: list[SatBackend], repeats: int) -> dict[str, float]:
-    """Median ms of ``kissat --version``: bare, and the way KissatBackend launches (its death
-    signal wrapper and own session), interleaved."""
+def _launch_floors(backends: list[SatBackend], repeats: int) -> dict[str, tuple[float, float]]:
+    """Median wall ms and mean CPU ms of one ``kissat --version``, interleaved: bare, in its own
+    session (what killpg needs), and as KissatBackend launches it (also the death signal)."""
     kissat = next((b for b in backends if isinstance(b, KissatBackend)), None) or KissatBackend()
-    wrapped = kissat.launch_command(["--version"])
-    ways = {"bare": [str(kissat.binary), "--version"], "as launched": wrapped}
-    samples: dict[str, list[float]] = {how: [] for how in ways}
+    bare = [str(kissat.binary), "--version"]
+    ways = {
+        "bare": (bare, False, None),
+        "own session": (bare, True, None),
+        "as launched": (kissat.launch_command(["--version"]), True, kissat.preexec_fn),
+    }
+    wall: dict[str, list[float]] = {how: [] for how in ways}
+    cpu: dict[str, list[float]] = {how: [] for how in ways}
     for _ in range(repeats):
-        for how, command in ways.items():
-            started = time.perf_counter()
+        for how, (command, session, preexec) in ways.items():
+            cpu_before, started = _cpu_seconds(), time.perf_counter()
             subprocess.run(
                 command,
                 capture_output=True,
-                start_new_session=True,
-                preexec_fn=kissat.preexec_fn() if how != "bare" else None,
+                start_new_session=session,
+                preexec_fn=preexec() if preexec else None,
             )
-            samples[how].append(1000 * (time.perf_counter() - started))
-    return {how: statistics.median(ms) for how, ms in samples.items()}
+            wall[how].append(1000 * (time.perf_counter() - started))
+            cpu[how].append(1000 * (_cpu_seconds() - cpu_before))
+    return {how: (statistics.median(wall[how]), statistics.mean(cpu[how])) for how in ways}
 
 
 def _arguments() -> argparse.Namespace:
@@ -174,6 +195,14 @@ def _arguments() -> argparse.Namespace:
         "--no-unit-alo",
         action="store_true",
         help="leave out the redundant every-digit-in-every-unit clauses",
+    )
+    parser.add_argument(
+        "--no-propagation", action="store_true", help="encode after striking the givens only"
+    )
+    parser.add_argument(
+        "--no-locked-candidates",
+        action="store_true",
+        help="propagate naked and hidden singles only",
     )
     parser.add_argument("--kissat-options", nargs="*", default=list(DEFAULT_OPTIONS))
     args = parser.parse_args()

@@ -8,22 +8,30 @@ from pipeline.solve.backend import SatBackend
 DEFAULT_BACKEND = "kissat"
 # python-sat's in-process solvers we offer, by our name: theirs.
 PYSAT_SOLVERS = {"cadical": "cadical195", "minisat": "minisat22"}
-BACKEND_NAMES = ("kissat", *PYSAT_SOLVERS)
+BACKEND_NAMES = ("auto", "kissat", *PYSAT_SOLVERS)
 
 
 def make_backend(name: str = DEFAULT_BACKEND) -> SatBackend:
     """A new backend; ``EngineUnavailable`` for an unknown name or a backend that cannot run."""
     # Imported here so that using one backend never requires the other to be installed.
+    if name == "auto":
+        from pipeline.solve.auto import QUICK_SLICES, AutoBackend
+
+        return AutoBackend(_pysat("minisat", QUICK_SLICES), make_backend("kissat"))
     if name == "kissat":
         from pipeline.solve.kissat import KissatBackend
 
         return KissatBackend()
     if name in PYSAT_SOLVERS:
-        try:
-            from pipeline.solve.pysat_backend import PysatBackend
-        except ImportError as error:
-            raise EngineUnavailable(f"the {name} backend needs python-sat: {error}") from error
-        return PysatBackend(name, PYSAT_SOLVERS[name])
+        return _pysat(name)
     raise EngineUnavailable(
         f"unknown SAT backend {name!r}; choose one of {', '.join(BACKEND_NAMES)}"
     )
+
+
+def _pysat(name: str, slices: int | None = None) -> SatBackend:
+    try:
+        from pipeline.solve.pysat_backend import PysatBackend
+    except ImportError as error:
+        raise EngineUnavailable(f"the {name} backend needs python-sat: {error}") from error
+    return PysatBackend(name, PYSAT_SOLVERS[name], slices)

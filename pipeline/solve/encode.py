@@ -130,31 +130,30 @@ def encode_puzzle(puzzle: Puzzle, policy: EncodingPolicy = DEFAULT_POLICY) -> En
         for cell in _cells_of(found.solved)
         if puzzle.givens[cell // n][cell % n] == 0
     )
+    if not policy.propagate:  # propagation makes this check itself
+        for name, mask, full in zip(units.names, units.masks, units.full, strict=True):
+            for d, board in enumerate(found.boards, 1):
+                if full and not board & mask:
+                    return _contradiction(f"digit {d} has no place left in {name}")
     free = found.playable & ~found.solved
     cells: list[CellDigit] = []
-    var_at: list[dict[int, int]] = []  # per digit - 1: free cell -> variable
     options: dict[int, list[int]] = {}  # free cell -> its variables
+    places: dict[tuple[int, int], list[int]] = {}  # (unit, digit) -> its variables
     for d, board in enumerate(found.boards, 1):
-        at: dict[int, int] = {}
         for cell in _cells_of(board & free):
             cells.append((cell // n, cell % n, d))
-            at[cell] = len(cells)
-            options.setdefault(cell, []).append(len(cells))
-        var_at.append(at)
+            var = len(cells)
+            options.setdefault(cell, []).append(var)
+            for unit in units.of_cell[cell]:
+                places.setdefault((unit, d), []).append(var)
 
     writer = _ClauseWriter(len(cells), policy)
     for variables in options.values():
         writer.exactly_one(variables)
-    for name, mask, full in zip(units.names, units.masks, units.full, strict=True):
-        for d, board in enumerate(found.boards, 1):
-            if board & mask & found.solved:
-                continue  # placed in this unit already
-            lits = [var_at[d - 1][cell] for cell in _cells_of(board & mask)]
-            if full and not lits:
-                return _contradiction(f"digit {d} has no place left in {name}")
-            writer.at_most_one(lits)
-            if full and policy.unit_at_least_once:
-                writer.clauses.append(tuple(lits))
+    for (unit, _), lits in places.items():
+        writer.at_most_one(lits)
+        if units.full[unit] and policy.unit_at_least_once:
+            writer.clauses.append(tuple(lits))
     return Encoding(Cnf(writer.num_vars, tuple(writer.clauses)), tuple(cells), placed)
 
 

@@ -10,6 +10,7 @@ it stopped.
 
 from __future__ import annotations
 
+import itertools
 import time
 
 from pysat.solvers import Solver
@@ -23,11 +24,13 @@ SLICE_CONFLICTS = 1_000
 
 
 class PysatBackend:
-    """One of python-sat's in-process solvers, by its python-sat name (``solver``)."""
+    """One of python-sat's in-process solvers, by its python-sat name (``solver``). With
+    ``slices``, each search also gives up (UNKNOWN) after that many slices of conflicts."""
 
-    def __init__(self, name: str = "cadical", solver: str = "cadical195"):
+    def __init__(self, name: str, solver: str, slices: int | None = None):
         self.name = name
         self.solver = solver
+        self.slices = slices
 
     def solve_cnf(self, cnf: Cnf, timeout: float) -> SatOutcome:
         return self.solve_cnf_twice(cnf, 0, timeout, stop_after_first=True)[0]
@@ -38,18 +41,19 @@ class PysatBackend:
         deadline = time.perf_counter() + timeout
         try:
             with Solver(name=self.solver, bootstrap_with=cnf.clauses) as solver:
-                first = _search(solver, deadline)
+                first = _search(solver, deadline, self.slices)
                 if first.status is not SatStatus.SAT or stop_after_first:
                     return first, None
                 solver.add_clause(blocking_clause(first.true_vars, distinct_vars))
-                return first, _search(solver, deadline)
+                return first, _search(solver, deadline, self.slices)
         except (RuntimeError, ValueError, TypeError, NotImplementedError) as error:
-            raise SolverFailed(f"CaDiCaL (python-sat) failed: {error}") from error
+            raise SolverFailed(f"{self.solver} (python-sat) failed: {error}") from error
 
 
-def _search(solver: Solver, deadline: float) -> SatOutcome:
+def _search(solver: Solver, deadline: float, slices: int | None) -> SatOutcome:
     started = time.perf_counter()
-    while True:
+    satisfiable = None
+    for _ in itertools.count() if slices is None else range(slices):
         solver.conf_budget(SLICE_CONFLICTS)
         satisfiable = solver.solve_limited()
         if satisfiable is not None or time.perf_counter() >= deadline:
@@ -61,5 +65,5 @@ def _search(solver: Solver, deadline: float) -> SatOutcome:
         return SatOutcome(SatStatus.UNSAT, seconds=seconds)
     model = solver.get_model()
     if model is None:
-        raise SolverFailed("CaDiCaL (python-sat) said satisfiable but gave no model")
+        raise SolverFailed("python-sat said satisfiable but gave no model")
     return SatOutcome(SatStatus.SAT, frozenset(x for x in model if x > 0), seconds)
