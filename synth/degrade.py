@@ -12,6 +12,33 @@ def move_points(points: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     return moved.reshape(-1, 2).astype(np.float32)
 
 
+def bow(image: np.ndarray, points: np.ndarray, sag: float) -> tuple[np.ndarray, np.ndarray]:
+    """The sheet curled like a page lifting from a table: each column sinks by up to ``sag``
+    of the image's height, most in the middle and not at the left and right edges, so
+    horizontal lines become arcs. Returns the taller image (white below) and ``points`` moved
+    with it."""
+    h, w = image.shape[:2]
+    depth = sag * h
+
+    def sink(x: np.ndarray) -> np.ndarray:
+        return depth * (1.0 - ((2.0 * x - w) / w) ** 2)
+
+    extra = int(np.ceil(depth))
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h + extra, dtype=np.float32))
+    source_y = (ys - sink(xs)).astype(np.float32)
+    bowed = cv2.remap(
+        image,
+        xs,
+        source_y,
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(255, 255, 255),
+    )
+    moved = points.astype(np.float32).copy()
+    moved[:, 1] += sink(moved[:, 0])
+    return bowed, moved
+
+
 def recolour_ink(image: np.ndarray, ink_bgr: tuple[int, int, int]) -> np.ndarray:
     """Reprint dark ink in another colour, keeping the paper white and greys proportional."""
     ink = 1.0 - cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)[..., None] / 255.0

@@ -32,6 +32,7 @@ class PhotoStyle:
     jpeg_quality: tuple[int, int] = (40, 90)
     red_ink: bool = False
     quarter_turns: bool = False  # also turn by a random multiple of 90 degrees
+    max_curl: float = 0.0  # the sheet bowed: its middle sinks by up to this share of its height
 
 
 def photograph(
@@ -51,6 +52,9 @@ def photograph(
     corners = corners + np.array([border[2], border[0]], np.float32)
     if style.red_ink:
         image = degrade.recolour_ink(image, RED_INK_BGR)
+    # Drawn only when asked for, so that photos without curl stay as they were for a seed.
+    if style.max_curl > 0:
+        image, corners = degrade.bow(image, corners, rng.uniform(0, style.max_curl))
     paper_bgr = rng.uniform(215, 250) * np.array([rng.uniform(0.9, 1.0), rng.uniform(0.96, 1.0), 1])
     image = degrade.tint(image, paper_bgr)
 
