@@ -18,14 +18,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage
-from pipeline.cells import classify_cells
+from pipeline.board import BoardImage, CellKind
 from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.ingest import PageSource, load_page
 from pipeline.ocr.base import OcrEngine
 from pipeline.page import rectify_page
 from pipeline.reading import RecognisedBoard
-from pipeline.recognise import recognise_board
+from pipeline.recognise import cell_interiors, recognise_board
 from pipeline.reconcile import solve_reading
 from pipeline.render import render_solution
 from pipeline.solve.backend import SatBackend
@@ -146,12 +145,15 @@ def _as_user_error(error: Exception, stage: str) -> SudokuBatchError:
 
 
 def _keep_intermediates(out_dir: Path, folder: Path, recognised: RecognisedBoard) -> str:
-    """Write the upright board and its given cells' crops; returns the board's path."""
+    """Write the upright board and, for each given cell, the crop the recogniser read;
+    returns the board's path."""
     board_path = folder / "board.png"
     _write_png(out_dir / board_path, recognised.board.pixels)
-    for cell in classify_cells(recognised.board):
-        if cell.crop is not None:
-            _write_png(out_dir / folder / f"cell-r{cell.row + 1}c{cell.col + 1}.png", cell.crop)
+    given = [
+        (cell.row, cell.col) for cell in recognised.reading.cells if cell.kind is CellKind.GIVEN
+    ]
+    for (row, col), crop in zip(given, cell_interiors(recognised.board, given), strict=True):
+        _write_png(out_dir / folder / f"cell-r{row + 1}c{col + 1}.png", crop)
     return board_path.as_posix()
 
 
