@@ -13,17 +13,21 @@ def make_photo(seed: int, style: PhotoStyle | None = None):
     return photograph(grid.image, grid.corners, rng, style or PhotoStyle())
 
 
+def assert_corners_on_ink(photo) -> None:
+    height, width = photo.image.shape[:2]
+    assert_corners_inside(photo.corners, width, height)
+    gray = photo.image.mean(axis=2)
+    for x, y in photo.corners:
+        x, y = int(round(x)), int(round(y))
+        around = gray[max(0, y - 3) : y + 4, max(0, x - 3) : x + 4]
+        assert around.min() < gray.mean() - 30, "no ink at a truth corner"
+
+
 def test_corners_stay_on_the_border_inside_the_photo():
     for seed in range(6):
         style = PhotoStyle(red_ink=seed % 2 == 1, quarter_turns=seed >= 3)
         photo = make_photo(seed, style)
-        height, width = photo.image.shape[:2]
-        assert_corners_inside(photo.corners, width, height)
-        gray = photo.image.mean(axis=2)
-        for x, y in photo.corners:
-            x, y = int(round(x)), int(round(y))
-            around = gray[max(0, y - 3) : y + 4, max(0, x - 3) : x + 4]
-            assert around.min() < gray.mean() - 30, "no ink at a truth corner"
+        assert_corners_on_ink(photo)
 
 
 def test_photo_is_deterministic_by_seed():
@@ -35,13 +39,8 @@ def test_photo_is_deterministic_by_seed():
 def test_a_curled_sheet_keeps_its_corners_on_the_border_and_bows_its_lines():
     for seed in range(3):
         photo = make_photo(seed, PhotoStyle(max_curl=0.05, max_tilt=0.0, max_rotation_deg=0.0))
-        height, width = photo.image.shape[:2]
-        assert_corners_inside(photo.corners, width, height)
+        assert_corners_on_ink(photo)
         gray = photo.image.mean(axis=2)
-        for x, y in photo.corners:
-            x, y = int(round(x)), int(round(y))
-            around = gray[max(0, y - 3) : y + 4, max(0, x - 3) : x + 4]
-            assert around.min() < gray.mean() - 30, "no ink at a truth corner"
         # The top border sags between its corners: its middle is inked below the straight
         # line joining them.
         (x0, y0), (x1, y1) = photo.corners[0], photo.corners[1]
