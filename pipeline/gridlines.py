@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage
-from pipeline.surround import nearest_run, surround
+from pipeline.surround import Surround, nearest_run, surround
 
 # The board is warped again with this margin (cells) around it: a side may lie outside the
 # corners by up to a row at a corner, half of that on average.
@@ -58,21 +58,11 @@ def fit_to_lines(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
     ``fit_border`` places it) when that agrees with all the crossings; else where they put it.
     """
     around = surround(pixels, board, MARGIN_CELLS)
-    rows, cols = around.rows, around.cols
-    horizontal = _traced_lines(around.across, rows, cols, around.cell)
-    vertical = _traced_lines(around.down.T, cols, rows, around.cell)
-    found_rows = [i for i, line in enumerate(horizontal) if line is not None]
-    found_cols = [j for j, line in enumerate(vertical) if line is not None]
+    found_rows, found_cols, xs, ys = traced_crossings(around)
     n = board.shape.size
     needed = MIN_INLIER_SHARE * (n + 1) ** 2
     if len(found_rows) * len(found_cols) < needed:
         return None
-    xs, ys = _crossings(
-        np.array([horizontal[i] for i in found_rows]),
-        np.array([vertical[j] for j in found_cols]),
-        np.array([cols[j] for j in found_cols]),
-        np.array([rows[i] for i in found_rows]),
-    )
     to_page = np.linalg.inv(around.homography)
     page = cv2.perspectiveTransform(
         np.stack([xs.ravel(), ys.ravel()], axis=1).reshape(-1, 1, 2), to_page
@@ -97,6 +87,27 @@ def fit_to_lines(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
             corners.append(model)
     result = np.array(corners, np.float32)
     return result if np.all(np.isfinite(result)) else None
+
+
+def traced_crossings(
+    around: Surround,
+) -> tuple[list[int], list[int], np.ndarray, np.ndarray]:
+    """The lines of a board that could be traced (indices of its rows and columns of lines)
+    and where they cross: x and y arrays (found rows x found columns) in ``around``'s pixels."""
+    rows, cols = around.rows, around.cols
+    horizontal = _traced_lines(around.across, rows, cols, around.cell)
+    vertical = _traced_lines(around.down.T, cols, rows, around.cell)
+    found_rows = [i for i, line in enumerate(horizontal) if line is not None]
+    found_cols = [j for j, line in enumerate(vertical) if line is not None]
+    if not found_rows or not found_cols:
+        return found_rows, found_cols, np.empty((0, 0)), np.empty((0, 0))
+    xs, ys = _crossings(
+        np.array([horizontal[i] for i in found_rows]),
+        np.array([vertical[j] for j in found_cols]),
+        np.array([cols[j] for j in found_cols]),
+        np.array([rows[i] for i in found_rows]),
+    )
+    return found_rows, found_cols, xs, ys
 
 
 def _off_by(point: np.ndarray, place: tuple[int, int], to_grid: np.ndarray) -> float:

@@ -7,6 +7,7 @@ import numpy as np
 
 from pipeline.board import BoardImage, BoardLocation, Lattice
 from pipeline.lattice import detect_lattice
+from pipeline.straighten import straightened
 
 # The lattice is measured on a warp whose side follows the board's size on the page, within
 # these bounds: at least 14 px per cell of a 25x25 grid, at most enough for 25 px cells.
@@ -18,7 +19,8 @@ MAX_CELL_PX = 64
 
 
 def rectify_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
-    """The board warped to a square with cells of 40-64 px, its homography and its lattice.
+    """The board warped to a square with cells of 40-64 px, its homography and its lattice;
+    bent lines (a curled page) are straightened onto an even lattice.
 
     Raises ``LatticeNotFound`` when the warped region shows no Sudoku grid.
     """
@@ -27,7 +29,7 @@ def rectify_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
     # Keep the page's own detail, within the useful range of cell sizes.
     side = int(np.clip(_longest_side(location.corners), MIN_CELL_PX * n, MAX_CELL_PX * n))
     if side == survey.pixels.shape[0]:
-        return survey
+        return straightened(pixels, survey)
     homography = square_homography(location.corners, side)
     board = cv2.warpPerspective(pixels, homography, (side, side))
     scale = side / survey.pixels.shape[0]
@@ -36,7 +38,7 @@ def rectify_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
         tuple(p * scale for p in survey.lattice.row_lines),
         tuple(p * scale for p in survey.lattice.col_lines),
     )
-    return BoardImage(location, board, homography, lattice)
+    return straightened(pixels, BoardImage(location, board, homography, lattice))
 
 
 def survey_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:

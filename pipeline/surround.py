@@ -27,13 +27,13 @@ class Surround:
     rows: tuple[float, ...]  # the lattice's lines, in padded-board pixels
     cols: tuple[float, ...]
     cell: float
+    margin: int  # board pixels -> padded-board pixels: add this to x and y
 
 
 def surround(pixels: np.ndarray, board: BoardImage, reach: float) -> Surround:
     """The board warped with a margin of ``reach`` cells on every side."""
     side = board.pixels.shape[0]
-    cell = side / board.shape.size
-    margin = int(np.ceil(reach * cell)) + 1
+    margin = int(np.ceil(reach * side / board.shape.size)) + 1
     shift = np.array([[1, 0, margin], [0, 1, margin], [0, 0, 1]], dtype=np.float64)
     homography = shift @ board.homography
     # Beyond the photo's edge is blank paper of the board's own shade, not a dark frame (or a
@@ -54,7 +54,8 @@ def surround(pixels: np.ndarray, board: BoardImage, reach: float) -> Surround:
         line_strokes(ink, horizontal=False),
         tuple(p + margin for p in board.lattice.row_lines),
         tuple(p + margin for p in board.lattice.col_lines),
-        cell,
+        side / board.shape.size,
+        margin,
     )
 
 

@@ -1,0 +1,77 @@
+"""Straighten a board whose printed lines bend (a curled page, a lens): a mesh warp that moves
+every traced crossing of its lines to where an even grid has it.
+
+A homography makes straight lines straight; a page that curls bends them, by up to a third of a
+cell at a corner on the photos, and the lattice's straight lines then cut the cells there. The
+crossings are traced on the warped board (``pipeline.gridlines``); their offsets from the even
+grid are interpolated bilinearly across the cells, and the page is sampled again through the
+homography at the offset places, so the board's lines fall on the even lattice.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from pipeline.board import BoardImage, Lattice
+from pipeline.gridlines import traced_crossings
+from pipeline.surround import surround
+
+# Lines off the even grid by less than this share of a cell everywhere are left as they are:
+# the cells stage trims more than that from each side of a cell.
+STRAIGHT_ENOUGH = 0.1
+# The board is warped again with this margin (cells) so that its border lines are whole.
+MARGIN_CELLS = 0.3
+# A crossing further off than this share of a cell is a line traced onto something else; the
+# homography's place is kept for it.
+MAX_BEND = 0.4
+
+
+def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
+    """The board warped again so that its traced lines lie on an even lattice, or the board as
+    it is when its lines are straight enough (or could not be traced).
+
+    The new board keeps the homography: it maps page pixels to board pixels up to the bend,
+    which is what drawing back onto the page needs.
+    """
+    n = board.shape.size
+    side = board.pixels.shape[0]
+    cell = side / n
+    around = surround(pixels, board, MARGIN_CELLS)
+    rows, cols, xs, ys = traced_crossings(around)
+    xs, ys = xs - around.margin, ys - around.margin
+    even = np.arange(n + 1) * cell
+    offset_x = np.zeros((n + 1, n + 1))
+    offset_y = np.zeros((n + 1, n + 1))
+    if rows and cols:
+        offset_x[np.ix_(rows, cols)] = xs - even[cols][None, :]
+        offset_y[np.ix_(rows, cols)] = ys - even[rows][:, None]
+    bend = np.hypot(offset_x, offset_y)
+    wild = bend > MAX_BEND * cell
+    offset_x[wild] = offset_y[wild] = 0.0
+    if bend[~wild].max(initial=0.0) < STRAIGHT_ENOUGH * cell:
+        return board
+    places = np.arange(side, dtype=np.float32)
+    source_x = places[None, :] + _spread(offset_x, places / cell)
+    source_y = places[:, None] + _spread(offset_y, places / cell)
+    # Through the homography back onto the page, as cv2.warpPerspective samples (single
+    # precision: a hundredth of a pixel is plenty).
+    back = np.linalg.inv(board.homography).astype(np.float32)
+    depth = back[2, 0] * source_x + back[2, 1] * source_y + back[2, 2]
+    page_x = (back[0, 0] * source_x + back[0, 1] * source_y + back[0, 2]) / depth
+    page_y = (back[1, 0] * source_x + back[1, 1] * source_y + back[1, 2]) / depth
+    pixels_out = cv2.remap(pixels, page_x, page_y, cv2.INTER_LINEAR)
+    lattice = Lattice(board.shape, tuple(even), tuple(even), board.lattice.box_lines)
+    return BoardImage(board.location, pixels_out, board.homography, lattice)
+
+
+def _spread(offsets: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """Offsets given at the crossings, (lines x lines), interpolated bilinearly to every pixel
+    (``at``: each pixel's place in cells). Single precision, and no matrix products (their
+    threads cost more than the sums)."""
+    n = offsets.shape[0] - 1
+    lines = np.arange(n + 1)
+    along = np.stack([np.interp(at, lines, row) for row in offsets]).astype(np.float32)
+    low = np.minimum(at.astype(int), n - 1)
+    share = (at - low).astype(np.float32)[:, None]
+    return (1 - share) * along[low] + share * along[low + 1]
