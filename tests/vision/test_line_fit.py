@@ -14,6 +14,7 @@ from pipeline.grid import GridShape
 from pipeline.gridlines import fit_to_lines
 from pipeline.locate import find_boards
 from pipeline.rectify import rectify_board, survey_board
+from pipeline.straighten import straightened
 from tests.vision.scenes import corner_error, photo_of, rendered
 
 
@@ -58,15 +59,14 @@ def test_a_curled_page_is_found_and_its_lattice_follows_the_printed_lines(seed: 
     board = rectify_board(photo.image, locations[0])
     gray = board.pixels.min(axis=2).astype(np.float64)
     cell = gray.shape[0] / 9
-    # Every found line runs along its printed line: across the middle half of the board the
-    # board is darker along it than a third of a cell to either side. (The lattice's lines are
-    # straight, so a bowed printed line leaves them by a fraction of its width.)
-    middle = slice(gray.shape[0] // 4, -gray.shape[0] // 4)
+    # Every found line runs along its printed line, the bowed page straightened: all the way
+    # across the board, the board is darker along it than a third of a cell to either side.
     for lines, along in ((board.lattice.row_lines, gray), (board.lattice.col_lines, gray.T)):
         for pos in lines[1:-1]:
-            on = np.median(along[int(round(pos)), middle])
-            beside = [np.median(along[int(round(pos + d * cell / 3)), middle]) for d in (-1, 1)]
-            assert on < min(beside) - 10
+            for part in np.array_split(np.arange(int(cell / 2), gray.shape[0] - int(cell / 2)), 4):
+                on = np.median(along[int(round(pos)), part])
+                beside = [np.median(along[int(round(pos + d * cell / 3)), part]) for d in (-1, 1)]
+                assert on < min(beside) - 10
     assert [c.kind for c in classify_cells(board)] == [k for row in grid.kinds for k in row]
 
 
@@ -83,3 +83,10 @@ def test_givens_fading_across_the_board_are_still_givens() -> None:
     board = rectify_board(photo.image, find_boards(photo.image)[0])
 
     assert [c.kind for c in classify_cells(board)] == [k for row in grid.kinds for k in row]
+
+
+def test_a_flat_board_is_not_warped_again() -> None:
+    rng = np.random.default_rng(6)
+    grid = rendered(GridShape(3, 3), rng)
+    board = survey_board(grid.image, BoardLocation(grid.corners))
+    assert straightened(grid.image, board) is board
