@@ -15,7 +15,7 @@ import numpy as np
 
 from pipeline.board import BoardImage
 from pipeline.quad import intersect_lines
-from pipeline.surround import nearest_run, surround
+from pipeline.surround import inked_runs, surround
 
 # The border is looked for within this share of a cell of the lattice's outer line.
 SEARCH_FRACTION = 0.3
@@ -117,7 +117,7 @@ def _side(strokes: np.ndarray, line: float, across: tuple[float, ...]) -> np.nda
         strip = strokes[lo:hi, int(round(start)) : int(round(end))]
         if strip.size == 0:
             continue
-        run = nearest_run(strip.mean(axis=1) >= 255 * STRIP_COVERAGE, line - lo)
+        run = inked_runs(strip.mean(axis=1) >= 255 * STRIP_COVERAGE).nearest(line - lo)
         if run is not None:
             # The middle of the run of inked rows: the centre line of the border.
             points.append(((start + end) / 2, lo + sum(run) / 2))

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage
-from pipeline.surround import Surround, nearest_run, surround
+from pipeline.surround import Runs, Surround, inked_runs, surround
 
 # The board is warped again with this margin (cells) around it: a side may lie outside the
 # corners by up to a row at a corner, half of that on average.
@@ -126,15 +126,17 @@ def _traced_lines(
     # Which rows each strip (across the lines, one per cell) counts as line ink, once for all
     # the lines that cross it.
     inked = [
-        strokes[:, max(0, int(round(x - half))) : int(round(x + half)) + 1].mean(axis=1)
-        >= 255 * STRIP_COVERAGE
+        inked_runs(
+            strokes[:, max(0, int(round(x - half))) : int(round(x + half)) + 1].mean(axis=1)
+            >= 255 * STRIP_COVERAGE
+        )
         for x in centres
     ]
     return [_fitted(_trace(inked, centres, line, cell)) for line in lines]
 
 
 def _trace(
-    inked: list[np.ndarray], centres: list[float], line: float, cell: float
+    inked: list[Runs], centres: list[float], line: float, cell: float
 ) -> list[tuple[float, float]]:
     """Points (along, position) of the line near ``line``, one per strip, traced from the
     middle strip outwards."""
@@ -146,7 +148,7 @@ def _trace(
             expected = _predicted(points, k, centres[k], line)
             # The whole run, not the part inside the reach, so that a solid cell beside the
             # line is seen for what it is.
-            run = nearest_run(inked[k], expected)
+            run = inked[k].nearest(expected)
             if run is None or run[1] - run[0] > MAX_LINE_WIDTH * cell:
                 continue
             centre = sum(run) / 2

@@ -3,6 +3,7 @@ a board whose corners are a little off can be looked for, inside or outside thos
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 import cv2
@@ -63,15 +64,30 @@ def _grey(pixels: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY) if pixels.ndim == 3 else pixels
 
 
-def nearest_run(inked: np.ndarray, expected: float) -> tuple[int, int] | None:
-    """The run [start, end) of inked rows nearest the expected line (other runs are text or
-    rules beside the grid, or a neighbouring line); None when no row is inked."""
-    # Run edges from the padded difference: quicker on these few rows than grouping the
-    # inked rows' indices.
+@dataclass(frozen=True)
+class Runs:
+    """The runs of inked rows of a profile: run i spans rows starts[i] to ends[i] - 1."""
+
+    starts: list[int]
+    ends: list[int]
+
+    def nearest(self, expected: float) -> tuple[int, int] | None:
+        """The run [start, end) nearest the expected line (other runs are text or rules
+        beside the grid, or a neighbouring line); None when there is none."""
+        # Runs are sorted and apart: the nearest is the last starting at or before the
+        # expected row, or the next one.
+        after = bisect_right(self.starts, expected)
+        best: tuple[float, int] | None = None
+        for i in (after - 1, after):
+            if 0 <= i < len(self.starts):
+                distance = max(0.0, self.starts[i] - expected, expected - self.ends[i])
+                if best is None or distance < best[0]:
+                    best = (distance, i)
+        return None if best is None else (self.starts[best[1]], self.ends[best[1]])
+
+
+def inked_runs(inked: np.ndarray) -> Runs:
+    """The runs of True in a boolean profile."""
+    # Run edges from the padded difference: quicker than grouping the inked rows' indices.
     edges = np.diff(np.concatenate(([0], inked.view(np.int8), [0])))
-    starts, ends = np.flatnonzero(edges > 0), np.flatnonzero(edges < 0)
-    if starts.size == 0:
-        return None
-    distance = np.maximum(0, np.maximum(starts - expected, expected - ends))
-    nearest = int(np.argmin(distance))
-    return int(starts[nearest]), int(ends[nearest])
+    return Runs(np.flatnonzero(edges > 0).tolist(), np.flatnonzero(edges < 0).tolist())
