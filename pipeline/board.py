@@ -48,7 +48,10 @@ class Lattice:
 class BoardImage:
     """A board warped to a fronto-parallel square, with the warp that made it.
 
-    ``homography`` maps page pixels to board pixels; its inverse draws back onto the page.
+    ``homography`` maps page pixels to board pixels; its inverse draws back onto the page. A
+    board whose printed lines bend (a curled page) is straightened beyond it
+    (``pipeline.straighten``): there the homography places a point within the bend, a few
+    tenths of a cell at most, of where the board shows it.
     """
 
     location: BoardLocation
