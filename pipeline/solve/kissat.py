@@ -11,9 +11,14 @@ first, e.g. a Celery worker killed for its own time limit. Kissat's own ``--time
 third line of defence for a parent that is stopped rather than killed.
 
 The death signal is set by util-linux's ``setpriv --pdeathsig`` when it is installed, otherwise
-by prctl from a ``preexec_fn``. Measured (bench/solve.py prints both floors): any preexec_fn
-makes Python fork the whole interpreter instead of vfork-ing, about 3.5 ms a launch against
-about 2 ms through setpriv (1 ms bare), and a puzzle takes two launches.
+by prctl from a ``preexec_fn``. Measured side by side (bench/solve.py prints the floors; one
+``kissat --version``, mean CPU ms on a quiet machine / under load average 5 on 2 cores): bare
+1.0 / 1.45, in its own session 1.0 / 1.37 (setsid keeps Python's vfork path), os.posix_spawn
+with setsid 1.34 under load, through setpriv 2.1 / 2.63, prctl preexec_fn 4.56 under load (any
+preexec_fn makes Python fork the whole interpreter). Dropping the death signal and relying on
+``--time`` alone would save the 1.1 ms of setpriv per launch but let an orphan run on for up
+to the whole timeout; since the default "auto" backend launches kissat only for puzzles that
+take seconds (``pipeline.solve.auto``), the guarantee is kept and the 1.1 ms is noise there.
 """
 
 from __future__ import annotations
@@ -41,7 +46,12 @@ WHEEL_BINARY = "sage_wheels/bin/kissat"
 # launch is about 1 ms): the preprocessing that pays off on industrial formulas costs more than
 # the whole search here. The hard gecode 25x25s (first 8, 3 s each): --plain solved 4, default
 # 2, --sat 2, --unsat 2, --preprocess=false 3; at 6 s --plain 6, --plain --target=0 5, --basic
-# 2. "-q" drops the banner and statistics we would only discard; "-n" (no model) saves nothing.
+# 2. After propagation (pipeline.solve.propagate), CPU s on 8 of the hard 25x25s, first solve
+# median / total: --plain 0.29 / 4.5, --plain --walkinitially=true 0.28 / 4.2, --plain
+# --restartint=50 0.28 / 4.3, --plain --tier1=3 0.38 / 6.5, --sat 1.36 / 12.8, --plain
+# --stable=false 1.51 / 16.8; the uniqueness run (UNSAT, from scratch), 7 puzzles: --plain
+# 0.37-3.5 s, default 0.65-5.1, --unsat 0.74-7.8. Nothing beats --plain beyond noise.
+# "-q" drops the banner and statistics we would only discard; "-n" (no model) saves nothing.
 DEFAULT_OPTIONS = ("-q", "--plain")
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>

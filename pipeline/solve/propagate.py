@@ -1,10 +1,9 @@
-"""Naked and hidden singles and locked candidates to a fixpoint, before any CNF is written.
+"""Naked and hidden singles to a fixpoint, before any CNF is written.
 
-Singles are exactly what a SAT solver's unit propagation does at decision level 0 on our
-encoding (a naked single is the cell's "exactly one" clause going unit, a hidden single a unit's
-"every digit at least once" clause); locked candidates (a digit's places in a box all in one
-row: not elsewhere in that row, and the converse) go a little further. Done here on bitsets, so
-the formula the solver gets is only what propagation cannot settle.
+This is exactly what a SAT solver's unit propagation does at decision level 0 on our encoding
+(a naked single is the cell's "exactly one" clause going unit, a hidden single a unit's "every
+digit at least once" clause), done here on bitsets, so the formula the solver gets is only what
+propagation cannot settle.
 
 The deductions are sound, so every solution agrees with them: a grid filled by propagation
 alone is the only solution (reported as solved without a SAT call, after the same independent
@@ -14,10 +13,16 @@ is none.
 Candidates are kept per digit as a bitboard over the cells (bit r*N+c), Python ints: one ``&``
 updates a whole row, column or box. Measured (median clauses handed on, without -> with):
 puzzles2_17_clue 2,998 -> 573 (96 of the first 200 filled by propagation alone), gecode_16x16
-4,335 -> 0 (49 of 55 filled), gecode_25x25 25,590 -> 20,670 (none filled), forum_hardest_1106
-1,923 -> 1,863: the hardest 9x9s are built to defeat these rules, and on them propagation
-neither helps nor hurts (solve CPU time within noise). Locked candidates filled 6 more of the
-16x16s than singles alone, 19 of 300 magictour 9x9s, and cut the 25x25 formulas by 5%.
+4,335 -> 0 (43 of 55 filled), gecode_25x25 25,590 -> 21,638 (none filled), forum_hardest_1106
+1,923 -> 1,887: the hardest 9x9s are built to defeat these rules, and on them propagation
+neither helps nor hurts (solve CPU time within noise).
+
+Locked candidates (a digit's places in a box all in one row: not elsewhere in that row, and the
+converse) were measured and dropped: they filled 6 more 16x16s and cut the 25x25 formulas by
+5%, but cost more than they saved (median CPU ms per puzzle with the auto backend, with ->
+without: forum_hardest_1106 2.00 -> 1.84, magictour 1.44 -> 1.34, gecode_16x16 1.23 -> 1.13;
+on the hard 25x25s within noise). Probing each cell's solution digit with these rules, to
+shorten the uniqueness proof, settled 1-3 of some 320 free cells: dropped too.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ class Units:
     masks: tuple[int, ...]  # the playable cells of each unit
     full: tuple[bool, ...]  # no blocked cell: the unit holds every digit once
     peers: tuple[int, ...]  # per cell, the other cells of its row, column and box
-    of_cell: tuple[tuple[int, int, int], ...]  # per cell, the indices of its row, column, box
+    of_cell: tuple[tuple[int, int, int], ...]  # per cell, its row's, column's and box's index
 
 
 def units_of(puzzle: Puzzle) -> Units:
@@ -84,9 +89,7 @@ class Candidates:
         return next(d for d, board in enumerate(self.boards, 1) if board & bit)
 
 
-def propagate(
-    puzzle: Puzzle, units: Units, fixpoint: bool = True, locked: bool = True
-) -> Candidates:
+def propagate(puzzle: Puzzle, units: Units, fixpoint: bool = True) -> Candidates:
     """Naked and hidden singles to a fixpoint (see the module notes); with ``fixpoint`` False
     only the givens' digits are struck from their peers. The givens must not clash
     (``encode.find_clashes``); a clash would only show up as a contradiction here."""
@@ -143,28 +146,8 @@ def propagate(
                     for e in range(n):
                         if e != d:
                             boards[e] &= ~places
-        if found:
-            continue
-        if not locked or not _strike_locked(boards, units, solved):
+        if not found:
             return Candidates(n, tuple(boards), solved, playable)
-
-
-def _strike_locked(boards: list[int], units: Units, solved: int) -> bool:
-    """Locked candidates: when a digit's places in a full unit all lie in one other unit, it can
-    go nowhere else in that other unit. True when some candidate was struck."""
-    struck = False
-    for d, board in enumerate(boards):
-        for a, (mask, full) in enumerate(zip(units.masks, units.full, strict=True)):
-            places = board & mask
-            if not full or not places or places & solved or places & (places - 1) == 0:
-                continue
-            for b in units.of_cell[(places & -places).bit_length() - 1]:
-                outside = units.masks[b] & ~mask
-                if b != a and not places & ~units.masks[b] and board & outside:
-                    board &= ~outside
-                    struck = True
-        boards[d] = board
-    return struck
 
 
 def _no_digit(cells: int, n: int) -> str:

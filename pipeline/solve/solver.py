@@ -2,8 +2,9 @@
 
 Uniqueness costs a second solve: the same CNF plus a clause forbidding the first solution (the
 backend adds it to its live solver if it can). If that is unsatisfiable the first solution was
-the only one. Every solution is checked by
-``pipeline.solve.check`` before it is reported.
+the only one. When propagation before encoding (``pipeline.solve.propagate``) already fills
+the grid, that grid is forced, hence unique, and no SAT call is made. Every solution is checked
+by ``pipeline.solve.check`` before it is reported.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def solve_puzzle(
         return verdict(Verdict.INVALID, message=error.message)
     if encoding.contradiction:
         return verdict(Verdict.UNSOLVABLE, message=encoding.contradiction)
-    if not encoding.cells:  # every playable cell is given
+    if not encoding.cells:  # every playable cell is given or forced by propagation
         return verdict(Verdict.SOLVED, solution=_checked(puzzle, encoding, frozenset(), backend))
 
     remaining = timeout - (time.perf_counter() - started)

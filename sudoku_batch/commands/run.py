@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from pipeline.ingest import DEFAULT_PDF_DPI
+from pipeline.solve.backends import DEFAULT_BACKEND
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -25,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pages processed at once, one process each (default: every core)",
     )
     parser.add_argument("--engine", default="ppocr-onnx", help="OCR engine (default: %(default)s)")
-    parser.add_argument("--backend", default="kissat", help="SAT backend (default: %(default)s)")
+    parser.add_argument(
+        "--backend", default=DEFAULT_BACKEND, help="SAT backend (default: %(default)s)"
+    )
     parser.add_argument(
         "--timeout", type=float, default=10.0,
         help="seconds the solver may spend on one puzzle (default: %(default)s)",

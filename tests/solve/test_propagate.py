@@ -17,7 +17,6 @@ from tests.solve.grids import SHAPES, cut, random_solution
 
 TIMEOUT = 60.0
 WITHOUT = EncodingPolicy(propagate=False)
-SINGLES_ONLY = EncodingPolicy(locked_candidates=False)
 
 puzzles = st.tuples(
     st.sampled_from(SHAPES),
@@ -28,13 +27,13 @@ puzzles = st.tuples(
 
 
 @settings(max_examples=150, deadline=None)
-@given(case=puzzles, locked=st.booleans())
-def test_propagation_keeps_the_true_digit_of_every_cell(case, locked):
+@given(case=puzzles)
+def test_propagation_keeps_the_true_digit_of_every_cell(case):
     shape, seed, holes, blocked = case
     rng = random.Random(seed)
     solution = random_solution(shape, rng)
     puzzle = cut(solution, shape, rng, holes, blocked)
-    found = propagate(puzzle, units_of(puzzle), locked=locked)
+    found = propagate(puzzle, units_of(puzzle))
     assert not found.contradiction
     n = shape.size
     for r in range(n):
@@ -73,16 +72,15 @@ def altered(shape: GridShape, seed: int, holes: float, blocked: float) -> Puzzle
 def test_verdicts_and_solutions_are_the_same_with_and_without_propagation(case, cadical):
     puzzle = altered(*case)
     without = solve_puzzle(puzzle, cadical, TIMEOUT, WITHOUT)
-    for policy in (SINGLES_ONLY, EncodingPolicy()):
-        found = propagate(puzzle, units_of(puzzle), locked=policy.locked_candidates)
-        result = solve_puzzle(puzzle, cadical, TIMEOUT, policy)
-        assert result.verdict == without.verdict
-        if result.verdict is Verdict.SOLVED:
-            assert result.solution == without.solution
-        # A contradiction found by propagation is a real one: the solver finds none either.
-        if found.contradiction:
-            assert without.verdict is Verdict.UNSOLVABLE
-            assert result.message == found.contradiction
+    found = propagate(puzzle, units_of(puzzle))
+    result = solve_puzzle(puzzle, cadical, TIMEOUT)
+    assert result.verdict == without.verdict
+    if result.verdict is Verdict.SOLVED:
+        assert result.solution == without.solution
+    # A contradiction found by propagation is a real one: the solver finds no solution either.
+    if found.contradiction:
+        assert without.verdict is Verdict.UNSOLVABLE
+        assert result.message == found.contradiction
 
 
 def test_an_empty_cell_and_a_digit_with_no_place_are_contradictions():
