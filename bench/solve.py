@@ -30,7 +30,7 @@ sys.path.insert(0, str(REPO))
 
 from pipeline.errors import InvalidPuzzle  # noqa: E402
 from pipeline.solve.backend import SatBackend  # noqa: E402
-from pipeline.solve.backends import BACKEND_NAMES, make_backend  # noqa: E402
+from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend  # noqa: E402
 from pipeline.solve.check import solution_problems  # noqa: E402
 from pipeline.solve.encode import AtMostOne, EncodingPolicy  # noqa: E402
 from pipeline.solve.kissat import DEFAULT_OPTIONS, KissatBackend  # noqa: E402
@@ -58,7 +58,10 @@ def main() -> int:
         "one `kissat --version` launch, median wall / mean CPU of 50: "
         + ", ".join(f"{how} {ms:.2f} / {cpu:.2f} ms" for how, (ms, cpu) in floors.items())
     )
-    print(f"encoding: {policy}; kissat options: {' '.join(args.kissat_options)}")
+    print(
+        f"default backend: {DEFAULT_BACKEND}; encoding: {policy};"
+        f" kissat options: {' '.join(args.kissat_options)}"
+    )
     print(
         f"{'set':34} {'backend':8} {'n':>5} {'puz/s':>8} {'median ms':>10} {'p99 ms':>9}"
         f" {'max ms':>9} {'cpu ms':>7}  wrong  verdicts"
