@@ -30,8 +30,7 @@ import cv2
 import numpy as np
 
 from bench.recognition import DATASET, Sample, load_samples, shared_data_dir
-from pipeline.board import BoardImage, BoardLocation, CellKind, Lattice
-from pipeline.cells import classify_cells
+from pipeline.board import BoardImage, BoardLocation, Lattice
 from pipeline.grid import GridShape
 from pipeline.ocr.base import digit_symbols
 from pipeline.ocr.ctc import sequence_log_likelihoods
@@ -178,30 +177,6 @@ def fit_temperature(pooled: Scores, name: str) -> tuple[float, float]:
     return float(by_nll), float(max(honest)) if honest else float("nan")
 
 
-def crop_source_figures(engine, samples) -> None:
-    """Errors reading the cells stage's own crops (CellImage.crop) against the cell interiors
-    recognise_board reads, on the givens both agree are given (true corners)."""
-    wrong = {"cells-stage crops": 0, "cell interiors": 0}
-    count = 0
-    for sample in samples:
-        board = board_from_corners(sample, sample.corners)
-        cells = [
-            cell
-            for cell in classify_cells(board)
-            if cell.kind is CellKind.GIVEN and sample.givens[cell.row * SIZE + cell.col]
-        ]
-        truth = [sample.givens[cell.row * SIZE + cell.col] for cell in cells]
-        interiors = cell_interiors(board, [(cell.row, cell.col) for cell in cells])
-        for name, crops in (
-            ("cells-stage crops", [cell.crop for cell in cells]),
-            ("cell interiors", interiors),
-        ):
-            readings = engine.read_digits(crops, digit_symbols(SIZE))
-            wrong[name] += sum(r.digit != t for r, t in zip(readings, truth, strict=True))
-        count += len(cells)
-    print(f"\n== crops read ({count} givens the cells stage also calls given): errors {wrong}")
-
-
 def orientation_figures(engine, samples, jitter: float, seed: int = 1) -> dict[int, list[float]]:
     """Crops of each board turned r quarter turns clockwise must be found to need r turns back.
     Counts the decisions settled by the first read alone; returns the CPU ms of each
@@ -251,7 +226,6 @@ def main() -> None:
         print(f"\n######## {name}")
         report_engine(engines[name], clean[name], shaken[name], args.jitter)
 
-    crop_source_figures(engine, samples)
     orientation_ms = {}
     if not args.no_orientation:
         orientation_ms = orientation_figures(engine, samples, 0.0)

@@ -72,9 +72,9 @@ class CellKind(StrEnum):
 
 @dataclass(frozen=True)
 class CellImage:
-    """One cell of a board: its place, its kind and, for a given, the crop to read."""
+    """One cell of a board: its place and its kind (the recogniser reads givens from the board
+    itself, so no crop travels with the cell)."""
 
     row: int  # 0-based
     col: int  # 0-based
     kind: CellKind
-    crop: np.ndarray | None = field(default=None, repr=False)  # grayscale, given cells only

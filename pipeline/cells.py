@@ -1,4 +1,4 @@
-"""Sort the cells of a rectified board into empty, given and blocked, and crop the givens.
+"""Sort the cells of a rectified board into empty, given and blocked.
 
 Each cell is judged against its own background, so a shaded (tinted or grey) cell reads like a
 white one. Ink is measured in the darkest channel, so red or blue print is as dark as black.
@@ -40,12 +40,10 @@ DEPTH_PERCENT = 3
 # joined up, reaches a quarter.
 MIN_DIGIT_HEIGHT = 0.3
 CENTRE_FRACTION = 0.5
-# Margin kept around a digit's ink in its crop (share of the cell).
-CROP_MARGIN = 0.06
 
 
 def classify_cells(board: BoardImage) -> list[CellImage]:
-    """All N*N cells row-major, with a normalised crop (dark on light) for each given."""
+    """All N*N cells row-major, each with its kind."""
     darkest = darkest_channel(board.pixels)
     print_level, paper = grey_levels(darkest, (2, 90))
     rows, cols = board.lattice.row_lines, board.lattice.col_lines
@@ -73,16 +71,11 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
         if blocked[index]:
             cells.append(CellImage(r, c, CellKind.BLOCKED))
             continue
-        box = None
-        if depths[index] >= given_depth:
-            # The ink is the stroke cores: darker than halfway to the cell's darkest print.
-            ink = (interior < backgrounds[index] - depths[index] / 2).astype(np.uint8)
-            box = _digit_box(ink)
-        if box is None:
-            cells.append(CellImage(r, c, CellKind.EMPTY))
-        else:
-            crop = _normalised_crop(interior, box, backgrounds[index])
-            cells.append(CellImage(r, c, CellKind.GIVEN, crop))
+        # The ink is the stroke cores: darker than halfway to the cell's darkest print.
+        given = depths[index] >= given_depth and _holds_digit(
+            (interior < backgrounds[index] - depths[index] / 2).astype(np.uint8)
+        )
+        cells.append(CellImage(r, c, CellKind.GIVEN if given else CellKind.EMPTY))
     return cells
 
 
@@ -137,8 +130,8 @@ def _centre(interior: np.ndarray) -> np.ndarray:
     return interior[dy : h - dy, dx : w - dx]
 
 
-def _digit_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
-    """The bounding box (x0, y0, x1, y1) of the ink blobs that reach the cell's centre."""
+def _holds_digit(ink: np.ndarray) -> bool:
+    """Whether an ink blob tall enough to be a character reaches the cell's centre."""
     h, w = ink.shape
     # Thin, light or blurred print breaks into pieces at the threshold; joining pixels one
     # apart keeps each character one blob.
@@ -146,29 +139,10 @@ def _digit_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
     count, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     cx0, cx1 = w * (1 - CENTRE_FRACTION) / 2, w * (1 + CENTRE_FRACTION) / 2
     cy0, cy1 = h * (1 - CENTRE_FRACTION) / 2, h * (1 + CENTRE_FRACTION) / 2
-    box: list[int] | None = None
     for label in range(1, count):
         x, y, bw, bh, _ = stats[label]
         reaches_centre = x < cx1 and x + bw > cx0 and y < cy1 and y + bh > cy0
         # Specks are dropped; a blob spanning the whole interior is a line remnant or a smudge.
-        if not reaches_centre or bh < MIN_DIGIT_HEIGHT * h or (bw >= w and bh >= h):
-            continue
-        if box is None:
-            box = [x, y, x + bw, y + bh]
-        else:
-            box = [min(box[0], x), min(box[1], y), max(box[2], x + bw), max(box[3], y + bh)]
-    return None if box is None else (box[0], box[1], box[2], box[3])
-
-
-def _normalised_crop(
-    interior: np.ndarray, box: tuple[int, int, int, int], background: float
-) -> np.ndarray:
-    """The digit's region, with the cell background stretched to white and the ink kept dark."""
-    h, w = interior.shape
-    margin = int(round(CROP_MARGIN * max(h, w)))
-    x0, y0, x1, y1 = box
-    region = interior[max(0, y0 - margin) : y1 + margin, max(0, x0 - margin) : x1 + margin]
-    darkest = float(region.min())
-    span = max(background - darkest, 1.0)
-    stretched = (region.astype(np.float32) - darkest) * (255.0 / span)
-    return np.clip(stretched, 0, 255).astype(np.uint8)
+        if reaches_centre and bh >= MIN_DIGIT_HEIGHT * h and not (bw >= w and bh >= h):
+            return True
+    return False

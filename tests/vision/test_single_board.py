@@ -54,35 +54,19 @@ def test_lattice_lines_follow_the_print_and_bound_cells_tightly() -> None:
         assert np.median(gray[10:-10, int(round(pos))]) < 128
 
 
-def test_given_crops_are_dark_on_light_without_grid_lines_even_in_red_ink() -> None:
+def test_cell_kinds_are_right_in_red_ink_on_shaded_cells() -> None:
     rng = np.random.default_rng(3)
     grid = rendered(GridShape(3, 3), rng, shaded=12)
     photo = photo_of(grid, rng, red_ink=True)
     board = rectify_board(photo.image, find_boards(photo.image)[0])
-    cells = classify_cells(board)
-    assert [c.kind for c in cells] == [k for row in grid.kinds for k in row]
-    for cell in cells:
-        if cell.kind is CellKind.GIVEN:
-            crop = cell.crop
-            assert crop is not None and crop.dtype == np.uint8 and crop.ndim == 2
-            assert crop.min() < 60 and np.percentile(crop, 90) > 200
-            # No grid line along an edge: no crop row or column is mostly ink.
-            ink = crop < 128
-            assert ink.mean(axis=1).max() < 0.9 and ink.mean(axis=0).max() < 0.9
-        else:
-            assert cell.crop is None
+    assert [c.kind for c in classify_cells(board)] == [k for row in grid.kinds for k in row]
 
 
-def test_two_digit_numbers_stay_whole_in_their_crop() -> None:
+def test_two_digit_numbers_are_givens() -> None:
     rng = np.random.default_rng(11)
     grid = rendered(GridShape(4, 4), rng, cell_px=44, fill=0.5)
     board = rectify_board(grid.image, find_boards(grid.image)[0])
-    for cell in classify_cells(board):
-        value = grid.puzzle.givens[cell.row][cell.col]
-        if value and value >= 10:
-            assert cell.crop is not None
-            # Two digits side by side: the crop is clearly wider than tall.
-            assert cell.crop.shape[1] > 1.2 * cell.crop.shape[0]
+    assert [c.kind for c in classify_cells(board)] == [k for row in grid.kinds for k in row]
 
 
 def test_blocked_cells_are_told_from_shaded_ones() -> None:
