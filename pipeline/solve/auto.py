@@ -1,15 +1,15 @@
 """The "auto" backend: in-process MiniSat first, Kissat for what it does not settle quickly.
 
 Measured (bench/solve.py, backends interleaved, median CPU ms per puzzle with uniqueness, 300 a
-set): in-process MiniSat is the fastest on the 9x9 sets (forum_hardest_1106 2.33 ms against
-CaDiCaL 3.31 and Kissat 9.13, which launches twice) and ties on 16x16 and the easy 25x25s,
+set): in-process MiniSat is the fastest on the 9x9 sets (forum_hardest_1106 1.86 ms against
+CaDiCaL 2.60 and Kissat 7.05, which launches twice) and ties on 16x16 and the easy 25x25s,
 because it needs no process launch and proves uniqueness incrementally; on the hard gecode
-25x25s Kissat ``--plain`` is much better (median 2.0 s against MiniSat 4.6 s; 16 of 18 within
-10 s against 10), and there the proof of uniqueness, not the first solution, takes most of the
+25x25s Kissat ``--plain`` is much better (median 2.2 s against MiniSat 4.5 s; 16 of 18 within
+10 s against 11), and there the proof of uniqueness, not the first solution, takes most of the
 time. So MiniSat gets a small conflict budget per search; a puzzle that exhausts it goes to
 Kissat, which then does only what is left: both solves, or just the uniqueness proof when
 MiniSat found a solution. In the same run auto matched the best backend on every set (within
-noise): forum_hardest_1106 2.25 ms, gecode_25x25 2.04 s and 16 of 18 solved.
+noise): forum_hardest_1106 1.83 ms, gecode_25x25 2.27 s and 16 of 18 solved.
 """
 
 from __future__ import annotations
