@@ -112,15 +112,16 @@ def _persist(session, page_id: int, outcome: PageOutcome) -> None:
     """Record one page's outcome through the functions the Celery tasks call, stage by stage."""
     from store.record import Stage, record_boards, record_failure, record_reading, record_solution
 
+    # As in the Celery driver, the rectify stage loads (or rasterises) its page itself.
+    page_seconds = sum(outcome.seconds.values())
     if outcome.error is not None:
-        stage = Stage.INGEST if outcome.error_stage == "load" else Stage.RECTIFY
-        record_failure(session, outcome.error, stage, page_id=page_id,
-                       seconds=sum(outcome.seconds.values()))
+        record_failure(session, outcome.error, Stage.RECTIFY, page_id=page_id,
+                       seconds=page_seconds)
         return
     boards = [puzzle.board for puzzle in outcome.puzzles]
     puzzle_ids = record_boards(
         session, page_id, boards, cells=[[] for _ in boards],
-        board_image_paths=[""] * len(boards), seconds=outcome.seconds.get("rectify", 0.0),
+        board_image_paths=[""] * len(boards), seconds=page_seconds,
     )
     for puzzle_id, puzzle in zip(puzzle_ids, outcome.puzzles, strict=True):
         if puzzle.recognised is not None:

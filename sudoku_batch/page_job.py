@@ -50,7 +50,7 @@ class PageOutcome:
     source: PageSource
     puzzles: list[PuzzleOutcome] = field(default_factory=list)
     error: SudokuBatchError | None = None
-    error_stage: str | None = None  # "load" or "rectify"
+    error_stage: str | None = None  # "load" or "rectify", both the rectify stage's
     seconds: dict[str, float] = field(default_factory=dict)
 
 
