@@ -23,7 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.recognition import DATASET, shared_data_dir
+from bench.recognition import DATASET
+from bench.shared_data import shared_data_dir
 from sudoku_batch.embedded import EmbeddedOptions, run_batch
 
 # (source as given to the runner, page, index on page)

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from bench.recognition import DATASET, Sample, load_samples, shared_data_dir
+from bench.recognition import DATASET, Sample, load_samples
+from bench.shared_data import shared_data_dir
 from pipeline.board import BoardImage, BoardLocation, Lattice
 from pipeline.grid import GridShape
 from pipeline.ocr.base import digit_symbols

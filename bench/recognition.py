@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bench.shared_data import shared_data_dir
 from pipeline.board import BoardImage, BoardLocation, CellImage, CellKind
 from pipeline.cells import classify_cells
 from pipeline.errors import LatticeNotFound
@@ -30,12 +30,7 @@ from pipeline.rectify import rectify_board
 from synth.book import ScannedPage, random_book
 from synth.grid_image import cell_kind
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
 DATASET = "wichtounet-v2-train"
-
-
-def shared_data_dir() -> Path:
-    return Path(os.environ.get("SUDOKU_BATCH_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
 
 
 @dataclass(frozen=True)
@@ -102,8 +97,11 @@ def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
     return float(np.linalg.norm(found - truth, axis=1).max()) / side
 
 
-def run_vision(sample: Sample, tolerance: float) -> VisionResult:
-    pixels = read_photo(sample.path)
+def read_boards(
+    pixels: np.ndarray,
+) -> tuple[list[BoardLocation], list[tuple[BoardImage, list[CellImage]] | None], float]:
+    """The vision stages on one page: locations, each one's board and cells (None where its
+    lattice failed), and the CPU seconds they took."""
     start = time.process_time()
     locations = find_boards(pixels)
     read: list[tuple[BoardImage, list[CellImage]] | None] = []
@@ -113,7 +111,12 @@ def run_vision(sample: Sample, tolerance: float) -> VisionResult:
             read.append((board, classify_cells(board)))
         except LatticeNotFound:
             read.append(None)
-    seconds = time.process_time() - start
+    return locations, read, time.process_time() - start
+
+
+def run_vision(sample: Sample, tolerance: float) -> VisionResult:
+    pixels = read_photo(sample.path)
+    locations, read, seconds = read_boards(pixels)
     if not locations:
         return VisionResult(sample, locations, None, None, None, seconds)
     if sample.corners is None:
@@ -222,16 +225,7 @@ class BookPageResult:
 
 def run_book_page(page: ScannedPage, tolerance: float) -> BookPageResult:
     pixels = cv2.imdecode(np.frombuffer(page.jpeg, np.uint8), cv2.IMREAD_COLOR)
-    start = time.process_time()
-    locations = find_boards(pixels)
-    read = []
-    for location in locations:
-        try:
-            board = rectify_board(pixels, location)
-            read.append((board, classify_cells(board)))
-        except LatticeNotFound:
-            read.append(None)
-    seconds = time.process_time() - start
+    locations, read, seconds = read_boards(pixels)
     placed, shaped = [], []
     cell_errors = cells = 0
     for index, grid in enumerate(page.grids):

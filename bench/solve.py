@@ -16,7 +16,6 @@ The data folder is $SUDOKU_BATCH_SHARED_DATA, else ../shared/data beside the che
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import statistics
 import subprocess
@@ -28,6 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.shared_data import shared_data_dir  # noqa: E402
 from pipeline.errors import InvalidPuzzle  # noqa: E402
 from pipeline.solve.backend import SatBackend  # noqa: E402
 from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend  # noqa: E402
@@ -41,8 +41,7 @@ from pipeline.textpuzzle import TextPuzzle, is_puzzle_line, parse_puzzle_line  #
 
 def main() -> int:
     args = _arguments()
-    puzzles_dir = Path(os.environ.get("SUDOKU_BATCH_SHARED_DATA", REPO.parent / "shared" / "data"))
-    puzzles_dir = puzzles_dir / "puzzles"
+    puzzles_dir = shared_data_dir() / "puzzles"
     if not puzzles_dir.is_dir():
         print(f"no puzzle sets at {puzzles_dir}: set SUDOKU_BATCH_SHARED_DATA", file=sys.stderr)
         return 2

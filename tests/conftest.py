@@ -4,16 +4,13 @@ it is absent."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
+from bench.shared_data import shared_data_dir
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-
-
-def shared_data_dir() -> Path:
-    return Path(os.environ.get("SUDOKU_BATCH_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
 
 
 @pytest.fixture(scope="session")
