@@ -1,0 +1,32 @@
+"""A 25x25 grid printed large enough is found, measured and read, in either printed convention
+(10..25 as numbers, or A..P as letters)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pipeline.grid import GridShape
+from pipeline.ocr.engines import make_engine
+from pipeline.page import rectify_page
+from pipeline.recognise import recognise_board
+from synth.grid_image import render_grid
+from synth.puzzles import random_puzzle
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return make_engine("ppocr-onnx")
+
+
+@pytest.mark.parametrize("labels", ["numbers", "letters"])
+def test_a_25x25_grid_is_read_whole(engine, labels: str) -> None:
+    rng = np.random.default_rng(5)
+    generated = random_puzzle(GridShape(5, 5), rng, holes=375)
+    image = render_grid(generated.puzzle, cell_px=44, labels=labels, rng=rng).image
+
+    (board,) = rectify_page(image)
+    recognised = recognise_board(board, engine)
+
+    assert recognised.board.shape == GridShape(5, 5)
+    assert recognised.reading.givens() == generated.puzzle.givens
