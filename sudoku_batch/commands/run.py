@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from pipeline.ingest import DEFAULT_PDF_DPI
+from pipeline.ocr.engines import DEFAULT_ENGINE
 from pipeline.solve.backends import DEFAULT_BACKEND
 
 
@@ -25,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--jobs", type=int, default=os.cpu_count() or 1,
         help="pages processed at once, one process each (default: every core)",
     )
-    parser.add_argument("--engine", default="ppocr-onnx", help="OCR engine (default: %(default)s)")
+    parser.add_argument(
+        "--engine", default=DEFAULT_ENGINE, help="OCR engine (default: %(default)s)"
+    )
     parser.add_argument(
         "--backend", default=DEFAULT_BACKEND, help="SAT backend (default: %(default)s)"
     )
