@@ -11,20 +11,7 @@ Kissat, which then does only what is left: both solves, or just the uniqueness p
 MiniSat found a solution. In the same run auto matched the best backend on every set (within
 noise): forum_hardest_1106 1.83 ms, gecode_25x25 2.27 s and 16 of 18 solved.
 
-Faster uniqueness proofs for the hard 25x25s were measured and none won (CPU s per puzzle,
-side by side in one process, Kissat's first solution as S). Finding and proving in one
-in-process CaDiCaL 1.9.5 (blocking clause added to the live solver, learned clauses kept): the
-proof itself gets cheap (median 0.63 against Kissat's fresh 1.60) but the first search costs
-what Kissat saves, so first + proof is median 2.08 against 2.25 over all 18, per puzzle within
-about 30% either way, and the same two past 10 s; even the better of the two per puzzle keeps
-the median near 2 s: the work is the search space, whichever call pays for it. Kissat's S as
-CaDiCaL's phases (first solve instant, then the proof): slower than Kissat's fresh proof (first
-4 puzzles, median 2.9 against 1.7). Splitting "differs from S" into 25 per-box cubes (activation
-literals, one box's cells fixed to S after each UNSAT): 1.1-1.3x the single blocking clause in
-the same solver. Redundant "a cell that differs has another that differs in each of its units"
-clauses: within noise (8 hard puzzles, median 4.50 against 4.62). CaDiCaL's unsat/plain
-configurations, CaDiCaL 1.5.3 and Glucose 4.2 (first 2-4 puzzles): no better, MapleChrono much
-worse. Root-level naked/hidden subsets: see ``pipeline.solve.propagate``.
+Faster ways to prove the hard 25x25s unique were measured and none won: see docs/solving.md.
 """
 
 from __future__ import annotations
