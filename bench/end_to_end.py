@@ -66,8 +66,9 @@ def book_truth(folder: Path, pages: int, seed: int, dpi: int):
     return [source], truth
 
 
-def report(records: list[dict], truth: dict[GridKey, TrueGrid], seconds: float, pages: int,
-           jobs: int) -> None:
+def report(
+    records: list[dict], truth: dict[GridKey, TrueGrid], seconds: float, pages: int, jobs: int
+) -> None:
     found = {(r["source"], r["page"], r["index"]): r for r in records if r["size"]}
     extra = [key for key in found if key not in truth]
     matched = {
@@ -81,8 +82,10 @@ def report(records: list[dict], truth: dict[GridKey, TrueGrid], seconds: float, 
     verdicts = Counter(r["status"] for r in records)
     print(f"pages: {pages}   grids in truth: {n}   run: {seconds:.1f} s with --jobs {jobs}")
     print(f"statuses:                     {dict(verdicts)}")
-    print(f"grids found, size+box right:  {len(matched)}/{n} = {len(matched) / n:.1%}"
-          f"   (extra grids: {len(extra)})")
+    print(
+        f"grids found, size+box right:  {len(matched)}/{n} = {len(matched) / n:.1%}"
+        f"   (extra grids: {len(extra)})"
+    )
     for label, givens_of in (("as read", _read_givens), ("after doubts", _reconciled_givens)):
         fully_right = wrong_cells = cells = 0
         for record, expected in matched.values():
@@ -95,8 +98,10 @@ def report(records: list[dict], truth: dict[GridKey, TrueGrid], seconds: float, 
             cells += expected.size**2
             fully_right += errors == 0
         error_rate = wrong_cells / max(cells, 1)
-        print(f"{label + ':':<14}grids all right {fully_right}/{n} = {fully_right / n:.1%}"
-              f"   cell error {wrong_cells}/{cells} = {error_rate:.3%}")
+        print(
+            f"{label + ':':<14}grids all right {fully_right}/{n} = {fully_right / n:.1%}"
+            f"   cell error {wrong_cells}/{cells} = {error_rate:.3%}"
+        )
     print(f"seconds per page:             {seconds / pages:.3f}")
 
 

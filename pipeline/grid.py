@@ -57,9 +57,7 @@ class Puzzle:
         for r, row in enumerate(self.givens):
             for c, value in enumerate(row):
                 if value is not None and not 0 <= value <= n:
-                    raise InvalidPuzzle(
-                        f"cell r{r + 1}c{c + 1} holds {value}, outside 1..{n}"
-                    )
+                    raise InvalidPuzzle(f"cell r{r + 1}c{c + 1} holds {value}, outside 1..{n}")
 
     @property
     def size(self) -> int:

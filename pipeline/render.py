@@ -40,8 +40,9 @@ def render_solution(
     return _crop_to_board(drawn.astype(np.uint8), board)
 
 
-def _draw_centred(ink: np.ndarray, text: str, top: float, bottom: float, left: float,
-                  right: float) -> None:
+def _draw_centred(
+    ink: np.ndarray, text: str, top: float, bottom: float, left: float, right: float
+) -> None:
     cell_height, cell_width = bottom - top, right - left
     font = cv2.FONT_HERSHEY_SIMPLEX
     thickness = max(1, round(cell_height / 18))

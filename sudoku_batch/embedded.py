@@ -115,24 +115,42 @@ def _persist(session, page_id: int, outcome: PageOutcome) -> None:
     # As in the Celery driver, the rectify stage loads (or rasterises) its page itself.
     page_seconds = sum(outcome.seconds.values())
     if outcome.error is not None:
-        record_failure(session, outcome.error, Stage.RECTIFY, page_id=page_id,
-                       seconds=page_seconds)
+        record_failure(session, outcome.error, Stage.RECTIFY, page_id=page_id, seconds=page_seconds)
         return
     boards = [puzzle.board for puzzle in outcome.puzzles]
     puzzle_ids = record_boards(
-        session, page_id, boards, cells=[[] for _ in boards],
-        board_image_paths=[""] * len(boards), seconds=page_seconds,
+        session,
+        page_id,
+        boards,
+        cells=[[] for _ in boards],
+        board_image_paths=[""] * len(boards),
+        seconds=page_seconds,
     )
     for puzzle_id, puzzle in zip(puzzle_ids, outcome.puzzles, strict=True):
         if puzzle.recognised is not None:
-            record_reading(session, puzzle_id, puzzle.recognised, puzzle.board_image_path or "",
-                           seconds=puzzle.seconds["ocr"])
+            record_reading(
+                session,
+                puzzle_id,
+                puzzle.recognised,
+                puzzle.board_image_path or "",
+                seconds=puzzle.seconds["ocr"],
+            )
         if puzzle.solution is not None:
-            record_solution(session, puzzle_id, puzzle.solution, puzzle.render_path,
-                            seconds=puzzle.seconds["solve"] + puzzle.seconds.get("render", 0.0))
+            record_solution(
+                session,
+                puzzle_id,
+                puzzle.solution,
+                puzzle.render_path,
+                seconds=puzzle.seconds["solve"] + puzzle.seconds.get("render", 0.0),
+            )
         if puzzle.error is not None:
-            record_failure(session, puzzle.error, Stage(puzzle.error_stage), puzzle_id=puzzle_id,
-                           seconds=puzzle.seconds.get(puzzle.error_stage, 0.0))
+            record_failure(
+                session,
+                puzzle.error,
+                Stage(puzzle.error_stage),
+                puzzle_id=puzzle_id,
+                seconds=puzzle.seconds.get(puzzle.error_stage, 0.0),
+            )
 
 
 def summarise(records: list[dict]) -> str:

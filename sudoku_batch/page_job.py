@@ -111,9 +111,7 @@ def _process_board(
             settings.out_dir, Path("intermediates") / name, puzzle.recognised
         )
     with _timer(puzzle.seconds, "solve"):
-        puzzle.solution = solve_reading(
-            puzzle.recognised.reading, backend, settings.solve_timeout
-        )
+        puzzle.solution = solve_reading(puzzle.recognised.reading, backend, settings.solve_timeout)
     solved = puzzle.solution.result.solution
     if solved is not None:
         with _timer(puzzle.seconds, "render"):

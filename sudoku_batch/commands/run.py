@@ -23,7 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("inputs", nargs="+", metavar="INPUT", help="image, PDF, zip or folder")
     parser.add_argument("--out", required=True, type=Path, metavar="DIR")
     parser.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1,
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
         help="pages processed at once, one process each (default: every core)",
     )
     parser.add_argument(
@@ -33,12 +35,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--backend", default=DEFAULT_BACKEND, help="SAT backend (default: %(default)s)"
     )
     parser.add_argument(
-        "--timeout", type=float, default=10.0,
+        "--timeout",
+        type=float,
+        default=10.0,
         help="seconds the solver may spend on one puzzle (default: %(default)s)",
     )
     parser.add_argument("--dpi", type=int, default=DEFAULT_PDF_DPI, help="PDF rasterisation dpi")
     parser.add_argument(
-        "--keep-intermediates", action="store_true",
+        "--keep-intermediates",
+        action="store_true",
         help="also write each warped board and its cell crops under DIR/intermediates/",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")

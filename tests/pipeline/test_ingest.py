@@ -82,8 +82,10 @@ def test_bad_files_become_typed_errors_without_stopping_the_rest(tmp_path: Path)
     (tmp_path / "broken.zip").write_bytes(b"PK but not really")
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4 truncated")
     cv2.imwrite(str(tmp_path / "good.png"), _coloured(10, 10, (9, 9, 9)))
-    explicit = [tmp_path / name for name in
-                ("notes.txt", "broken.jpg", "broken.zip", "broken.pdf", "good.png")]
+    explicit = [
+        tmp_path / name
+        for name in ("notes.txt", "broken.jpg", "broken.zip", "broken.pdf", "good.png")
+    ]
     outcomes = {}
     for source in expand_inputs(explicit):
         try:

@@ -29,21 +29,31 @@ def _inked_share_per_cell(rendered: np.ndarray, board: BoardImage, offset: np.nd
     distance = np.abs(upright.astype(int) - np.array(SOLUTION_INK)).sum(axis=2)
     solution_coloured = distance < 120
     step = BOARD_PX // 9
-    return np.array([[solution_coloured[r * step:(r + 1) * step, c * step:(c + 1) * step].mean()
-                      for c in range(9)] for r in range(9)])
+    return np.array(
+        [
+            [
+                solution_coloured[r * step : (r + 1) * step, c * step : (c + 1) * step].mean()
+                for c in range(9)
+            ]
+            for r in range(9)
+        ]
+    )
 
 
 def test_digits_are_drawn_in_empty_cells_only_through_the_inverse_warp() -> None:
     page = np.full((600, 640, 3), 255, np.uint8)
     board = _skewed_board(page.shape[:2])
     solution = tuple(tuple((r * 3 + r // 3 + c) % 9 + 1 for c in range(9)) for r in range(9))
-    givens = tuple(tuple(v if (r + c) % 2 == 0 else 0 for c, v in enumerate(row))
-                   for r, row in enumerate(solution))
+    givens = tuple(
+        tuple(v if (r + c) % 2 == 0 else 0 for c, v in enumerate(row))
+        for r, row in enumerate(solution)
+    )
 
     rendered = render_solution(page, board, givens, solution)
 
-    offset = np.floor(board.location.corners.min(axis=0)
-                      - 0.04 * np.ptp(board.location.corners, axis=0).max())
+    offset = np.floor(
+        board.location.corners.min(axis=0) - 0.04 * np.ptp(board.location.corners, axis=0).max()
+    )
     share = _inked_share_per_cell(rendered, board, np.maximum(offset, 0))
     empty = np.array([[g == 0 for g in row] for row in givens])
     assert (share[empty] > 0.02).all(), "every filled-in cell shows a digit"
