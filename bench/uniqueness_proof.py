@@ -1,6 +1,6 @@
 """Ways to prove a found solution unique, side by side, on the hard 25x25 set.
 
-    python bench/uniqueness_proof.py [--limit 18] [--timeout 30] [--set gecode_25x25]
+    python bench/uniqueness_proof.py [--limit 18] [--timeout 30] [--set gecode_25x25] [--only ...]
 
 The solve stage proves uniqueness by running Kissat ``--plain`` again on the CNF plus one clause
 that forbids the first solution S. On the hard minimal 25x25s that proof, not finding S, takes
@@ -11,6 +11,8 @@ alike. Each gets S from the same first Kissat run and its own timeout:
 - ``plain``: the shipped proof, Kissat ``--plain``;
 - ``default``, ``unsat``, ``sat``: Kissat with preprocessing and inprocessing (probing,
   vivification...) left on, and its configurations tuned for UNSAT and SAT instances;
+- ``phase0``, ``focused``, ``stable``, ``chrono0``, ``target0``, ``tumble0``: ``--plain`` with
+  one search setting changed (see ``KISSAT_CONFIGS``);
 - ``segments``: ``--plain`` on a stronger CNF: one variable per (box-row or box-column segment,
   digit), tied to the segment's cells, with exactly one segment per digit in each row, column and
   box, so that unit propagation also does box-line reductions (locked candidates) during search;
@@ -50,6 +52,13 @@ KISSAT_CONFIGS = {
     "default": ("-q",),
     "unsat": ("-q", "--unsat"),
     "sat": ("-q", "--sat"),
+    # --plain with one search setting changed from Kissat's default
+    "phase0": ("-q", "--plain", "--phase=false"),  # try "digit not here" first
+    "focused": ("-q", "--plain", "--stable=0"),  # focused mode only, no stable phases
+    "stable": ("-q", "--plain", "--stable=2"),  # stable mode only
+    "chrono0": ("-q", "--plain", "--chrono=false"),  # no chronological backtracking
+    "target0": ("-q", "--plain", "--target=0"),  # no target phases
+    "tumble0": ("-q", "--plain", "--tumble=false"),  # no tumbled initial variable order
 }
 
 # A proof strategy: (puzzle, its encoding, S's true variables, timeout) -> seconds, or None
@@ -66,6 +75,8 @@ def main() -> int:
         "segments": _segments_proof,
         "backbone": _backbone_proof,
     }
+    if args.only:
+        strategies = {name: strategies[name] for name in args.only}
     finder = KissatBackend()
     print(f"{path.name}: first {args.limit} puzzles, timeout {args.timeout:g} s, seconds each")
     print(f"{'#':>3} {'first':>7} " + " ".join(f"{name:>9}" for name in strategies))
@@ -165,6 +176,12 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--limit", type=int, default=18, help="puzzles (default: all 18)")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per proof")
     parser.add_argument("--set", default="gecode_25x25", help="puzzle set file name, no .txt")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=[*KISSAT_CONFIGS, "segments", "backbone"],
+        help="run only these strategies (default: all)",
+    )
     return parser.parse_args()
 
 
