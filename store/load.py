@@ -33,6 +33,12 @@ def page_source(session: Session, page_id: int, artifacts: Artifacts) -> PageSou
     )
 
 
+def stored_input(session: Session, input_file_id: int, artifacts: Artifacts) -> tuple[Path, str]:
+    """Where an input file is stored, and its name."""
+    input_file = session.get_one(InputFile, input_file_id)
+    return artifacts.path(input_file.stored_path), input_file.name
+
+
 def text_puzzle_file(
     session: Session, input_file_id: int, artifacts: Artifacts
 ) -> tuple[Path, str, GridShape | None]:

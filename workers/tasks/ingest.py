@@ -10,8 +10,8 @@ from typing import Any
 
 from pipeline.errors import UnsupportedInput
 from pipeline.ingest import expand_input
+from store import load
 from store.db import transaction
-from store.models import InputFile
 from store.record import Stage, add_pages
 from workers import runtime
 from workers.app import TASK_INGEST, TASK_RECTIFY, app
@@ -25,9 +25,7 @@ def ingest_input_file(self: StageTask, input_file_id: int) -> dict[str, Any]:
     page_ids: list[int] = []
     with failures_recorded(self, input_file_id) as clock:
         with transaction(runtime.sessions()) as session:
-            input_file = session.get_one(InputFile, input_file_id)
-            path = runtime.artifacts().path(input_file.stored_path)
-            name = input_file.name
+            path, name = load.stored_input(session, input_file_id, runtime.artifacts())
         sources = list(expand_input(path, label=name))
         if not sources:
             # Otherwise the input would leave no page, and so no record in the results.
