@@ -44,7 +44,7 @@ from pipeline.grid import Puzzle  # noqa: E402
 from pipeline.solve.backend import Cnf, SatStatus, blocking_clause  # noqa: E402
 from pipeline.solve.encode import Encoding, encode_puzzle  # noqa: E402
 from pipeline.solve.kissat import KissatBackend  # noqa: E402
-from pipeline.solve.pysat_backend import SLICE_CONFLICTS  # noqa: E402
+from pipeline.solve.pysat_backend import search_until  # noqa: E402
 from pipeline.textpuzzle import is_puzzle_line, parse_puzzle_line  # noqa: E402
 
 KISSAT_CONFIGS = {
@@ -159,13 +159,10 @@ def _backbone_proof(_: Puzzle, encoding: Encoding, solution: frozenset[int], tim
     others.sort(key=lambda var: per_cell[encoding.cells[var - 1][:2]])
     with Solver(name="cadical195", bootstrap_with=encoding.cnf.clauses) as solver:
         for var in others:
-            answer = None
-            while answer is None:
-                if time.perf_counter() >= deadline:
-                    return None
-                solver.conf_budget(SLICE_CONFLICTS)
-                answer = solver.solve_limited(assumptions=[var])
-            if answer:
+            answer = search_until(solver, deadline, assumptions=[var]).status
+            if answer is SatStatus.UNKNOWN:
+                return None
+            if answer is SatStatus.SAT:
                 raise SystemExit("a second solution: this set's puzzles should be unique")
             solver.add_clause([-var])
     return time.perf_counter() - started

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Sequence
 
 from pysat.solvers import Solver
 
@@ -41,21 +42,25 @@ class PysatBackend:
         deadline = time.perf_counter() + timeout
         try:
             with Solver(name=self.solver, bootstrap_with=cnf.clauses) as solver:
-                first = _search(solver, deadline, self.slices)
+                first = search_until(solver, deadline, self.slices)
                 if first.status is not SatStatus.SAT or stop_after_first:
                     return first, None
                 solver.add_clause(blocking_clause(first.true_vars, distinct_vars))
-                return first, _search(solver, deadline, self.slices)
+                return first, search_until(solver, deadline, self.slices)
         except (RuntimeError, ValueError, TypeError, NotImplementedError) as error:
             raise SolverFailed(f"{self.solver} (python-sat) failed: {error}") from error
 
 
-def _search(solver: Solver, deadline: float, slices: int | None) -> SatOutcome:
+def search_until(
+    solver: Solver, deadline: float, slices: int | None = None, assumptions: Sequence[int] = ()
+) -> SatOutcome:
+    """One search of ``solver`` under ``assumptions``, in slices of conflicts until it answers,
+    ``deadline`` passes or, with ``slices``, that many slices are spent (then UNKNOWN)."""
     started = time.perf_counter()
     satisfiable = None
     for _ in itertools.count() if slices is None else range(slices):
         solver.conf_budget(SLICE_CONFLICTS)
-        satisfiable = solver.solve_limited()
+        satisfiable = solver.solve_limited(assumptions=assumptions)
         if satisfiable is not None or time.perf_counter() >= deadline:
             break
     seconds = time.perf_counter() - started
