@@ -31,6 +31,7 @@ import itertools
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -72,7 +73,7 @@ def main() -> int:
     lines = [line for line in path.read_text(encoding="utf-8").splitlines() if is_puzzle_line(line)]
     strategies: dict[str, Strategy] = {
         **{name: _kissat_proof(options) for name, options in KISSAT_CONFIGS.items()},
-        "segments": _segments_proof,
+        "segments": _kissat_proof(KISSAT_CONFIGS["plain"], with_segment_variables),
         "backbone": _backbone_proof,
     }
     if args.only:
@@ -101,28 +102,25 @@ def main() -> int:
     return 0
 
 
-def _kissat_proof(options: tuple[str, ...]) -> Strategy:
+def _plain_cnf(_: Puzzle, encoding: Encoding) -> Cnf:
+    return encoding.cnf
+
+
+def _kissat_proof(
+    options: tuple[str, ...], formula: Callable[[Puzzle, Encoding], Cnf] = _plain_cnf
+) -> Strategy:
+    """Kissat with ``options`` on ``formula``'s CNF plus the clause that forbids S."""
     backend = KissatBackend(options=options)
 
-    def prove(_: Puzzle, encoding: Encoding, solution: frozenset[int], timeout: float):
-        return _run_proof(backend, encoding.cnf, len(encoding.cells), solution, timeout)
+    def prove(puzzle: Puzzle, encoding: Encoding, solution: frozenset[int], timeout: float):
+        cnf = formula(puzzle, encoding)
+        proof = Cnf(cnf.num_vars, (*cnf.clauses, blocking_clause(solution, len(encoding.cells))))
+        outcome = backend.solve_cnf(proof, timeout)
+        if outcome.status is SatStatus.SAT:
+            raise SystemExit("a second solution: this set's puzzles should be unique")
+        return outcome.seconds if outcome.status is SatStatus.UNSAT else None
 
     return prove
-
-
-def _segments_proof(puzzle: Puzzle, encoding: Encoding, solution: frozenset[int], timeout: float):
-    cnf = with_segment_variables(puzzle, encoding)
-    return _run_proof(KissatBackend(), cnf, len(encoding.cells), solution, timeout)
-
-
-def _run_proof(
-    backend: KissatBackend, cnf: Cnf, cell_vars: int, solution: frozenset[int], timeout: float
-) -> float | None:
-    proof = Cnf(cnf.num_vars, (*cnf.clauses, blocking_clause(solution, cell_vars)))
-    outcome = backend.solve_cnf(proof, timeout)
-    if outcome.status is SatStatus.SAT:
-        raise SystemExit("a second solution: this set's puzzles should be unique")
-    return outcome.seconds if outcome.status is SatStatus.UNSAT else None
 
 
 def with_segment_variables(puzzle: Puzzle, encoding: Encoding) -> Cnf:
@@ -150,11 +148,9 @@ def with_segment_variables(puzzle: Puzzle, encoding: Encoding) -> Cnf:
 
 
 def _backbone_proof(_: Puzzle, encoding: Encoding, solution: frozenset[int], timeout: float):
-    deadline = time.perf_counter() + timeout
     started = time.perf_counter()
-    per_cell: dict[tuple[int, int], int] = {}
-    for row, col, _digit in encoding.cells:
-        per_cell[row, col] = per_cell.get((row, col), 0) + 1
+    deadline = started + timeout
+    per_cell = Counter(cell[:2] for cell in encoding.cells)
     others = [v for v in range(1, len(encoding.cells) + 1) if v not in solution]
     others.sort(key=lambda var: per_cell[encoding.cells[var - 1][:2]])
     with Solver(name="cadical195", bootstrap_with=encoding.cnf.clauses) as solver:
