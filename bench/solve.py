@@ -33,7 +33,7 @@ from pipeline.solve.backend import SatBackend  # noqa: E402
 from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend  # noqa: E402
 from pipeline.solve.check import solution_problems  # noqa: E402
 from pipeline.solve.encode import AtMostOne, EncodingPolicy  # noqa: E402
-from pipeline.solve.kissat import DEFAULT_OPTIONS, KissatBackend  # noqa: E402
+from pipeline.solve.kissat import DEFAULT_OPTIONS, LEMMA_MAX_LENGTH, KissatBackend  # noqa: E402
 from pipeline.solve.result import SolveResult, Verdict  # noqa: E402
 from pipeline.solve.solver import solve_puzzle  # noqa: E402
 from pipeline.textpuzzle import TextPuzzle, is_puzzle_line, parse_puzzle_line  # noqa: E402
@@ -62,7 +62,7 @@ def main() -> int:
         f" kissat options: {' '.join(args.kissat_options)}"
     )
     print(
-        f"{'set':34} {'backend':8} {'n':>5} {'puz/s':>8} {'median ms':>10} {'p99 ms':>9}"
+        f"{'set':34} {'backend':12} {'n':>5} {'puz/s':>8} {'median ms':>10} {'p99 ms':>9}"
         f" {'max ms':>9} {'cpu ms':>7}  wrong  verdicts"
     )
     wrong_total = 0
@@ -99,7 +99,7 @@ def main() -> int:
             p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
             counts = " ".join(f"{v}={c}" for v, c in sorted(verdicts[backend.name].items()))
             print(
-                f"{path.name:34} {backend.name:8} {len(ms):5} {rate:8.0f}"
+                f"{path.name:34} {backend.name:12} {len(ms):5} {rate:8.0f}"
                 f" {statistics.median(ms):10.2f} {p99:9.2f} {ms[-1]:9.1f}"
                 f" {1000 * statistics.median(cpu[backend.name]):7.2f}"
                 f"  {wrong[backend.name]:5}  {counts}",
@@ -145,9 +145,19 @@ def _read_set(path: Path, limit: int) -> list[TextPuzzle | None]:
     return puzzles
 
 
+# Only here, to measure against: Kissat whose uniqueness proof starts from scratch instead of
+# with the first run's learned clauses (pipeline.solve.kissat.LEMMA_MAX_LENGTH).
+FRESH_KISSAT = "kissat-fresh"
+
+
 def _backend(name: str, kissat_options: list[str]) -> SatBackend:
-    if name == "kissat":
-        return KissatBackend(options=tuple(kissat_options))
+    if name in ("kissat", FRESH_KISSAT):
+        backend = KissatBackend(
+            options=tuple(kissat_options),
+            lemma_max_length=0 if name == FRESH_KISSAT else LEMMA_MAX_LENGTH,
+        )
+        backend.name = name
+        return backend
     return make_backend(name)
 
 
@@ -181,7 +191,10 @@ def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, default=300, help="puzzles per set (default 300)")
     parser.add_argument(
-        "--backend", action="append", choices=BACKEND_NAMES, help="repeat to compare (default: all)"
+        "--backend",
+        action="append",
+        choices=[*BACKEND_NAMES, FRESH_KISSAT],
+        help=f"repeat to compare (default: all but {FRESH_KISSAT})",
     )
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per puzzle")
     parser.add_argument("--sets", nargs="*", help="only sets whose file name contains one of these")

@@ -1,9 +1,9 @@
 """The Kissat backend: this module alone starts, feeds, reads and, if need be, kills kissat.
 
 Kissat is not a library here but the binary in the ``passagemath-kissat`` wheel
-(``sage_wheels/bin/kissat``), so each CNF is one short-lived process: the formula goes in on
-stdin as DIMACS, the verdict and model come back on stdout (exit 10 = SAT, 20 = UNSAT, 0 =
-unknown, anything else a failure).
+(``sage_wheels/bin/kissat``), so each CNF is one short-lived process: the formula goes in as
+DIMACS on stdin (or in a temporary file, when its proof trace is wanted), the verdict and model
+come back on stdout (exit 10 = SAT, 20 = UNSAT, 0 = unknown, anything else a failure).
 
 No kissat may outlive its caller: past the timeout the whole process group is killed, and the
 child asks the kernel (PR_SET_PDEATHSIG) to SIGKILL it if the thread that started it dies
@@ -30,12 +30,14 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline.errors import EngineUnavailable, SolverFailed
 from pipeline.solve.backend import Cnf, SatOutcome, SatStatus, blocking_clause
+from pipeline.solve.drat import Clause, surviving_lemmas
 
 ENV_BINARY = "SUDOKU_BATCH_KISSAT"
 WHEEL = "passagemath-kissat"
@@ -53,6 +55,13 @@ WHEEL_BINARY = "sage_wheels/bin/kissat"
 # 0.37-3.5 s, default 0.65-5.1, --unsat 0.74-7.8. Nothing beats --plain beyond noise.
 # "-q" drops the banner and statistics we would only discard; "-n" (no model) saves nothing.
 DEFAULT_OPTIONS = ("-q", "--plain")
+
+# The uniqueness proof gets the first run's surviving learned clauses of at most this many
+# literals (pipeline.solve.drat says why that is sound). Measured on the hard gecode 25x25s
+# (all 18, proof alone, one run): handing on none, or those of at most 4, 8, 12, 20 literals,
+# median 3.15, 2.52, 1.70, 2.10, 1.93 s, total 102, 76, 64, 71, 74 s; reading the trace took
+# a median 0.08 s (at most 1.4 s, after a 15 s first run). bench/uniqueness_proof.py compares.
+LEMMA_MAX_LENGTH = 8
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 _EXIT_SAT, _EXIT_UNSAT, _EXIT_UNKNOWN = 10, 20, 0
@@ -113,10 +122,16 @@ class KissatBackend:
 
     name = "kissat"
 
-    def __init__(self, binary: Path | None = None, options: tuple[str, ...] = DEFAULT_OPTIONS):
+    def __init__(
+        self,
+        binary: Path | None = None,
+        options: tuple[str, ...] = DEFAULT_OPTIONS,
+        lemma_max_length: int = LEMMA_MAX_LENGTH,
+    ):
         self.binary = binary or find_kissat()
         self.version = kissat_version(self.binary)
         self.options = options
+        self.lemma_max_length = lemma_max_length  # 0: the uniqueness proof starts from scratch
         self._setpriv = shutil.which("setpriv")
         self._prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before any fork
 
@@ -127,21 +142,40 @@ class KissatBackend:
     def solve_cnf_twice(
         self, cnf: Cnf, distinct_vars: int, timeout: float
     ) -> tuple[SatOutcome, SatOutcome | None]:
-        # A process is one-shot: the second is a new run, which reuses the formula's text.
-        clauses = dimacs_clauses(cnf.clauses)
-        first = self._run(dimacs_header(cnf.num_vars, len(cnf.clauses)) + clauses, timeout)
+        # A process is one-shot: the second run is a new one, given the first one's short
+        # learned clauses (see LEMMA_MAX_LENGTH) as well as the formula and the blocking clause.
+        started = time.perf_counter()
+        first, lemmas = self.solve_cnf_learning(cnf, timeout)
         if first.status is not SatStatus.SAT:
             return first, None
-        remaining = timeout - first.seconds
+        remaining = timeout - (time.perf_counter() - started)
         if remaining <= 0:
             return first, SatOutcome(SatStatus.UNKNOWN)
-        blocking = dimacs_clauses((blocking_clause(first.true_vars, distinct_vars),))
-        header = dimacs_header(cnf.num_vars, len(cnf.clauses) + 1)
-        return first, self._run(header + clauses + blocking, remaining)
+        added = (*lemmas, blocking_clause(first.true_vars, distinct_vars))
+        header = dimacs_header(cnf.num_vars, len(cnf.clauses) + len(added))
+        return first, self._run(header + dimacs_clauses(cnf.clauses + added), remaining)
 
-    def _run(self, dimacs: bytes, timeout: float) -> SatOutcome:
+    def solve_cnf_learning(self, cnf: Cnf, timeout: float) -> tuple[SatOutcome, list[Clause]]:
+        """Solve ``cnf``; when it is satisfiable, also the learned clauses of at most
+        ``lemma_max_length`` literals that Kissat still held at the end, which ``cnf`` implies."""
+        if self.lemma_max_length == 0:
+            return self.solve_cnf(cnf, timeout), []
+        # Kissat writes a proof trace only when it reads the formula from a file.
+        with tempfile.TemporaryDirectory(prefix="sudoku-batch-kissat-") as scratch:
+            formula, trace = Path(scratch) / "formula.cnf", Path(scratch) / "trace.drat"
+            header = dimacs_header(cnf.num_vars, len(cnf.clauses))
+            formula.write_bytes(header + dimacs_clauses(cnf.clauses))
+            outcome = self._run(b"", timeout, [str(formula), str(trace), "--binary=false"])
+            if outcome.status is not SatStatus.SAT:
+                return outcome, []
+            return outcome, surviving_lemmas(
+                trace.read_bytes(), cnf.num_vars, self.lemma_max_length
+            )
+
+    def _run(self, dimacs: bytes, timeout: float, files: Sequence[str] = ()) -> SatOutcome:
+        """Kissat on ``dimacs`` (on stdin), or, with ``files``, on the formula file they name."""
         # Kissat's limit is whole seconds; ours (below) is exact, so theirs sits just beyond it.
-        command = self.launch_command([*self.options, f"--time={math.ceil(timeout) + 1}"])
+        command = self.launch_command([*self.options, f"--time={math.ceil(timeout) + 1}", *files])
         started = time.perf_counter()
         try:
             process = subprocess.Popen(
