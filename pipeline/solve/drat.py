@@ -28,6 +28,8 @@ def surviving_lemmas(trace: bytes, num_vars: int, max_length: int) -> list[Claus
         # "d 1 -2 0" has one space more than its two literals.
         if line.count(b" ") > max_length + deletion:
             continue
+        if not line.endswith(b" 0"):  # cut short (a run killed mid-write): its last literal
+            continue  # would be taken for the 0, and the clause it left stronger than learned
         literals = frozenset(map(int, line.split()[deletion:-1]))
         if not literals:
             continue

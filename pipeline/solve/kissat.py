@@ -160,17 +160,24 @@ class KissatBackend:
         ``lemma_max_length`` literals that Kissat still held at the end, which ``cnf`` implies."""
         if self.lemma_max_length == 0:
             return self.solve_cnf(cnf, timeout), []
+        started = time.perf_counter()
         # Kissat writes a proof trace only when it reads the formula from a file.
         with tempfile.TemporaryDirectory(prefix="sudoku-batch-kissat-") as scratch:
             formula, trace = Path(scratch) / "formula.cnf", Path(scratch) / "trace.drat"
-            header = dimacs_header(cnf.num_vars, len(cnf.clauses))
-            formula.write_bytes(header + dimacs_clauses(cnf.clauses))
-            outcome = self._run(b"", timeout, [str(formula), str(trace), "--binary=false"])
-            if outcome.status is not SatStatus.SAT:
-                return outcome, []
-            return outcome, surviving_lemmas(
-                trace.read_bytes(), cnf.num_vars, self.lemma_max_length
-            )
+            try:
+                header = dimacs_header(cnf.num_vars, len(cnf.clauses))
+                formula.write_bytes(header + dimacs_clauses(cnf.clauses))
+                outcome = self._run(b"", timeout, [str(formula), str(trace), "--binary=false"])
+                if outcome.status is not SatStatus.SAT:
+                    return outcome, []
+                return outcome, surviving_lemmas(
+                    trace.read_bytes(), cnf.num_vars, self.lemma_max_length
+                )
+            except (OSError, SolverFailed):
+                # The trace only saves time. A run that failed around it (a full disk, say)
+                # is run again without one; a kissat that is really broken fails there too.
+                pass
+        return self.solve_cnf(cnf, timeout - (time.perf_counter() - started)), []
 
     def _run(self, dimacs: bytes, timeout: float, files: Sequence[str] = ()) -> SatOutcome:
         """Kissat on ``dimacs`` (on stdin), or, with ``files``, on the formula file they name."""

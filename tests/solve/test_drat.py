@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pysat.solvers import Solver
 
+from pipeline.errors import SolverFailed
 from pipeline.solve.backend import SatStatus
 from pipeline.solve.drat import surviving_lemmas
 from pipeline.solve.encode import encode_puzzle
@@ -35,6 +36,7 @@ def test_added_and_never_deleted_clauses_survive():
             b"1 2 3 4 0",  # longer than asked for
             b"1 99 0",  # over a variable the solver introduced
             b"0",  # the empty clause ends an UNSAT proof
+            b"3 -4 -5",  # cut short: not the clause (3, -4)
         ]
     )
     assert surviving_lemmas(trace, num_vars=10, max_length=3) == [(1, 2), (5,), (2, 6)]
@@ -63,3 +65,24 @@ def test_without_lemmas_the_verdicts_and_solutions_are_the_same():
         results = [solve_puzzle(puzzle, backend, timeout=30) for backend in (with_lemmas, without)]
         assert [r.verdict for r in results] == [Verdict.SOLVED, Verdict.SOLVED]
         assert results[0].solution == results[1].solution
+
+
+def test_a_run_that_cannot_write_its_trace_is_run_again_without_one(monkeypatch):
+    """The trace only saves time: a failure around it (here, Kissat refusing the trace path)
+    must cost the lemmas, not the answer."""
+    backend = KissatBackend()
+    run = backend._run
+    traced = []
+
+    def refuse_traces(dimacs, timeout, files=()):
+        if files:
+            traced.append(files)
+            raise SolverFailed("kissat exited with code 1: can not write proof")
+        return run(dimacs, timeout, files)
+
+    monkeypatch.setattr(backend, "_run", refuse_traces)
+    cnf = encode_puzzle(parse_puzzle_line(HARD_9X9[0]).puzzle).cnf
+    outcome, lemmas = backend.solve_cnf_learning(cnf, timeout=30)
+    assert traced and outcome.status is SatStatus.SAT and lemmas == []
+    result = solve_puzzle(parse_puzzle_line(HARD_9X9[0]).puzzle, backend, timeout=30)
+    assert result.verdict is Verdict.SOLVED
