@@ -15,21 +15,27 @@ formula's own (one a solver introduced) is never returned.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 Clause = tuple[int, ...]
 
 
-def surviving_lemmas(trace: bytes, num_vars: int, max_length: int) -> list[Clause]:
-    """The clauses added and not deleted in the text DRAT ``trace``, of 1 to ``max_length``
-    literals, over variables 1..``num_vars`` only; in the order they were first added."""
+def surviving_lemmas(trace: Iterable[bytes], num_vars: int, max_length: int) -> list[Clause]:
+    """The clauses added and not deleted in the text DRAT ``trace`` (its lines, e.g. the file
+    opened in binary mode: a trace grows by megabytes a second, so it is read as a stream), of 1
+    to ``max_length`` literals, over variables 1..``num_vars`` only; in the order they were
+    first added."""
     alive: dict[frozenset[int], int] = {}  # clause -> copies added and not yet deleted
-    for line in trace.splitlines():
+    for line in trace:
         deletion = line.startswith(b"d ")
         # Counting spaces skips the long clauses (most of a trace) without parsing them;
         # "d 1 -2 0" has one space more than its two literals.
         if line.count(b" ") > max_length + deletion:
             continue
-        if not line.endswith(b" 0"):  # cut short (a run killed mid-write): its last literal
-            continue  # would be taken for the 0, and the clause it left stronger than learned
+        # A line cut short (a run killed mid-write) would have its last literal taken for the
+        # 0, leaving a clause stronger than the one learned.
+        if not line.endswith((b" 0\n", b" 0")):
+            continue
         literals = frozenset(map(int, line.split()[deletion:-1]))
         if not literals:
             continue

@@ -170,9 +170,8 @@ class KissatBackend:
                 outcome = self._run(b"", timeout, [str(formula), str(trace), "--binary=false"])
                 if outcome.status is not SatStatus.SAT:
                     return outcome, []
-                return outcome, surviving_lemmas(
-                    trace.read_bytes(), cnf.num_vars, self.lemma_max_length
-                )
+                with trace.open("rb") as lines:
+                    return outcome, surviving_lemmas(lines, cnf.num_vars, self.lemma_max_length)
             except (OSError, SolverFailed):
                 # The trace only saves time. A run that failed around it (a full disk, say)
                 # is run again without one; a kissat that is really broken fails there too.

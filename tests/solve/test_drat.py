@@ -23,22 +23,20 @@ HARD_9X9 = (
 
 
 def test_added_and_never_deleted_clauses_survive():
-    trace = b"\n".join(
-        [
-            b"1 2 0",
-            b"-3 4 0",
-            b"d 4 -3 0",  # deleted with its literals in another order
-            b"5 0",
-            b"2 6 0",
-            b"2 6 0",  # added twice, deleted once: one copy is still held
-            b"d 6 2 0",
-            b"d 7 8 0",  # an input clause deleted: nothing to forget
-            b"1 2 3 4 0",  # longer than asked for
-            b"1 99 0",  # over a variable the solver introduced
-            b"0",  # the empty clause ends an UNSAT proof
-            b"3 -4 -5",  # cut short: not the clause (3, -4)
-        ]
-    )
+    trace = [
+        b"1 2 0\n",
+        b"-3 4 0",
+        b"d 4 -3 0",  # deleted with its literals in another order
+        b"5 0",
+        b"2 6 0",
+        b"2 6 0",  # added twice, deleted once: one copy is still held
+        b"d 6 2 0",
+        b"d 7 8 0",  # an input clause deleted: nothing to forget
+        b"1 2 3 4 0",  # longer than asked for
+        b"1 99 0",  # over a variable the solver introduced
+        b"0",  # the empty clause ends an UNSAT proof
+        b"3 -4 -5",  # cut short: not the clause (3, -4)
+    ]
     assert surviving_lemmas(trace, num_vars=10, max_length=3) == [(1, 2), (5,), (2, 6)]
 
 
