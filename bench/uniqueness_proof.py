@@ -92,7 +92,7 @@ def main() -> int:
     }
     if args.only:
         strategies = {name: strategies[name] for name in args.only}
-    finder = KissatBackend(lemma_max_length=args.lemma_length)
+    finder = KissatBackend(lemma_max_length=args.lemma_length, lemma_min_vars=0)
     print(
         f"{path.name}: first {args.limit} puzzles, timeout {args.timeout:g} s, lemmas of at most"
         f" {args.lemma_length} literals, seconds each"

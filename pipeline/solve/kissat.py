@@ -62,6 +62,11 @@ DEFAULT_OPTIONS = ("-q", "--plain")
 # median 3.15, 2.52, 1.70, 2.10, 1.93 s, total 102, 76, 64, 71, 74 s; reading the trace took
 # a median 0.08 s (at most 1.4 s, after a 15 s first run). bench/uniqueness_proof.py compares.
 LEMMA_MAX_LENGTH = 8
+# Below this many variables a puzzle is solved and proven in milliseconds, and the trace's files
+# cost more than its lemmas save: Kissat alone, median ms with / without (bench/solve.py, same
+# run): forum_hardest_1106 8.91 / 8.21, puzzles2_17_clue 5.12 / 4.29, serg 5.91 / 5.34. Every
+# 9x9 and 16x16 of the public sets has under 700, the 25x25s over 1,200 (a hard one ~1,900).
+LEMMA_MIN_VARS = 1_000
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 _EXIT_SAT, _EXIT_UNSAT, _EXIT_UNKNOWN = 10, 20, 0
@@ -127,11 +132,13 @@ class KissatBackend:
         binary: Path | None = None,
         options: tuple[str, ...] = DEFAULT_OPTIONS,
         lemma_max_length: int = LEMMA_MAX_LENGTH,
+        lemma_min_vars: int = LEMMA_MIN_VARS,
     ):
         self.binary = binary or find_kissat()
         self.version = kissat_version(self.binary)
         self.options = options
         self.lemma_max_length = lemma_max_length  # 0: the uniqueness proof starts from scratch
+        self.lemma_min_vars = lemma_min_vars
         self._setpriv = shutil.which("setpriv")
         self._prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up before any fork
 
@@ -156,9 +163,10 @@ class KissatBackend:
         return first, self._run(header + dimacs_clauses(cnf.clauses + added), remaining)
 
     def solve_cnf_learning(self, cnf: Cnf, timeout: float) -> tuple[SatOutcome, list[Clause]]:
-        """Solve ``cnf``; when it is satisfiable, also the learned clauses of at most
-        ``lemma_max_length`` literals that Kissat still held at the end, which ``cnf`` implies."""
-        if self.lemma_max_length == 0:
+        """Solve ``cnf``; when it is satisfiable and has ``lemma_min_vars`` variables or more,
+        also the learned clauses of at most ``lemma_max_length`` literals that Kissat still held
+        at the end, which ``cnf`` implies."""
+        if self.lemma_max_length == 0 or cnf.num_vars < self.lemma_min_vars:
             return self.solve_cnf(cnf, timeout), []
         started = time.perf_counter()
         # Kissat writes a proof trace only when it reads the formula from a file.

@@ -43,7 +43,7 @@ def test_added_and_never_deleted_clauses_survive():
 def test_kissats_surviving_lemmas_are_implied_by_the_formula():
     """Each lemma C handed on must follow from the formula F alone (F and not-C unsatisfiable),
     or the uniqueness proof could rule out a real second solution."""
-    backend = KissatBackend(lemma_max_length=20)
+    backend = KissatBackend(lemma_max_length=20, lemma_min_vars=0)
     checked = 0
     for line in HARD_9X9:
         cnf = encode_puzzle(parse_puzzle_line(line).puzzle).cnf
@@ -57,7 +57,7 @@ def test_kissats_surviving_lemmas_are_implied_by_the_formula():
 
 
 def test_without_lemmas_the_verdicts_and_solutions_are_the_same():
-    with_lemmas, without = KissatBackend(), KissatBackend(lemma_max_length=0)
+    with_lemmas, without = KissatBackend(lemma_min_vars=0), KissatBackend(lemma_max_length=0)
     for line in HARD_9X9:
         puzzle = parse_puzzle_line(line).puzzle
         results = [solve_puzzle(puzzle, backend, timeout=30) for backend in (with_lemmas, without)]
@@ -68,7 +68,7 @@ def test_without_lemmas_the_verdicts_and_solutions_are_the_same():
 def test_a_run_that_cannot_write_its_trace_is_run_again_without_one(monkeypatch):
     """The trace only saves time: a failure around it (here, Kissat refusing the trace path)
     must cost the lemmas, not the answer."""
-    backend = KissatBackend()
+    backend = KissatBackend(lemma_min_vars=0)
     run = backend._run
     traced = []
 
@@ -84,3 +84,18 @@ def test_a_run_that_cannot_write_its_trace_is_run_again_without_one(monkeypatch)
     assert traced and outcome.status is SatStatus.SAT and lemmas == []
     result = solve_puzzle(parse_puzzle_line(HARD_9X9[0]).puzzle, backend, timeout=30)
     assert result.verdict is Verdict.SOLVED
+
+
+def test_small_formulas_are_solved_without_a_trace(monkeypatch):
+    backend = KissatBackend(lemma_min_vars=10_000)
+    run = backend._run
+    traced = []
+
+    def record(dimacs, timeout, files=()):
+        traced.append(files)
+        return run(dimacs, timeout, files)
+
+    monkeypatch.setattr(backend, "_run", record)
+    cnf = encode_puzzle(parse_puzzle_line(HARD_9X9[0]).puzzle).cnf
+    outcome, lemmas = backend.solve_cnf_learning(cnf, timeout=30)
+    assert outcome.status is SatStatus.SAT and lemmas == [] and traced == [()]
