@@ -60,7 +60,7 @@ DEFAULT_OPTIONS = ("-q", "--plain")
 # literals (pipeline.solve.drat says why that is sound). Measured on the hard gecode 25x25s
 # (all 18, proof alone, one run): handing on none, or those of at most 4, 8, 12, 20 literals,
 # median 3.15, 2.52, 1.70, 2.10, 1.93 s, total 102, 76, 64, 71, 74 s; reading the trace took
-# a median 0.08 s (at most 1.4 s, after a 15 s first run). bench/uniqueness_proof.py compares.
+# a median 0.08 s (0.56 s for the 51 MB of a 16 s first run). bench/uniqueness_proof.py compares.
 LEMMA_MAX_LENGTH = 8
 # Below this many variables a puzzle is solved and proven in milliseconds, and the trace's files
 # cost more than its lemmas save: Kissat alone, median ms with / without (bench/solve.py, same
