@@ -50,7 +50,6 @@ class PageOutcome:
     source: PageSource
     puzzles: list[PuzzleOutcome] = field(default_factory=list)
     error: SudokuBatchError | None = None
-    error_stage: str | None = None  # "load" or "rectify", both the rectify stage's
     seconds: dict[str, float] = field(default_factory=dict)
 
 
@@ -81,7 +80,6 @@ def process_page(
             boards = rectify_page(page.pixels)
     except Exception as error:  # noqa: BLE001 - every failure is recorded, see _as_user_error
         outcome.error = _as_user_error(error, stage)
-        outcome.error_stage = stage
         return outcome
 
     for index, board in enumerate(boards):
