@@ -149,10 +149,12 @@ class KissatBackend:
     def solve_cnf_twice(
         self, cnf: Cnf, distinct_vars: int, timeout: float
     ) -> tuple[SatOutcome, SatOutcome | None]:
-        # A process is one-shot: the second run is a new one, given the first one's short
-        # learned clauses (see LEMMA_MAX_LENGTH) as well as the formula and the blocking clause.
+        # A process is one-shot: the second run is a new one, which reuses the formula's text
+        # and is given the first one's short learned clauses (see LEMMA_MAX_LENGTH) as well as
+        # the blocking clause.
         started = time.perf_counter()
-        first, lemmas = self.solve_cnf_learning(cnf, timeout)
+        clauses = dimacs_clauses(cnf.clauses)
+        first, lemmas = self._solve_learning(cnf, clauses, timeout)
         if first.status is not SatStatus.SAT:
             return first, None
         remaining = timeout - (time.perf_counter() - started)
@@ -160,21 +162,27 @@ class KissatBackend:
             return first, SatOutcome(SatStatus.UNKNOWN)
         added = (*lemmas, blocking_clause(first.true_vars, distinct_vars))
         header = dimacs_header(cnf.num_vars, len(cnf.clauses) + len(added))
-        return first, self._run(header + dimacs_clauses(cnf.clauses + added), remaining)
+        return first, self._run(header + clauses + dimacs_clauses(added), remaining)
 
     def solve_cnf_learning(self, cnf: Cnf, timeout: float) -> tuple[SatOutcome, list[Clause]]:
         """Solve ``cnf``; when it is satisfiable and has ``lemma_min_vars`` variables or more,
         also the learned clauses of at most ``lemma_max_length`` literals that Kissat still held
         at the end, which ``cnf`` implies."""
+        return self._solve_learning(cnf, dimacs_clauses(cnf.clauses), timeout)
+
+    def _solve_learning(
+        self, cnf: Cnf, clauses: bytes, timeout: float
+    ) -> tuple[SatOutcome, list[Clause]]:
+        """``solve_cnf_learning`` with the clauses' DIMACS text already written."""
+        dimacs = dimacs_header(cnf.num_vars, len(cnf.clauses)) + clauses
         if self.lemma_max_length == 0 or cnf.num_vars < self.lemma_min_vars:
-            return self.solve_cnf(cnf, timeout), []
+            return self._run(dimacs, timeout), []
         started = time.perf_counter()
         # Kissat writes a proof trace only when it reads the formula from a file.
         with tempfile.TemporaryDirectory(prefix="sudoku-batch-kissat-") as scratch:
             formula, trace = Path(scratch) / "formula.cnf", Path(scratch) / "trace.drat"
             try:
-                header = dimacs_header(cnf.num_vars, len(cnf.clauses))
-                formula.write_bytes(header + dimacs_clauses(cnf.clauses))
+                formula.write_bytes(dimacs)
                 outcome = self._run(b"", timeout, [str(formula), str(trace), "--binary=false"])
                 if outcome.status is not SatStatus.SAT:
                     return outcome, []
@@ -184,7 +192,7 @@ class KissatBackend:
                 # The trace only saves time. A run that failed around it (a full disk, say)
                 # is run again without one; a kissat that is really broken fails there too.
                 pass
-        return self.solve_cnf(cnf, timeout - (time.perf_counter() - started)), []
+        return self._run(dimacs, timeout - (time.perf_counter() - started)), []
 
     def _run(self, dimacs: bytes, timeout: float, files: Sequence[str] = ()) -> SatOutcome:
         """Kissat on ``dimacs`` (on stdin), or, with ``files``, on the formula file they name."""
