@@ -65,37 +65,37 @@ def test_without_lemmas_the_verdicts_and_solutions_are_the_same():
         assert results[0].solution == results[1].solution
 
 
+def _watch_runs(monkeypatch, backend: KissatBackend, refuse_traces: bool = False) -> list:
+    """The files each of ``backend``'s kissat runs is given (empty: the formula on stdin); with
+    ``refuse_traces``, a run asked for a trace fails as kissat does when it cannot write one."""
+    run = backend._run
+    runs = []
+
+    def watched(dimacs, timeout, files=()):
+        runs.append(files)
+        if files and refuse_traces:
+            raise SolverFailed("kissat exited with code 1: can not write proof")
+        return run(dimacs, timeout, files)
+
+    monkeypatch.setattr(backend, "_run", watched)
+    return runs
+
+
 def test_a_run_that_cannot_write_its_trace_is_run_again_without_one(monkeypatch):
     """The trace only saves time: a failure around it (here, Kissat refusing the trace path)
     must cost the lemmas, not the answer."""
     backend = KissatBackend(lemma_min_vars=0)
-    run = backend._run
-    traced = []
-
-    def refuse_traces(dimacs, timeout, files=()):
-        if files:
-            traced.append(files)
-            raise SolverFailed("kissat exited with code 1: can not write proof")
-        return run(dimacs, timeout, files)
-
-    monkeypatch.setattr(backend, "_run", refuse_traces)
-    cnf = encode_puzzle(parse_puzzle_line(HARD_9X9[0]).puzzle).cnf
-    outcome, lemmas = backend.solve_cnf_learning(cnf, timeout=30)
-    assert traced and outcome.status is SatStatus.SAT and lemmas == []
-    result = solve_puzzle(parse_puzzle_line(HARD_9X9[0]).puzzle, backend, timeout=30)
-    assert result.verdict is Verdict.SOLVED
+    runs = _watch_runs(monkeypatch, backend, refuse_traces=True)
+    puzzle = parse_puzzle_line(HARD_9X9[0]).puzzle
+    outcome, lemmas = backend.solve_cnf_learning(encode_puzzle(puzzle).cnf, timeout=30)
+    assert runs[0] and runs[1:] == [()]
+    assert outcome.status is SatStatus.SAT and lemmas == []
+    assert solve_puzzle(puzzle, backend, timeout=30).verdict is Verdict.SOLVED
 
 
 def test_small_formulas_are_solved_without_a_trace(monkeypatch):
     backend = KissatBackend(lemma_min_vars=10_000)
-    run = backend._run
-    traced = []
-
-    def record(dimacs, timeout, files=()):
-        traced.append(files)
-        return run(dimacs, timeout, files)
-
-    monkeypatch.setattr(backend, "_run", record)
+    runs = _watch_runs(monkeypatch, backend)
     cnf = encode_puzzle(parse_puzzle_line(HARD_9X9[0]).puzzle).cnf
     outcome, lemmas = backend.solve_cnf_learning(cnf, timeout=30)
-    assert outcome.status is SatStatus.SAT and lemmas == [] and traced == [()]
+    assert outcome.status is SatStatus.SAT and lemmas == [] and runs == [()]
