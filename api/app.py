@@ -15,12 +15,12 @@ from fastapi.responses import FileResponse
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from settings import Settings
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory, transaction
 from store.models import Solution
 from store.record import add_input_file, create_batch
 from store.results import BatchNotFound, batch_status, puzzle_result, result_records
-from sudoku_batch.settings import Settings
 from workers.app import TASK_INGEST, TASK_INGEST_TEXT, make_celery
 
 BOX_PATTERN = r"^[1-9][0-9]?x[1-9][0-9]?$"

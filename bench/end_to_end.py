@@ -25,7 +25,7 @@ import numpy as np
 
 from bench.recognition import DATASET
 from bench.shared_data import shared_data_dir
-from pipeline.ocr.engines import DEFAULT_ENGINE
+from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
 from sudoku_batch.embedded import EmbeddedOptions, run_batch
 
 # (source as given to the runner, page, index on page)

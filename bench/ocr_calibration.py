@@ -33,13 +33,13 @@ from bench.recognition import DATASET, Sample, load_samples
 from bench.shared_data import shared_data_dir
 from pipeline.board import BoardImage, BoardLocation, Lattice
 from pipeline.grid import GridShape
-from pipeline.ocr.base import digit_symbols
-from pipeline.ocr.ctc import sequence_log_likelihoods
-from pipeline.ocr.ctc_lines import BLANK, LOG_FLOOR, SINGLE_SLOT, CtcLineEngine
-from pipeline.ocr.engines import make_engine
-from pipeline.orientation import read_upright, settled_upright
-from pipeline.recognise import cell_interiors
-from pipeline.rectify import MAX_CELL_PX, MIN_CELL_PX, square_homography
+from pipeline.recognise.ocr.base import digit_symbols
+from pipeline.recognise.ocr.ctc import sequence_log_likelihoods
+from pipeline.recognise.ocr.ctc_lines import BLANK, LOG_FLOOR, SINGLE_SLOT, CtcLineEngine
+from pipeline.recognise.ocr.engines import make_engine
+from pipeline.recognise.orientation import read_upright, settled_upright
+from pipeline.recognise.read_board import cell_interiors
+from pipeline.vision.rectify import MAX_CELL_PX, MIN_CELL_PX, square_homography
 
 SIZE = 9
 BINS = (0.0, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1.0000001)

@@ -23,10 +23,10 @@ import numpy as np
 
 from bench.shared_data import shared_data_dir
 from pipeline.board import BoardImage, BoardLocation, CellImage, CellKind
-from pipeline.cells import classify_cells
 from pipeline.errors import LatticeNotFound
-from pipeline.locate import find_boards
-from pipeline.rectify import rectify_board
+from pipeline.vision.cells import classify_cells
+from pipeline.vision.find_boards import find_boards
+from pipeline.vision.rectify import rectify_board
 from synth.book import ScannedPage, random_book
 from synth.grid_image import cell_kind
 

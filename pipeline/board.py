@@ -50,7 +50,7 @@ class BoardImage:
 
     ``homography`` maps page pixels to board pixels; its inverse draws back onto the page. A
     board whose printed lines bend (a curled page) is straightened beyond it
-    (``pipeline.straighten``): there the homography places a point within the bend, a few
+    (``pipeline.vision.straighten``): there the homography places a point within the bend, a few
     tenths of a cell at most, of where the board shows it.
     """
 

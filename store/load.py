@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from pipeline import grid
 from pipeline.board import BoardImage, BoardLocation, CellKind, Lattice
 from pipeline.grid import GridShape
-from pipeline.ingest import PageFormat, PageSource
+from pipeline.ingest.sources import PageFormat, PageSource
 from pipeline.reading import BoardReading, CellReading
 from store.artifacts import Artifacts
 from store.models import Cell, InputFile, Page, Puzzle

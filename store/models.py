@@ -136,7 +136,7 @@ class Page(Base):
     )
     source: Mapped[str] = mapped_column(Text)  # path as given, or archive.zip/inner/path
     page_number: Mapped[int] = mapped_column(Integer)  # 1-based
-    # Enough of pipeline.ingest.PageSource to load the page again in another process.
+    # Enough of pipeline.ingest.sources.PageSource to load the page again in another process.
     format: Mapped[str] = mapped_column(String(20))
     member: Mapped[str | None] = mapped_column(Text)
     frame_index: Mapped[int] = mapped_column(Integer, default=0)

@@ -22,10 +22,10 @@ from sqlalchemy.orm import Session
 from pipeline.board import BoardImage, CellImage
 from pipeline.errors import NoGridFound, SudokuBatchError
 from pipeline.grid import Grid
-from pipeline.ingest import PageSource
+from pipeline.ingest.sources import PageSource
+from pipeline.ingest.textpuzzle import PuzzleLine
 from pipeline.reading import BoardReading, RecognisedBoard
 from pipeline.solve.result import PuzzleSolution, Verdict
-from pipeline.textpuzzle import PuzzleLine
 from store.models import (
     Batch,
     Cell,

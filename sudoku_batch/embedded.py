@@ -21,9 +21,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from pipeline.ingest import PageSource, expand_inputs
-from pipeline.ocr.base import OcrEngine
-from pipeline.ocr.engines import DEFAULT_ENGINE, make_engine
+from pipeline.ingest.sources import PageSource, expand_inputs
+from pipeline.recognise.ocr.base import OcrEngine
+from pipeline.recognise.ocr.engines import DEFAULT_ENGINE, make_engine
 from pipeline.solve.backend import SatBackend
 from pipeline.solve.backends import DEFAULT_BACKEND, make_backend
 from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page

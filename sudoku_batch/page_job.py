@@ -20,15 +20,15 @@ import numpy as np
 
 from pipeline.board import BoardImage, CellKind
 from pipeline.errors import InternalError, SudokuBatchError
-from pipeline.ingest import PageSource, load_page
-from pipeline.ocr.base import OcrEngine
-from pipeline.page import rectify_page
+from pipeline.ingest.sources import PageSource, load_page
 from pipeline.reading import RecognisedBoard
-from pipeline.recognise import cell_interiors, recognise_board
-from pipeline.reconcile import solve_reading
+from pipeline.recognise.ocr.base import OcrEngine
+from pipeline.recognise.read_board import cell_interiors, recognise_board
 from pipeline.render import render_solution
 from pipeline.solve.backend import SatBackend
+from pipeline.solve.reconcile import solve_reading
 from pipeline.solve.result import PuzzleSolution
+from pipeline.vision.page_boards import rectify_page
 
 
 @dataclass

@@ -10,7 +10,7 @@ from typing import Any
 
 from celery import Celery
 
-from sudoku_batch.settings import Settings
+from settings import Settings
 
 # Task names: the API and the stages send work by name, so senders need not import the
 # pipeline. Each task has a queue of its own, so each stage can be scaled on its own.

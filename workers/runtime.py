@@ -13,11 +13,11 @@ from celery.signals import worker_process_init
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from pipeline.ocr.base import OcrEngine
+from pipeline.recognise.ocr.base import OcrEngine
 from pipeline.solve.backend import SatBackend
+from settings import Settings
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory
-from sudoku_batch.settings import Settings
 
 
 @cache
@@ -43,7 +43,7 @@ def artifacts() -> Artifacts:
 # Engines are imported where made: a worker serving only the solve queue never loads OCR models.
 @cache
 def ocr_engine() -> OcrEngine:
-    from pipeline.ocr.engines import make_engine as make_ocr_engine
+    from pipeline.recognise.ocr.engines import make_engine as make_ocr_engine
 
     name = settings().ocr_engine
     return make_ocr_engine(name) if name else make_ocr_engine()

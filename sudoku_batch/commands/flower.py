@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from pipeline.errors import SudokuBatchError
-from sudoku_batch.settings import Settings
+from settings import Settings
 
 
 class FlowerAuthMissing(SudokuBatchError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from sudoku_batch.settings import Settings
+from settings import Settings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -6,8 +6,8 @@ import argparse
 import os
 from pathlib import Path
 
-from pipeline.ingest import DEFAULT_PDF_DPI
-from pipeline.ocr.engines import DEFAULT_ENGINE
+from pipeline.ingest.sources import DEFAULT_PDF_DPI
+from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
 from pipeline.solve.backends import DEFAULT_BACKEND
 
 

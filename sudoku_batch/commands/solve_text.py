@@ -17,11 +17,11 @@ from typing import TextIO
 
 from pipeline.errors import InvalidPuzzle, MalformedPuzzleText, SudokuBatchError, UnreadableInput
 from pipeline.grid import GridShape
+from pipeline.ingest.textpuzzle import format_grid, is_puzzle_line, parse_box, parse_puzzle_line
 from pipeline.solve.backend import SatBackend
 from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend
 from pipeline.solve.result import Verdict
 from pipeline.solve.solver import solve_puzzle
-from pipeline.textpuzzle import format_grid, is_puzzle_line, parse_box, parse_puzzle_line
 
 EXIT_OK, EXIT_SOME_LINES_FAILED = 0, 1
 LINES_PER_TASK = 64  # big enough that a worker's backend start-up and IPC are noise

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import SudokuBatchError
+from settings import Settings
 from sudoku_batch.commands.solve_text import box_argument
-from sudoku_batch.settings import Settings
 
 POLL_SECONDS = 1.0
 

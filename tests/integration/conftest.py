@@ -25,9 +25,9 @@ import redis
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from settings import Settings
 from store.db import make_engine, make_session_factory
 from store.migrate import upgrade
-from sudoku_batch.settings import Settings
 from tests.conftest import REPO_ROOT
 from workers import runtime
 

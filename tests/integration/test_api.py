@@ -10,7 +10,7 @@ import redis
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from sudoku_batch.settings import Settings
+from settings import Settings
 
 pytestmark = pytest.mark.services
 

@@ -21,8 +21,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from api.app import create_app
 from pipeline.grid import GridShape
+from settings import Settings
 from store.models import Cell, Page, Puzzle, Solution
-from sudoku_batch.settings import Settings
 from tests.integration.conftest import (
     RUN_ID,
     Service,

@@ -13,10 +13,10 @@ import pytest
 import redis
 from sqlalchemy.orm import Session, sessionmaker
 
-from pipeline.ingest import PageFormat, PageSource
+from pipeline.ingest.sources import PageFormat, PageSource
+from settings import Settings
 from store.models import Page
 from store.results import batch_status
-from sudoku_batch.settings import Settings
 from tests.integration.conftest import Service, settings_env, wait_until
 from tests.integration.test_stage_failures import new_page
 from workers.app import TASK_RECTIFY, make_celery

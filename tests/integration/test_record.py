@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from pipeline.board import BoardImage, BoardLocation, CellImage, CellKind, Lattice
 from pipeline.errors import NoGridFound, UnreadableInput
 from pipeline.grid import GridShape, Puzzle
-from pipeline.ingest import PageFormat, PageSource
+from pipeline.ingest.sources import PageFormat, PageSource
 from pipeline.reading import BoardReading, CellReading, RecognisedBoard
 from pipeline.solve.result import Doubt, PuzzleSolution, SolveResult, Verdict
 from store.db import make_engine, make_session_factory, transaction

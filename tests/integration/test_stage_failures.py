@@ -10,7 +10,7 @@ import redis
 from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.orm import Session, sessionmaker
 
-from pipeline.ingest import PageFormat, PageSource
+from pipeline.ingest.sources import PageFormat, PageSource
 from store.db import transaction
 from store.models import Page, StageRun
 from store.record import add_input_file, add_pages, create_batch

@@ -14,11 +14,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from api.app import create_app
+from settings import Settings
 from store.db import transaction
 from store.models import InputFile, Solution
 from store.record import add_input_file, create_batch
 from store.results import batch_status, result_records
-from sudoku_batch.settings import Settings
 from workers.app import TASK_INGEST_TEXT, TASK_SOLVE_TEXT, app
 from workers.tasks.ingest_text import ingest_text_file
 from workers.tasks.solve_text import solve_text_puzzle

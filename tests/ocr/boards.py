@@ -7,7 +7,7 @@ import numpy as np
 
 from pipeline.board import BoardImage, BoardLocation, Lattice
 from pipeline.grid import GridShape
-from pipeline.rectify import square_homography
+from pipeline.vision.rectify import square_homography
 
 
 def board_from_corners(

@@ -5,8 +5,8 @@ import os
 import pytest
 
 from pipeline.errors import EngineUnavailable
-from pipeline.ocr.base import digit_symbols
-from pipeline.ocr.paddle_native import MODEL_DIR_ENV, find_model_dir
+from pipeline.recognise.ocr.base import digit_symbols
+from pipeline.recognise.ocr.paddle_native import MODEL_DIR_ENV, find_model_dir
 from synth.fonts import available_fonts
 from tests.ocr.rendered import rendered_crops
 
@@ -22,7 +22,7 @@ REQUIRED = os.environ.get("SUDOKU_BATCH_REQUIRE_PADDLE") == "1"
 def paddle_engine():
     if not REQUIRED:
         pytest.importorskip("paddleocr", reason="the 'paddle' extra is not installed")
-    from pipeline.ocr.engines import make_engine
+    from pipeline.recognise.ocr.engines import make_engine
 
     try:
         return make_engine("paddle-native")

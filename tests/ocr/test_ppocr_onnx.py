@@ -2,9 +2,9 @@ import numpy as np
 import pytest
 
 from pipeline.errors import EngineUnavailable
-from pipeline.ocr.base import digit_symbols
-from pipeline.ocr.engines import make_engine
-from pipeline.ocr.ppocr_onnx import MODEL_ENV, PpOcrOnnxEngine
+from pipeline.recognise.ocr.base import digit_symbols
+from pipeline.recognise.ocr.engines import make_engine
+from pipeline.recognise.ocr.ppocr_onnx import MODEL_ENV, PpOcrOnnxEngine
 from synth.fonts import available_fonts
 from tests.ocr.rendered import rendered_crops
 

@@ -6,10 +6,10 @@ import pytest
 
 from pipeline.board import CellKind
 from pipeline.grid import GridShape, Puzzle
-from pipeline.orientation import ORIENTATION_SAMPLE, read_upright, settled_upright
 from pipeline.reading import DigitReading
-from pipeline.recognise import recognise_board
-from pipeline.turns import turn_board
+from pipeline.recognise.orientation import ORIENTATION_SAMPLE, read_upright, settled_upright
+from pipeline.recognise.read_board import recognise_board
+from pipeline.recognise.turns import turn_board
 from synth.grid_image import render_grid
 from tests.ocr.boards import board_from_corners
 

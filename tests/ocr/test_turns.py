@@ -3,7 +3,7 @@ import pytest
 
 from pipeline.board import BoardImage, BoardLocation, Lattice
 from pipeline.grid import GridShape
-from pipeline.turns import turn_board, turn_cell
+from pipeline.recognise.turns import turn_board, turn_cell
 
 
 def cell_board(shape: GridShape, cell_px: int = 10) -> BoardImage:

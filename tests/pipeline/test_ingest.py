@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from pipeline.errors import UnreadableInput, UnsupportedInput
-from pipeline.ingest import PageFormat, expand_inputs, load_page
+from pipeline.ingest.sources import PageFormat, expand_inputs, load_page
 
 
 def _coloured(height: int, width: int, bgr: tuple[int, int, int]) -> np.ndarray:

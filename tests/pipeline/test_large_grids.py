@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from pipeline.grid import GridShape
-from pipeline.ocr.engines import make_engine
-from pipeline.page import rectify_page
-from pipeline.recognise import recognise_board
+from pipeline.recognise.ocr.engines import make_engine
+from pipeline.recognise.read_board import recognise_board
+from pipeline.vision.page_boards import rectify_page
 from synth.grid_image import render_grid
 from synth.puzzles import random_puzzle
 

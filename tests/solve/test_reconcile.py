@@ -5,8 +5,8 @@ import random
 from pipeline.board import CellKind
 from pipeline.grid import GridShape
 from pipeline.reading import BoardReading, CellReading
-from pipeline.reconcile import solve_reading
 from pipeline.solve.backends import make_backend
+from pipeline.solve.reconcile import solve_reading
 from pipeline.solve.result import Doubt, Verdict
 from pipeline.solve.solver import solve_puzzle
 from tests.solve.grids import random_solution

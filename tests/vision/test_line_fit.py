@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from pipeline.board import BoardLocation
-from pipeline.cells import classify_cells
 from pipeline.grid import GridShape
-from pipeline.gridlines import fit_to_lines
-from pipeline.locate import find_boards
-from pipeline.rectify import rectify_board, survey_board
-from pipeline.straighten import straightened
+from pipeline.vision.cells import classify_cells
+from pipeline.vision.find_boards import find_boards
+from pipeline.vision.gridlines import fit_to_lines
+from pipeline.vision.rectify import rectify_board, survey_board
+from pipeline.vision.straighten import straightened
 from tests.vision.scenes import corner_error, photo_of, rendered
 
 

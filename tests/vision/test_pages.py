@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from pipeline.grid import GridShape, Puzzle
-from pipeline.locate import find_boards
-from pipeline.rectify import rectify_board
+from pipeline.vision.find_boards import find_boards
+from pipeline.vision.rectify import rectify_board
 from synth.book import random_book
 from synth.grid_image import render_grid
 from synth.puzzles import random_solution

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from pipeline.board import BoardLocation, CellKind
-from pipeline.cells import classify_cells
 from pipeline.errors import LatticeNotFound
 from pipeline.grid import GridShape
-from pipeline.locate import find_boards
-from pipeline.rectify import rectify_board
+from pipeline.vision.cells import classify_cells
+from pipeline.vision.find_boards import find_boards
+from pipeline.vision.rectify import rectify_board
 from tests.vision.scenes import corner_error, photo_of, rendered
 
 SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3), (3, 4), (4, 3), (4, 4)]

@@ -9,9 +9,9 @@ import pytest
 
 from bench.recognition import DATASET, corner_error, load_samples, read_photo
 from pipeline.board import CellKind
-from pipeline.cells import classify_cells
-from pipeline.locate import find_boards
-from pipeline.rectify import rectify_board
+from pipeline.vision.cells import classify_cells
+from pipeline.vision.find_boards import find_boards
+from pipeline.vision.rectify import rectify_board
 
 PHOTOS = ["image1", "image189", "image1067", "image1045"]
 

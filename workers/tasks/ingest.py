@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline.errors import UnsupportedInput
-from pipeline.ingest import expand_input
+from pipeline.ingest.sources import expand_input
 from store import load
 from store.db import transaction
 from store.record import Stage, add_pages

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.textpuzzle import read_puzzle_file
+from pipeline.ingest.textpuzzle import read_puzzle_file
 from store import load
 from store.db import transaction
 from store.record import Stage, add_text_puzzles

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.recognise import recognise_board
+from pipeline.recognise.read_board import recognise_board
 from store import load
 from store.db import transaction
 from store.models import Puzzle

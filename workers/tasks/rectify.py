@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.cells import classify_cells
-from pipeline.ingest import load_page
-from pipeline.page import rectify_page
+from pipeline.ingest.sources import load_page
+from pipeline.vision.cells import classify_cells
+from pipeline.vision.page_boards import rectify_page
 from store import load
 from store.db import transaction
 from store.models import Page

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.reconcile import solve_reading
 from pipeline.render import render_solution
+from pipeline.solve.reconcile import solve_reading
 from store import load
 from store.db import transaction
 from store.models import Page, Puzzle

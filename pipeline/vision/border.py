@@ -14,8 +14,8 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage
-from pipeline.quad import intersect_lines
-from pipeline.surround import inked_runs, surround
+from pipeline.vision.quad import intersect_lines
+from pipeline.vision.surround import inked_runs, surround
 
 # The border is looked for within this share of a cell of the lattice's outer line.
 SEARCH_FRACTION = 0.3

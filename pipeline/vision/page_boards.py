@@ -6,8 +6,8 @@ import numpy as np
 
 from pipeline.board import BoardImage
 from pipeline.errors import LatticeNotFound, NoGridFound
-from pipeline.locate import find_boards
-from pipeline.rectify import rectify_board
+from pipeline.vision.find_boards import find_boards
+from pipeline.vision.rectify import rectify_board
 
 
 def rectify_page(pixels: np.ndarray) -> list[BoardImage]:

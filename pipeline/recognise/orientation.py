@@ -20,8 +20,8 @@ from collections.abc import Mapping, Sequence
 import cv2
 import numpy as np
 
-from pipeline.ocr.base import OcrEngine
 from pipeline.reading import DigitReading
+from pipeline.recognise.ocr.base import OcrEngine
 
 # Givens read both ways to choose between upright and upside down.
 ORIENTATION_SAMPLE = 8

@@ -1,8 +1,8 @@
 """Find every Sudoku board on a page.
 
 Candidates are roughly quadrilateral shapes made of long straight strokes (see
-``pipeline.outlines``). Each is warped and must show a Sudoku lattice (evenly spaced lines of a
-Sudoku size), which rejects text, photos and rules. Its corners are then fitted to its
+``pipeline.vision.outlines``). Each is warped and must show a Sudoku lattice (evenly spaced
+lines of a Sudoku size), which rejects text, photos and rules. Its corners are then fitted to its
 printed border, and the grid must end there (else it is a box of a larger grid). A crossword
 (solid cells and no thicker box lines) or a dark panel is rejected from its cells, and a fully
 inked grid beside partly filled ones (a printed solution) or a grid much smaller than the
@@ -17,12 +17,12 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, BoardLocation, CellKind
-from pipeline.border import fit_border, grid_continues_outside
-from pipeline.cells import classify_cells
 from pipeline.errors import LatticeNotFound
-from pipeline.gridlines import fit_to_lines
-from pipeline.outlines import candidate_quads
-from pipeline.rectify import survey_board
+from pipeline.vision.border import fit_border, grid_continues_outside
+from pipeline.vision.cells import classify_cells
+from pipeline.vision.gridlines import fit_to_lines
+from pipeline.vision.outlines import candidate_quads
+from pipeline.vision.rectify import survey_board
 
 # Candidates are looked for on a copy of the page with its longer side at most this many
 # pixels: plenty to place corners within a fraction of a cell, and quick.
@@ -34,7 +34,7 @@ SAME_GRID_AREA = 0.7
 MAX_BORDER_FITS = 3
 SETTLED_PX = 1.0
 # Corners fitted to the lines that moved by less than this share of a cell leave every cell's
-# interior (trimmed by more than that, see pipeline.cells) as it was.
+# interior (trimmed by more than that, see pipeline.vision.cells) as it was.
 SMALL_MOVE_CELLS = 0.1
 # A grid with this share of its cells inked is a printed solution when other grids on the
 # page are not (puzzles give at most about half their cells; a little slack for misreads).

@@ -3,9 +3,9 @@ every traced crossing of its lines to where an even grid has it.
 
 A homography makes straight lines straight; a page that curls bends them, by up to a third of a
 cell at a corner on the photos, and the lattice's straight lines then cut the cells there. The
-crossings are traced on the warped board (``pipeline.gridlines``); their offsets from the even
-grid are interpolated bilinearly across the cells, and the page is sampled again through the
-homography at the offset places, so the board's lines fall on the even lattice.
+crossings are traced on the warped board (``pipeline.vision.gridlines``); their offsets from
+the even grid are interpolated bilinearly across the cells, and the page is sampled again through
+the homography at the offset places, so the board's lines fall on the even lattice.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, Lattice
-from pipeline.gridlines import traced_crossings
-from pipeline.surround import surround
+from pipeline.vision.gridlines import traced_crossings
+from pipeline.vision.surround import surround
 
 # Lines off the even grid by less than this share of a cell everywhere are left as they are:
 # the cells stage trims more than that from each side of a cell.

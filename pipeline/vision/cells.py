@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind
-from pipeline.levels import grey_levels
+from pipeline.vision.levels import grey_levels
 
 # A blocked cell is filled solid: its background is at most this share of the paper around it
 # (the median background of it and its 8 neighbours, so a shadow across the board darkens

@@ -20,7 +20,7 @@ import numpy as np
 from pipeline.board import Lattice
 from pipeline.errors import LatticeNotFound
 from pipeline.grid import GridShape
-from pipeline.levels import grey_levels
+from pipeline.vision.levels import grey_levels
 
 # Sizes tried, largest first (see the module docstring for why largest first).
 SIZES = (25, 16, 12, 9, 8, 6, 4)

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from pipeline.levels import grey_levels
-from pipeline.quad import order_corners
+from pipeline.vision.levels import grey_levels
+from pipeline.vision.quad import order_corners
 
 # A board covers at least this share of the page (a book page of 6 boards gives each ~8%; a
 # 25x25 grid smaller than this could not be read anyway).

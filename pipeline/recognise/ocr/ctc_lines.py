@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from pipeline.errors import EngineUnavailable
-from pipeline.ocr.ctc import sequence_log_likelihoods
-from pipeline.ocr.text_lines import FRAME_WIDTH, line_batch
 from pipeline.reading import DigitReading
+from pipeline.recognise.ocr.ctc import sequence_log_likelihoods
+from pipeline.recognise.ocr.text_lines import FRAME_WIDTH, line_batch
 
 BLANK = 0
 # Slot widths: one character per cell reads well in 40 columns (5 frames; 32 columns cost a

@@ -6,17 +6,17 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from pipeline.errors import EngineUnavailable
-from pipeline.ocr.base import OcrEngine
+from pipeline.recognise.ocr.base import OcrEngine
 
 
 def _ppocr_onnx(**options: object) -> OcrEngine:
-    from pipeline.ocr.ppocr_onnx import PpOcrOnnxEngine
+    from pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine
 
     return PpOcrOnnxEngine(**options)  # type: ignore[arg-type]
 
 
 def _paddle_native(**options: object) -> OcrEngine:
-    from pipeline.ocr.paddle_native import PaddleNativeEngine
+    from pipeline.recognise.ocr.paddle_native import PaddleNativeEngine
 
     return PaddleNativeEngine(**options)  # type: ignore[arg-type]
 

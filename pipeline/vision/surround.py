@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage
-from pipeline.lattice import ink_mask, line_strokes
-from pipeline.levels import grey_levels
+from pipeline.vision.lattice import ink_mask, line_strokes
+from pipeline.vision.levels import grey_levels
 
 # The paper's shade is the grey level this share of the board's pixels is darker than (cells
 # are mostly paper; the lines and digits are the darkest tenth at most).

@@ -1,5 +1,5 @@
 """The recognise stage: read a board's given cells, and turn the board upright from what they
-say (pipeline.orientation decides which way up they are)."""
+say (pipeline.recognise.orientation decides which way up they are)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, CellKind
-from pipeline.cells import classify_cells
-from pipeline.ocr.base import OcrEngine, digit_symbols
-from pipeline.orientation import read_upright
 from pipeline.reading import BoardReading, CellReading, RecognisedBoard
-from pipeline.turns import turn_board, turn_cell
+from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
+from pipeline.recognise.orientation import read_upright
+from pipeline.recognise.turns import turn_board, turn_cell
+from pipeline.vision.cells import classify_cells
 
 # The recogniser reads the whole cell interior, unstretched, better than a tight, contrast-
 # stretched digit box: on the wichtounet photos warped with their true corners

@@ -1,7 +1,7 @@
 """The OCR engine seam: crops of given cells in, digit readings out.
 
 A second engine is a new module implementing ``OcrEngine``, registered in
-``pipeline.ocr.engines``; the stages only ever see this interface.
+``pipeline.recognise.ocr.engines``; the stages only ever see this interface.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ pipeline or any downloader (workers have no network). Its output is [lines, fram
 per-frame probabilities; class 0 is the CTC blank, class i (1..) is line i-1 of the character
 list in the model's metadata, and one trailing class, after the list, is the space.
 
-At load the output layer is cut to the classes decoding can use (pipeline.ocr.output_classes):
-the blank and the characters of every symbol a board up to MAX_SIZE x MAX_SIZE prints.
+At load the output layer is cut to the classes decoding can use
+(pipeline.recognise.ocr.output_classes): the blank and the characters of every symbol a board
+up to MAX_SIZE x MAX_SIZE prints.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ import onnx
 import onnxruntime as ort
 
 from pipeline.errors import EngineUnavailable
-from pipeline.ocr.base import digit_symbols
-from pipeline.ocr.ctc_lines import BLANK, CtcLineEngine
-from pipeline.ocr.output_classes import UnexpectedGraph, keep_output_classes
+from pipeline.recognise.ocr.base import digit_symbols
+from pipeline.recognise.ocr.ctc_lines import BLANK, CtcLineEngine
+from pipeline.recognise.ocr.output_classes import UnexpectedGraph, keep_output_classes
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.errors import EngineUnavailable
-from pipeline.ocr.ctc_lines import CtcLineEngine
+from pipeline.recognise.ocr.ctc_lines import CtcLineEngine
 
 MODEL_NAME = "PP-OCRv5_mobile_rec"
 MODEL_DIR_ENV = "SUDOKU_BATCH_PADDLE_REC_DIR"

@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, BoardLocation, Lattice
-from pipeline.lattice import detect_lattice
-from pipeline.straighten import straightened
+from pipeline.vision.lattice import detect_lattice
+from pipeline.vision.straighten import straightened
 
 # The lattice is measured on a warp whose side follows the board's size on the page, within
 # these bounds: at least 14 px per cell of a 25x25 grid, at most enough for 25 px cells.

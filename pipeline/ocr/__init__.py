@@ -1,1 +1,0 @@
-"""Digit recognition engines behind one small interface (``pipeline.ocr.base.OcrEngine``)."""

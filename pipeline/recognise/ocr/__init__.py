@@ -1,0 +1,2 @@
+"""Digit recognition engines behind one small interface
+(``pipeline.recognise.ocr.base.OcrEngine``)."""

@@ -1,0 +1,97 @@
+"""Settings for every driver and server, read once from the environment.
+
+A leaf module: it imports nothing of this project but its error types, so the command line,
+the workers, the API and the store may all import it without a cycle. One frozen object is
+built at start-up (``Settings.from_env()``) and passed down, so nothing below the entry points
+reads environment variables itself.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import AliasChoices, Field, PositiveFloat, ValidationError, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from pipeline.errors import SudokuBatchError
+
+PREFIX = "SUDOKU_BATCH_"
+DEFAULT_DATA_DIR = "sudoku-batch-data"
+DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/0"
+DATABASE_FILE = "sudoku-batch.sqlite"
+
+
+class InvalidSetting(SudokuBatchError):
+    """An environment variable holds a value sudoku-batch cannot use."""
+
+    code = "invalid_setting"
+
+
+class Settings(BaseSettings):
+    """Where data lives, which services to talk to, and which engines to run.
+
+    Environment variables (all optional), each prefixed ``SUDOKU_BATCH_``: ``DATABASE_URL``
+    (default: a SQLite file in the data dir), ``BROKER_URL`` (Redis; also the Celery result
+    backend unless ``RESULT_BACKEND_URL`` is set), ``REDIS_KEY_PREFIX`` (keeps deployments or
+    test runs apart on one Redis), ``DATA_DIR`` (shared by the API and every worker),
+    ``OCR_ENGINE``, ``SAT_BACKEND``, ``SOLVE_TIMEOUT`` (seconds per puzzle), ``API_URL`` (for
+    ``submit``). And Flower's own ``FLOWER_BASIC_AUTH`` (``user:password``, comma-separated
+    for several users).
+    """
+
+    model_config = SettingsConfigDict(env_prefix=PREFIX, frozen=True, extra="ignore")
+
+    data_dir: Path = Path(DEFAULT_DATA_DIR)
+    database_url: str = ""  # empty: a SQLite file in the data dir
+    broker_url: str = DEFAULT_BROKER_URL
+    result_backend_url: str = ""  # empty: the broker
+    redis_key_prefix: str = ""
+    ocr_engine: str | None = None  # None: the pipeline's default engine
+    sat_backend: str | None = None  # None: the pipeline's default backend
+    solve_timeout: PositiveFloat = 60.0
+    api_url: str = "http://127.0.0.1:8000"
+    flower_basic_auth: str = Field(
+        "", validation_alias=AliasChoices("FLOWER_BASIC_AUTH", "flower_basic_auth")
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _blank_is_unset(cls, values: Any) -> Any:
+        # An exported but empty variable (``SUDOKU_BATCH_OCR_ENGINE=``) means the default.
+        if isinstance(values, dict):
+            return {key: value for key, value in values.items() if value != ""}
+        return values
+
+    @model_validator(mode="after")
+    def _derived_defaults(self) -> Settings:
+        data_dir = self.data_dir.resolve()
+        object.__setattr__(self, "data_dir", data_dir)
+        if not self.database_url:
+            object.__setattr__(self, "database_url", f"sqlite:///{data_dir / DATABASE_FILE}")
+        if not self.result_backend_url:
+            object.__setattr__(self, "result_backend_url", self.broker_url)
+        return self
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """The settings of ``environ`` (default: this process's environment); raises
+        ``InvalidSetting`` naming the variable when a value cannot be used."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for name in cls.model_fields:
+            key = "FLOWER_BASIC_AUTH" if name == "flower_basic_auth" else PREFIX + name.upper()
+            if key in env:
+                values[name] = env[key]
+        try:
+            # Validated from the mapping alone, so a test's environ is not mixed with the real one.
+            return cls.model_validate(values)
+        except ValidationError as error:
+            problem = error.errors()[0]
+            field = str(problem["loc"][0]) if problem["loc"] else "?"
+            key = "FLOWER_BASIC_AUTH" if field == "flower_basic_auth" else PREFIX + field.upper()
+            raise InvalidSetting(
+                f"{key}={env.get(key)!r} cannot be used: {problem['msg']}"
+            ) from None
