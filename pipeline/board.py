@@ -21,9 +21,15 @@ class PageImage:
 
 @dataclass(frozen=True)
 class BoardLocation:
-    """Where a board sits on its page: four corners TL, TR, BR, BL in page pixels (x, y)."""
+    """Where a board sits on its page: four corners TL, TR, BR, BL in page pixels (x, y).
+
+    ``survey`` is the lattice that finding the board measured on its survey warp (see
+    ``pipeline.vision.rectify.survey_board``) at exactly these corners, so rectifying need not
+    measure it again; None when the corners come from elsewhere.
+    """
 
     corners: np.ndarray = field(repr=False)  # shape (4, 2), float32
+    survey: Lattice | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -73,8 +79,18 @@ class CellKind(StrEnum):
 @dataclass(frozen=True)
 class CellImage:
     """One cell of a board: its place and its kind (the recogniser reads givens from the board
-    itself, so no crop travels with the cell)."""
+    itself, so no crop travels with the cell). ``confidence`` is how sure an empty cell is
+    empty (a given's comes from the recogniser; a blocked cell has none)."""
 
     row: int  # 0-based
     col: int  # 0-based
     kind: CellKind
+    confidence: float | None = None
+
+
+@dataclass(frozen=True)
+class RectifiedBoard:
+    """A board as the rectify step leaves it: warped, measured, and its cells sorted once."""
+
+    board: BoardImage
+    cells: tuple[CellImage, ...]  # row-major

@@ -54,7 +54,12 @@ class BoardReading:
         return Puzzle(self.shape, self.givens())
 
     def lowest_confidence(self) -> float | None:
-        values = [c.confidence for c in self.cells if c.confidence is not None]
+        """The lowest confidence among the digits read (blanks have theirs per cell)."""
+        values = [
+            c.confidence
+            for c in self.cells
+            if c.kind is CellKind.GIVEN and c.confidence is not None
+        ]
         return min(values) if values else None
 
 

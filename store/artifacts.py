@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -28,27 +29,53 @@ def safe_name(filename: str) -> str:
     return base or "upload"
 
 
+@dataclass(frozen=True)
+class PageRef:
+    """What names a page's files: its batch, its id, and where it came from."""
+
+    batch_id: int
+    page_id: int
+    source: str  # the user's label, e.g. "book.pdf" or "scans.zip/p1.png"
+    page: int  # 1-based
+
+    @property
+    def stem(self) -> str:
+        # The id keeps names unique; the source and page number say where a file came from.
+        return f"{self.page_id:05d}-{safe_name(self.source)[:60]}-p{self.page}"
+
+
 class Artifacts:
-    def __init__(self, data_dir: Path):
+    """Files of a batch under ``data_dir``: one folder per batch on a server
+    (``batches/<id>/``), or the data dir itself when it belongs to one batch (an embedded
+    run's output folder)."""
+
+    def __init__(self, data_dir: Path, *, folder_per_batch: bool = True):
         self.data_dir = data_dir
+        self.folder_per_batch = folder_per_batch
 
     def path(self, relative: str) -> Path:
         return self.data_dir / relative
 
-    # Layout: one folder per batch, then one per kind of file.
+    def _batch(self, batch_id: int) -> str:
+        return f"batches/{batch_id}/" if self.folder_per_batch else ""
+
     def upload(self, batch_id: int, ordinal: int, filename: str) -> str:
-        return f"batches/{batch_id}/uploads/{ordinal:04d}-{safe_name(filename)}"
+        return f"{self._batch(batch_id)}uploads/{ordinal:04d}-{safe_name(filename)}"
 
-    def page_image(self, batch_id: int, page_id: int) -> str:
-        return f"batches/{batch_id}/pages/page-{page_id}.png"
+    def page_image(self, page: PageRef) -> str:
+        return f"{self._batch(page.batch_id)}pages/{page.stem}.png"
 
-    def board_image(self, batch_id: int, page_id: int, index: int, *, upright: bool) -> str:
+    def board_image(self, page: PageRef, index: int, *, upright: bool) -> str:
         # The upright board gets its own file: the board as found stays the OCR stage's input.
         suffix = "-upright" if upright else ""
-        return f"batches/{batch_id}/boards/page-{page_id}-{index}{suffix}.png"
+        return f"{self._batch(page.batch_id)}boards/{page.stem}-g{index}{suffix}.png"
 
-    def render(self, batch_id: int, puzzle_id: int) -> str:
-        return f"batches/{batch_id}/renders/puzzle-{puzzle_id}.png"
+    def cell_image(self, page: PageRef, index: int, row: int, col: int) -> str:
+        folder = f"{self._batch(page.batch_id)}cells/{page.stem}-g{index}"
+        return f"{folder}/r{row + 1}c{col + 1}.png"
+
+    def render(self, page: PageRef, index: int) -> str:
+        return f"{self._batch(page.batch_id)}renders/{page.stem}-g{index}.png"
 
     def save_stream(self, relative: str, stream: BinaryIO) -> None:
         with self._atomic(relative) as target:

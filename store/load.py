@@ -10,11 +10,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pipeline import grid
-from pipeline.board import BoardImage, BoardLocation, CellKind, Lattice
+from pipeline.board import BoardImage, BoardLocation, CellImage, CellKind, Lattice
 from pipeline.grid import GridShape
 from pipeline.ingest.sources import PageFormat, PageSource
 from pipeline.reading import BoardReading, CellReading
-from store.artifacts import Artifacts
+from store.artifacts import Artifacts, PageRef
 from store.models import Cell, InputFile, Page, Puzzle
 
 
@@ -31,6 +31,18 @@ def page_source(session: Session, page_id: int, artifacts: Artifacts) -> PageSou
         # A pending page's message is why it cannot load (see store.record.add_pages).
         problem=page.message,
     )
+
+
+def page_ref(session: Session, page_id: int) -> PageRef:
+    page = session.get_one(Page, page_id)
+    return PageRef(page.batch_id, page.id, page.source, page.page_number)
+
+
+def puzzle_page(session: Session, puzzle_id: int) -> tuple[PageRef, int, str | None]:
+    """The page a puzzle was found on, its index there, and the page's stored image."""
+    puzzle = session.get_one(Puzzle, puzzle_id)
+    page = session.get_one(Page, puzzle.page_id)
+    return page_ref(session, page.id), puzzle.index_on_page, page.image_path
 
 
 def stored_input(session: Session, input_file_id: int, artifacts: Artifacts) -> tuple[Path, str]:
@@ -75,11 +87,17 @@ def stored_board(session: Session, puzzle_id: int, artifacts: Artifacts) -> Boar
     )
 
 
+def stored_cells(session: Session, puzzle_id: int) -> tuple[CellImage, ...]:
+    """A board's cells as the rectify step sorted them, row-major."""
+    return tuple(
+        CellImage(cell.row, cell.col, CellKind(cell.kind), cell.confidence)
+        for cell in _cells(session, puzzle_id)
+    )
+
+
 def stored_reading(session: Session, puzzle_id: int) -> BoardReading:
     puzzle = session.get_one(Puzzle, puzzle_id)
-    cells = session.scalars(
-        select(Cell).where(Cell.puzzle_id == puzzle_id).order_by(Cell.row, Cell.col)
-    )
+    cells = _cells(session, puzzle_id)
     return BoardReading(
         shape=_shape(puzzle),
         cells=tuple(
@@ -94,6 +112,11 @@ def stored_reading(session: Session, puzzle_id: int) -> BoardReading:
             for cell in cells
         ),
     )
+
+
+def _cells(session: Session, puzzle_id: int) -> list[Cell]:
+    query = select(Cell).where(Cell.puzzle_id == puzzle_id).order_by(Cell.row, Cell.col)
+    return list(session.scalars(query))
 
 
 def _shape(puzzle: Puzzle) -> GridShape:

@@ -12,19 +12,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import timedelta
-from enum import StrEnum
 from typing import Any
 
 import numpy as np
 from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
-from pipeline.board import BoardImage, CellImage
+from pipeline.board import BoardImage, RectifiedBoard
 from pipeline.errors import NoGridFound, SudokuBatchError
 from pipeline.grid import Grid
 from pipeline.ingest.sources import PageSource
 from pipeline.ingest.textpuzzle import PuzzleLine
-from pipeline.reading import BoardReading, RecognisedBoard
+from pipeline.reading import CellReading, RecognisedBoard
 from pipeline.solve.result import PuzzleSolution, Verdict
 from store.models import (
     Batch,
@@ -39,14 +38,7 @@ from store.models import (
     StageRun,
     utc_now,
 )
-
-
-class Stage(StrEnum):
-    INGEST = "ingest"  # input file -> pages
-    RECTIFY = "rectify"  # page -> boards and their cells
-    OCR = "ocr"  # board -> reading
-    SOLVE = "solve"  # reading -> solution and render
-
+from store.stage import Stage
 
 # An invalid reading (clashing givens) is reported as unsolvable: to the user the printed
 # puzzle as read has no solution either way; error_code keeps 'invalid' for those who care.
@@ -220,44 +212,33 @@ def record_page_image(
 def record_boards(
     session: Session,
     page_id: int,
-    boards: Sequence[BoardImage],
-    cells: Sequence[Sequence[CellImage]],
+    boards: Sequence[RectifiedBoard],
     board_image_paths: Sequence[str],
     seconds: float,
     worker: str | None = None,
 ) -> list[int]:
-    """The boards found on a page, in reading order, each with its classified cells and stored
+    """The boards found on a page, in reading order, each with its sorted cells and stored
     image; returns the puzzle ids. Earlier readings and solutions of these puzzles are dropped;
     a page left with no boards reads as ``no_grid`` in the results."""
-    if not len(boards) == len(cells) == len(board_image_paths):
-        raise ValueError("boards, cells and board_image_paths must line up")
+    if len(boards) != len(board_image_paths):
+        raise ValueError("boards and board_image_paths must line up")
     page = session.get_one(Page, page_id)
     existing = {
         puzzle.index_on_page: puzzle
         for puzzle in session.scalars(select(Puzzle).where(Puzzle.page_id == page_id))
     }
     ids = []
-    for index, (board, board_cells, image_path) in enumerate(
-        zip(boards, cells, board_image_paths, strict=True)
-    ):
+    for index, (found, image_path) in enumerate(zip(boards, board_image_paths, strict=True)):
         puzzle = existing.pop(index, None)
         if puzzle is None:
             puzzle = Puzzle(batch_id=page.batch_id, page_id=page_id, index_on_page=index)
             session.add(puzzle)
-        _set_board(puzzle, board, image_path)
+        _set_board(puzzle, found.board, image_path)
         session.flush()
         session.execute(delete(Cell).where(Cell.puzzle_id == puzzle.id))
         session.execute(delete(Solution).where(Solution.puzzle_id == puzzle.id))
-        session.add_all(
-            Cell(
-                puzzle_id=puzzle.id,
-                row=cell.row,
-                col=cell.col,
-                kind=str(cell.kind),
-                alternatives=[],
-            )
-            for cell in board_cells
-        )
+        unread = [CellReading(c.row, c.col, c.kind, confidence=c.confidence) for c in found.cells]
+        session.execute(CELL_INSERT, _cell_rows(puzzle.id, unread))
         ids.append(puzzle.id)
     for stale in existing.values():
         session.delete(stale)
@@ -307,12 +288,12 @@ def record_reading(
     puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
     session.execute(delete(Cell).where(Cell.puzzle_id == puzzle_id))
     session.execute(delete(Solution).where(Solution.puzzle_id == puzzle_id))
-    session.execute(CELL_INSERT, _cell_rows(puzzle_id, reading))
+    session.execute(CELL_INSERT, _cell_rows(puzzle_id, reading.cells))
     _record_run(session, Stage.OCR, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
 
 
-def _cell_rows(puzzle_id: int, reading: BoardReading) -> list[dict[str, Any]]:
-    """A reading's cells as rows for one bulk insert."""
+def _cell_rows(puzzle_id: int, cells: Sequence[CellReading]) -> list[dict[str, Any]]:
+    """Cells as rows for one bulk insert."""
     return [
         {
             "puzzle_id": puzzle_id,
@@ -323,7 +304,7 @@ def _cell_rows(puzzle_id: int, reading: BoardReading) -> list[dict[str, Any]]:
             "confidence": cell.confidence,
             "alternatives": [[digit, float(p)] for digit, p in cell.alternatives],
         }
-        for cell in reading.cells
+        for cell in cells
     ]
 
 

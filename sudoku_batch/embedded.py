@@ -21,11 +21,13 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from pipeline.errors import InternalError
 from pipeline.ingest.sources import PageSource, expand_inputs
 from pipeline.recognise.ocr.base import OcrEngine
 from pipeline.recognise.ocr.engines import DEFAULT_ENGINE, make_engine
 from pipeline.solve.backend import SatBackend
 from pipeline.solve.backends import DEFAULT_BACKEND, make_backend
+from store.artifacts import PageRef
 from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page
 
 DATABASE_NAME = "sudoku-batch.sqlite"
@@ -40,7 +42,7 @@ class EmbeddedOptions:
     backend: str = DEFAULT_BACKEND
     solve_timeout: float = 10.0
     dpi: int = 200
-    keep_intermediates: bool = False
+    keep_intermediates: bool = False  # also the cell interiors the recogniser read
     progress: bool = True
 
     def job_settings(self) -> PageJobSettings:
@@ -48,7 +50,7 @@ class EmbeddedOptions:
             dpi=self.dpi,
             solve_timeout=self.solve_timeout,
             out_dir=self.out_dir,
-            keep_intermediates=self.keep_intermediates,
+            keep_cell_images=self.keep_intermediates,
         )
 
 
@@ -69,12 +71,12 @@ def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> list[di
     sources = list(expand_inputs(inputs))
     with sessions.begin() as session:
         batch_id = record.create_batch(session, label=", ".join(inputs))
-        page_ids = _add_pages(session, batch_id, sources)
+        pages = _add_pages(session, batch_id, sources)
 
     bar = tqdm(total=len(sources), unit="page", disable=not options.progress, smoothing=0.1)
-    for sequence, outcome in _outcomes(sources, options):
+    for page, outcome in _outcomes(sources, pages, options):
         with sessions.begin() as session:
-            _persist(session, page_ids[sequence], outcome)
+            _persist(session, page.page_id, outcome)
         bar.update(1)
     bar.close()
 
@@ -87,18 +89,22 @@ def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> list[di
     return records
 
 
-def _add_pages(session, batch_id: int, sources: list[PageSource]) -> list[int]:
-    """Input-file and page rows, as the ingest task writes them; page ids in source order."""
+def _add_pages(session, batch_id: int, sources: list[PageSource]) -> list[PageRef]:
+    """Input-file and page rows, as the ingest task writes them; the pages in source order."""
     from store import record
 
-    page_ids: list[int] = []
+    pages: list[PageRef] = []
     for path, file_sources in groupby(sources, key=lambda source: source.path):
         file_sources = list(file_sources)
         input_file_id = record.add_input_file(
             session, batch_id, name=_file_label(file_sources[0]), stored_path=path
         )
-        page_ids += record.add_pages(session, input_file_id, file_sources, seconds=0.0)
-    return page_ids
+        page_ids = record.add_pages(session, input_file_id, file_sources, seconds=0.0)
+        pages += [
+            PageRef(batch_id, page_id, source.source, source.page)
+            for page_id, source in zip(page_ids, file_sources, strict=True)
+        ]
+    return pages
 
 
 def _file_label(source: PageSource) -> str:
@@ -109,47 +115,44 @@ def _file_label(source: PageSource) -> str:
 
 
 def _persist(session, page_id: int, outcome: PageOutcome) -> None:
-    """Record one page's outcome through the functions the Celery tasks call, stage by stage."""
-    from store.record import Stage, record_boards, record_failure, record_reading, record_solution
-
-    # As in the Celery driver, the rectify stage loads (or rasterises) its page itself.
-    page_seconds = sum(outcome.seconds.values())
-    if outcome.error is not None:
-        record_failure(session, outcome.error, Stage.RECTIFY, page_id=page_id, seconds=page_seconds)
-        return
-    boards = [puzzle.board for puzzle in outcome.puzzles]
-    puzzle_ids = record_boards(
-        session,
-        page_id,
-        boards,
-        cells=[[] for _ in boards],
-        board_image_paths=[""] * len(boards),
-        seconds=page_seconds,
+    """Record one page's step results through the functions the Celery tasks call, in order."""
+    from store.record import (
+        Stage,
+        record_boards,
+        record_failure,
+        record_page_image,
+        record_reading,
+        record_solution,
     )
-    for puzzle_id, puzzle in zip(puzzle_ids, outcome.puzzles, strict=True):
-        if puzzle.recognised is not None:
+
+    if outcome.image is not None:
+        record_page_image(session, page_id, *outcome.image)
+    if outcome.error is not None or outcome.found is None:
+        error = outcome.error or InternalError("the page ended without a result")
+        record_failure(session, error, Stage.RECTIFY, page_id=page_id, seconds=outcome.seconds)
+        return
+    found = outcome.found
+    puzzle_ids = record_boards(session, page_id, found.boards, found.image_paths, outcome.seconds)
+    for puzzle_id, board in zip(puzzle_ids, outcome.boards, strict=True):
+        if board.read is not None:
             record_reading(
-                session,
-                puzzle_id,
-                puzzle.recognised,
-                puzzle.board_image_path or "",
-                seconds=puzzle.seconds["ocr"],
+                session, puzzle_id, board.read.recognised, board.read.image_path, board.read.seconds
             )
-        if puzzle.solution is not None:
+        if board.solved is not None:
             record_solution(
                 session,
                 puzzle_id,
-                puzzle.solution,
-                puzzle.render_path,
-                seconds=puzzle.seconds["solve"] + puzzle.seconds.get("render", 0.0),
+                board.solved.solution,
+                board.solved.render_path,
+                board.solved.seconds,
             )
-        if puzzle.error is not None:
+        if board.error is not None and board.error_stage is not None:
             record_failure(
                 session,
-                puzzle.error,
-                Stage(puzzle.error_stage),
+                board.error,
+                board.error_stage,
                 puzzle_id=puzzle_id,
-                seconds=puzzle.seconds.get(puzzle.error_stage, 0.0),
+                seconds=board.error_seconds,
             )
 
 
@@ -162,14 +165,14 @@ def summarise(records: list[dict]) -> str:
 
 
 def _outcomes(
-    sources: list[PageSource], options: EmbeddedOptions
-) -> Iterator[tuple[int, PageOutcome]]:
-    """(sequence, outcome) per page, in completion order."""
+    sources: list[PageSource], pages: list[PageRef], options: EmbeddedOptions
+) -> Iterator[tuple[PageRef, PageOutcome]]:
+    """(page, outcome) per page, in completion order."""
     settings = options.job_settings()
     if options.jobs == 1 or len(sources) <= 1:
         engine, backend = _make_engines(options.engine, options.backend)
-        for sequence, source in enumerate(sources):
-            yield sequence, process_page(source, sequence, engine, backend, settings)
+        for source, page in zip(sources, pages, strict=True):
+            yield page, process_page(source, page, engine, backend, settings)
         return
     # spawn, not fork: the parent holds an open SQLite connection and a tqdm thread.
     context = multiprocessing.get_context("spawn")
@@ -181,8 +184,8 @@ def _outcomes(
         initargs=(options.engine, options.backend, settings),
     ) as pool:
         futures = {
-            pool.submit(_process_in_worker, source, sequence): sequence
-            for sequence, source in enumerate(sources)
+            pool.submit(_process_in_worker, source, page): page
+            for source, page in zip(sources, pages, strict=True)
         }
         for future in as_completed(futures):
             yield futures[future], future.result()
@@ -203,10 +206,10 @@ def _start_worker_process(engine: str, backend: str, settings: PageJobSettings) 
     _worker_state["settings"] = settings
 
 
-def _process_in_worker(source: PageSource, sequence: int) -> PageOutcome:
+def _process_in_worker(source: PageSource, page: PageRef) -> PageOutcome:
     return process_page(
         source,
-        sequence,
+        page,
         _worker_state["engine"],  # type: ignore[arg-type]
         _worker_state["backend"],  # type: ignore[arg-type]
         _worker_state["settings"],  # type: ignore[arg-type]

@@ -1,159 +1,114 @@
 """One page, start to finish, in one process: what the embedded runner hands to each core.
 
-It calls the same pipeline stages as the Celery tasks (ingest, rectify, recognise, solve,
-render), in the same order, and returns plain dataclasses; the coordinating process persists
-them through ``store.record`` exactly as the workers do. Nothing here touches the database, so
-pages can run on every core while one process owns the SQLite file.
+It calls the job steps the Celery tasks call (``jobs.steps``), in the same order, and returns
+their results; the coordinating process records them through ``store.record`` exactly as the
+tasks do. Nothing here touches the database, so pages run on every core while one process owns
+the SQLite file.
 """
 
 from __future__ import annotations
 
-import re
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
-import numpy as np
-
-from pipeline.board import BoardImage, CellKind
+from jobs.steps import (
+    Clock,
+    FoundBoards,
+    ReadBoard,
+    SolvedBoard,
+    find_boards_step,
+    load_page_step,
+    read_board_step,
+    solve_board_step,
+)
 from pipeline.errors import InternalError, SudokuBatchError
-from pipeline.ingest.sources import PageSource, load_page
-from pipeline.reading import RecognisedBoard
+from pipeline.ingest.sources import PageSource
 from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.read_board import cell_interiors, recognise_board
-from pipeline.render import render_solution
 from pipeline.solve.backend import SatBackend
-from pipeline.solve.reconcile import solve_reading
-from pipeline.solve.result import PuzzleSolution
-from pipeline.vision.page_boards import rectify_page
+from store.artifacts import Artifacts, PageRef
+from store.stage import Stage
 
 
 @dataclass
-class PuzzleOutcome:
-    """One board of a page: what each stage made of it, or where it stopped and why."""
+class BoardOutcome:
+    """One board of a page: what its steps made of it, or where it stopped and why."""
 
-    board: BoardImage
-    recognised: RecognisedBoard | None = None
-    solution: PuzzleSolution | None = None
-    board_image_path: str | None = None  # with --keep-intermediates
-    render_path: str | None = None
+    read: ReadBoard | None = None
+    solved: SolvedBoard | None = None
     error: SudokuBatchError | None = None
-    error_stage: str | None = None  # "ocr" or "solve" (which renders too), as the queues
-    seconds: dict[str, float] = field(default_factory=dict)
+    error_stage: Stage | None = None
+    error_seconds: float = 0.0
 
 
 @dataclass
 class PageOutcome:
-    source: PageSource
-    puzzles: list[PuzzleOutcome] = field(default_factory=list)
+    """A page's step results (its pixels stay in the process that loaded it)."""
+
+    image: tuple[str, int, int] | None = None  # stored path, width, height
+    found: FoundBoards | None = None
+    boards: list[BoardOutcome] = field(default_factory=list)
     error: SudokuBatchError | None = None
-    seconds: dict[str, float] = field(default_factory=dict)
+    seconds: float = 0.0
 
 
 @dataclass(frozen=True)
 class PageJobSettings:
     dpi: int
     solve_timeout: float
-    out_dir: Path  # renders go under out_dir/renders; paths returned are relative to out_dir
-    keep_intermediates: bool = False  # also warped boards and cell crops, out_dir/intermediates
+    out_dir: Path  # the batch's files go here (pages/, boards/, renders/, cells/)
+    keep_cell_images: bool = False
 
 
 def process_page(
     source: PageSource,
-    sequence: int,
+    page: PageRef,
     engine: OcrEngine,
     backend: SatBackend,
     settings: PageJobSettings,
 ) -> PageOutcome:
-    """Run every stage on one page. Errors end the page (or one board) with a reason, never
-    the batch. ``sequence`` numbers the page within the batch, for unique file names."""
-    outcome = PageOutcome(source)
-    stage = "load"
+    """Run every step on one page. Errors end the page (or one board) with a reason, never
+    the batch."""
+    artifacts = Artifacts(settings.out_dir, folder_per_batch=False)
+    outcome = PageOutcome()
+    clock = Clock()  # load and find together, as the rectify task counts them
     try:
-        with _timer(outcome.seconds, stage):
-            page = load_page(source, settings.dpi)
-        stage = "rectify"
-        with _timer(outcome.seconds, stage):
-            boards = rectify_page(page.pixels)
+        loaded = load_page_step(source, page, artifacts, settings.dpi)
+        outcome.image = (loaded.image_path, loaded.width, loaded.height)
+        outcome.found = find_boards_step(loaded.pixels, page, artifacts)
     except Exception as error:  # noqa: BLE001 - every failure is recorded, see _as_user_error
-        outcome.error = _as_user_error(error, stage)
+        outcome.error = _as_user_error(error, Stage.RECTIFY)
         return outcome
-
-    for index, board in enumerate(boards):
-        puzzle = PuzzleOutcome(board)
-        outcome.puzzles.append(puzzle)
+    finally:
+        outcome.seconds = clock.seconds
+    for index, found in enumerate(outcome.found.boards):
+        board = BoardOutcome()
+        outcome.boards.append(board)
+        clock = Clock()
         try:
-            name = f"{sequence:05d}-{_slug(source.source)}-p{source.page}-g{index}"
-            _process_board(page.pixels, puzzle, name, engine, backend, settings)
+            board.read = read_board_step(
+                found.board, found.cells, page, index, engine, artifacts, settings.keep_cell_images
+            )
         except Exception as error:  # noqa: BLE001
-            puzzle.error_stage = "ocr" if puzzle.recognised is None else "solve"
-            puzzle.error = _as_user_error(error, puzzle.error_stage)
+            board.error, board.error_stage = _as_user_error(error, Stage.OCR), Stage.OCR
+            board.error_seconds = clock.seconds
+            continue
+        clock = Clock()
+        try:
+            board.solved = solve_board_step(
+                board.read.recognised.reading,
+                board.read.recognised.board,
+                loaded.pixels,
+                page,
+                index,
+                backend,
+                settings.solve_timeout,
+                artifacts,
+            )
+        except Exception as error:  # noqa: BLE001
+            board.error, board.error_stage = _as_user_error(error, Stage.SOLVE), Stage.SOLVE
+            board.error_seconds = clock.seconds
     return outcome
 
 
-def _process_board(
-    page_pixels: np.ndarray,
-    puzzle: PuzzleOutcome,
-    name: str,
-    engine: OcrEngine,
-    backend: SatBackend,
-    settings: PageJobSettings,
-) -> None:
-    with _timer(puzzle.seconds, "ocr"):
-        puzzle.recognised = recognise_board(puzzle.board, engine)
-    if settings.keep_intermediates:
-        puzzle.board_image_path = _keep_intermediates(
-            settings.out_dir, Path("intermediates") / name, puzzle.recognised
-        )
-    with _timer(puzzle.seconds, "solve"):
-        puzzle.solution = solve_reading(puzzle.recognised.reading, backend, settings.solve_timeout)
-    solved = puzzle.solution.result.solution
-    if solved is not None:
-        with _timer(puzzle.seconds, "render"):
-            image = render_solution(
-                page_pixels, puzzle.recognised.board, puzzle.solution.puzzle.givens, solved
-            )
-            puzzle.render_path = (Path("renders") / f"{name}.png").as_posix()
-            _write_png(settings.out_dir / puzzle.render_path, image)
-
-
-def _slug(source: str) -> str:
-    """A file-name-safe short form of a page's source, so render names say where they came
-    from (the sequence number in front keeps them unique)."""
-    stem = Path(source).name
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", stem)[:60]
-
-
-@contextmanager
-def _timer(seconds: dict[str, float], stage: str) -> Iterator[None]:
-    started = time.perf_counter()
-    try:
-        yield
-    finally:
-        seconds[stage] = time.perf_counter() - started
-
-
-def _as_user_error(error: Exception, stage: str) -> SudokuBatchError:
+def _as_user_error(error: Exception, stage: Stage) -> SudokuBatchError:
     return error if isinstance(error, SudokuBatchError) else InternalError.wrapping(error, stage)
-
-
-def _keep_intermediates(out_dir: Path, folder: Path, recognised: RecognisedBoard) -> str:
-    """Write the upright board and, for each given cell, the crop the recogniser read;
-    returns the board's path."""
-    board_path = folder / "board.png"
-    _write_png(out_dir / board_path, recognised.board.pixels)
-    given = [
-        (cell.row, cell.col) for cell in recognised.reading.cells if cell.kind is CellKind.GIVEN
-    ]
-    for (row, col), crop in zip(given, cell_interiors(recognised.board, given), strict=True):
-        _write_png(out_dir / folder / f"cell-r{row + 1}c{col + 1}.png", crop)
-    return board_path.as_posix()
-
-
-def _write_png(path: Path, image: np.ndarray) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(path), image):
-        raise OSError(f"could not write {path}")

@@ -89,6 +89,7 @@ def test_a_bug_in_a_stage_fails_that_board_with_a_reportable_message(tmp_path: P
     from pipeline.errors import InternalError
     from pipeline.ingest.sources import expand_inputs
     from pipeline.solve.backends import make_backend
+    from store.artifacts import PageRef
     from sudoku_batch.page_job import PageJobSettings, process_page
 
     class BrokenEngine:
@@ -99,9 +100,10 @@ def test_a_bug_in_a_stage_fails_that_board_with_a_reportable_message(tmp_path: P
 
     (source,) = expand_inputs([EXAMPLES / "photo.jpg"])
     settings = PageJobSettings(dpi=200, solve_timeout=5.0, out_dir=tmp_path)
-    outcome = process_page(source, 0, BrokenEngine(), make_backend("kissat"), settings)
+    page = PageRef(batch_id=1, page_id=1, source=source.source, page=source.page)
+    outcome = process_page(source, page, BrokenEngine(), make_backend("kissat"), settings)
     assert outcome.error is None
-    (puzzle,) = outcome.puzzles
+    (puzzle,) = outcome.boards
     assert isinstance(puzzle.error, InternalError)
     assert puzzle.error_stage == "ocr"
     assert "model exploded" in puzzle.error.message and "ocr stage" in puzzle.error.message

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -27,6 +26,7 @@ from celery import Task
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded, WorkerLostError
 from celery.signals import task_failure
 
+from jobs.steps import Clock
 from pipeline.errors import InternalError, SudokuBatchError
 from store.db import transaction
 from store.record import Stage, record_failure
@@ -87,17 +87,6 @@ class StageTask(Task):
     # With task_retry_on_worker_lost, a task whose process died is sent again after this many
     # seconds, counted against max_retries; past them it fails and is recorded (see below).
     default_retry_delay = 30
-
-
-class Clock:
-    """Seconds since the stage started, for its stage run."""
-
-    def __init__(self) -> None:
-        self.started = time.perf_counter()
-
-    @property
-    def seconds(self) -> float:
-        return time.perf_counter() - self.started
 
 
 @contextmanager

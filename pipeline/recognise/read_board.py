@@ -8,12 +8,11 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage, CellKind
+from pipeline.board import BoardImage, CellImage, CellKind
 from pipeline.reading import BoardReading, CellReading, RecognisedBoard
 from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 from pipeline.recognise.orientation import read_upright
 from pipeline.recognise.turns import turn_board, turn_cell
-from pipeline.vision.cells import classify_cells
 
 # The recogniser reads the whole cell interior, unstretched, better than a tight, contrast-
 # stretched digit box: on the wichtounet photos warped with their true corners
@@ -23,9 +22,11 @@ from pipeline.vision.cells import classify_cells
 INTERIOR_TRIM = 0.1
 
 
-def recognise_board(board: BoardImage, engine: OcrEngine) -> RecognisedBoard:
-    """The board turned upright, with every cell's reading in upright row-major order."""
-    cells = classify_cells(board)
+def recognise_board(
+    board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine
+) -> RecognisedBoard:
+    """The board turned upright, with every cell's reading in upright row-major order;
+    ``cells`` are the board's cells as the rectify step sorted them."""
     given = [cell for cell in cells if cell.kind is CellKind.GIVEN]
     crops = cell_interiors(board, [(cell.row, cell.col) for cell in given])
     turns, readings = read_upright(crops, engine, digit_symbols(board.shape.size))
@@ -38,7 +39,7 @@ def recognise_board(board: BoardImage, engine: OcrEngine) -> RecognisedBoard:
         row, col = turn_cell(cell.row, cell.col, size, turns)
         reading = read.get((cell.row, cell.col))
         if reading is None:
-            placed[row, col] = CellReading(row, col, cell.kind)
+            placed[row, col] = CellReading(row, col, cell.kind, confidence=cell.confidence)
         else:
             placed[row, col] = CellReading(
                 row, col, cell.kind, reading.digit, reading.confidence, reading.alternatives

@@ -34,6 +34,8 @@ GIVEN_DEPTH_SHARE = 0.45
 # so that a nearly empty board's paper grain is not read as print.
 MIN_DEPTH_SHARE = 0.12
 DEPTH_PERCENT = 3
+# An empty cell's confidence falls to 1/(1+e) at this share of the given depth below the split.
+EMPTY_MARGIN_SHARE = 0.15
 # A digit is at least this tall (share of the cell's interior) and touches the cell's central
 # region; specks, line remnants and show-through from the back of the page do not. The
 # shortest digits of the wichtounet photos are about 0.45 of it; a round speck of ink or dust,
@@ -75,8 +77,20 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
         given = depths[index] >= given_depth and _holds_digit(
             (interior < backgrounds[index] - depths[index] / 2).astype(np.uint8)
         )
-        cells.append(CellImage(r, c, CellKind.GIVEN if given else CellKind.EMPTY))
+        if given:
+            cells.append(CellImage(r, c, CellKind.GIVEN))
+        else:
+            empty = _empty_confidence(depths[index], given_depth)
+            cells.append(CellImage(r, c, CellKind.EMPTY, empty))
     return cells
+
+
+def _empty_confidence(depth: float, given_depth: float) -> float:
+    """How sure an empty cell is empty: a logistic of its depth's distance below the board's
+    given depth, in units of that depth's share ``EMPTY_MARGIN_SHARE``. A cell as deep as the
+    split (ink that did not look like a digit) scores 0.5 or less: a blank worth a look."""
+    scale = max(EMPTY_MARGIN_SHARE * given_depth, 1.0)
+    return float(1.0 / (1.0 + np.exp(np.clip((depth - given_depth) / scale, -50.0, 50.0))))
 
 
 def _given_depth(depths: np.ndarray, contrast: float) -> float:

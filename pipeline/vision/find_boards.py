@@ -68,7 +68,8 @@ BEST_QUALITY = (True, 0.0)
 
 
 def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
-    """Every Sudoku board on a BGR page, in reading order; [] when there is none."""
+    """Every Sudoku board on a BGR page, in reading order; [] when there is none. Each
+    location carries the lattice surveyed at its corners, which rectifying reuses."""
     # Grey is all that judging candidates needs, and it warps three times faster than colour.
     gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
     scale = min(1.0, SEARCH_SIDE / max(pixels.shape[:2]))
@@ -108,7 +109,7 @@ def _judged(gray: np.ndarray, outline: np.ndarray) -> _Found | None:
     if _not_a_sudoku(board, kinds):
         return None
     return _Found(
-        location,
+        _surveyed(gray, location, board),
         inked=1 - kinds.count(CellKind.EMPTY) / len(kinds),
         blocked=kinds.count(CellKind.BLOCKED) / len(kinds),
         box_lines=board.lattice.box_lines,
@@ -186,6 +187,18 @@ def _fitted_to_lines(pixels: np.ndarray, board: BoardImage) -> tuple[BoardLocati
     if refit.shape != board.shape or refit.lattice.box_lines != board.lattice.box_lines:
         return board.location, board
     return location, refit
+
+
+def _surveyed(gray: np.ndarray, location: BoardLocation, board: BoardImage) -> BoardLocation:
+    """The location with the lattice surveyed at exactly its corners: the judged board's when
+    it was warped there, else measured again (corners that moved a little keep the judged
+    board, whose lattice then sits up to a tenth of a cell off)."""
+    if board.location is location or np.array_equal(board.location.corners, location.corners):
+        return BoardLocation(location.corners, board.lattice)
+    try:
+        return BoardLocation(location.corners, survey_board(gray, location).lattice)
+    except LatticeNotFound:
+        return location
 
 
 def _mean_side(corners: np.ndarray) -> float:

@@ -22,23 +22,25 @@ def rectify_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
     """The board warped to a square with cells of 40-64 px, its homography and its lattice;
     bent lines (a curled page) are straightened onto an even lattice.
 
-    Raises ``LatticeNotFound`` when the warped region shows no Sudoku grid.
+    The lattice is the one ``find_boards`` surveyed at these corners when it comes with the
+    location, else surveyed here. Raises ``LatticeNotFound`` when the warped region shows no
+    Sudoku grid.
     """
-    survey = survey_board(pixels, location)
+    survey = location.survey or survey_board(pixels, location).lattice
     n = survey.shape.size
     # Keep the page's own detail, within the useful range of cell sizes.
     side = int(np.clip(_longest_side(location.corners), MIN_CELL_PX * n, MAX_CELL_PX * n))
-    if side == survey.pixels.shape[0]:
-        return straightened(pixels, survey)
     homography = square_homography(location.corners, side)
     board = cv2.warpPerspective(pixels, homography, (side, side))
-    scale = side / survey.pixels.shape[0]
+    scale = side / survey_side(location.corners)
     lattice = Lattice(
         survey.shape,
-        tuple(p * scale for p in survey.lattice.row_lines),
-        tuple(p * scale for p in survey.lattice.col_lines),
+        tuple(p * scale for p in survey.row_lines),
+        tuple(p * scale for p in survey.col_lines),
+        survey.box_lines,
     )
-    return straightened(pixels, BoardImage(location, board, homography, lattice))
+    bare = BoardLocation(location.corners)
+    return straightened(pixels, BoardImage(bare, board, homography, lattice))
 
 
 def survey_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
@@ -47,10 +49,15 @@ def survey_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
 
     Given a grey page (as ``find_boards`` does, for speed) the board's pixels are grey too.
     """
-    side = int(np.clip(_longest_side(location.corners), *SURVEY_SIDES))
+    side = survey_side(location.corners)
     homography = square_homography(location.corners, side)
     board = cv2.warpPerspective(pixels, homography, (side, side))
     return BoardImage(location, board, homography, detect_lattice(board))
+
+
+def survey_side(corners: np.ndarray) -> int:
+    """The side of a board's survey warp: about its size on the page, within bounds."""
+    return int(np.clip(_longest_side(corners), *SURVEY_SIDES))
 
 
 def square_homography(corners: np.ndarray, side: int) -> np.ndarray:

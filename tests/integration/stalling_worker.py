@@ -21,7 +21,7 @@ TIME_LIMITS = (2, 4)  # soft, hard: Celery kills at the hard limit only after th
 
 
 def main(mode: str, log: Path) -> None:
-    def stalled(source: object) -> None:
+    def stalled(*_: object) -> None:
         with log.open("a") as calls:
             calls.write(f"{os.getpid()}\n")
         while mode == "hang":
@@ -31,7 +31,7 @@ def main(mode: str, log: Path) -> None:
                 pass  # as native code would: the soft limit never reaches Python
         os._exit(1)  # as the kernel's OOM killer would leave it, with no word to the parent
 
-    rectify.load_page = stalled
+    rectify.load_page_step = stalled
     task = rectify.rectify_page_boards
     # Short limits and one quick retry: the real ones (minutes, 8 retries) are for real pages.
     if mode == "hang":

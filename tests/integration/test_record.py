@@ -11,7 +11,14 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from pipeline.board import BoardImage, BoardLocation, CellImage, CellKind, Lattice
+from pipeline.board import (
+    BoardImage,
+    BoardLocation,
+    CellImage,
+    CellKind,
+    Lattice,
+    RectifiedBoard,
+)
 from pipeline.errors import NoGridFound, UnreadableInput
 from pipeline.grid import GridShape, Puzzle
 from pipeline.ingest.sources import PageFormat, PageSource
@@ -51,12 +58,19 @@ def board() -> BoardImage:
     )
 
 
-def cells() -> list[CellImage]:
-    return [
-        CellImage(r, c, CellKind.GIVEN if GIVENS[r][c] else CellKind.EMPTY)
-        for r in range(4)
-        for c in range(4)
-    ]
+def found() -> RectifiedBoard:
+    """A board as the rectify step leaves it: its cells sorted, the empty ones with their
+    confidence."""
+    return RectifiedBoard(
+        board(),
+        tuple(
+            CellImage(r, c, CellKind.GIVEN)
+            if GIVENS[r][c]
+            else CellImage(r, c, CellKind.EMPTY, confidence=0.97)
+            for r in range(4)
+            for c in range(4)
+        ),
+    )
 
 
 def recognised() -> RecognisedBoard:
@@ -123,7 +137,7 @@ def test_each_record_function_replaces_rather_than_duplicates(
         with transaction(both_sessions) as db:
             assert add_input_file(db, batch_id, "book.pdf", "uploads/book.pdf") == input_file_id
             page_ids = add_pages(db, input_file_id, sources("book.pdf"), 0.1, "w1")
-            puzzle_ids = record_boards(db, page_ids[0], [board()], [cells()], ["b.png"], 0.2)
+            puzzle_ids = record_boards(db, page_ids[0], [found()], ["b.png"], 0.2)
             record_reading(db, puzzle_ids[0], recognised(), "b-upright.png", 0.3)
             record_solution(db, puzzle_ids[0], solution(), "render.png", 0.4)
             record_failure(db, NoGridFound("nothing here"), Stage.RECTIFY, page_id=page_ids[1])
@@ -153,7 +167,7 @@ def test_results_contract_records(
     batch_id, input_file_id = batch
     with transaction(both_sessions) as db:
         page_ids = add_pages(db, input_file_id, sources("book.pdf"), 0.1)
-        [puzzle_id] = record_boards(db, page_ids[0], [board()], [cells()], ["b.png"], 0.2)
+        [puzzle_id] = record_boards(db, page_ids[0], [found()], ["b.png"], 0.2)
         record_reading(db, puzzle_id, recognised(), "b-upright.png", 0.3)
         record_solution(db, puzzle_id, solution(Verdict.INVALID), None, 0.4)
         record_failure(db, UnreadableInput("page 2 is damaged"), Stage.RECTIFY, page_id=page_ids[1])

@@ -53,11 +53,11 @@ def test_an_unexpected_error_is_retried_then_recorded(
 ) -> None:
     calls = []
 
-    def broken(source: PageSource) -> None:
+    def broken(source: PageSource, *_: object) -> None:
         calls.append(source)
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(rectify, "load_page", broken)
+    monkeypatch.setattr(rectify, "load_page_step", broken)
     page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
     rectify.rectify_page_boards.apply(args=[page_id])
     status, code, message = outcome(sessions, page_id)
@@ -69,10 +69,10 @@ def test_an_unexpected_error_is_retried_then_recorded(
 def test_a_task_past_its_soft_time_limit_is_recorded_as_too_slow(
     worker_runtime: None, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def slow(source: PageSource) -> None:
+    def slow(source: PageSource, *_: object) -> None:
         raise SoftTimeLimitExceeded()
 
-    monkeypatch.setattr(rectify, "load_page", slow)
+    monkeypatch.setattr(rectify, "load_page_step", slow)
     page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
     rectify.rectify_page_boards.apply(args=[page_id])
     assert outcome(sessions, page_id)[:2] == ("failed", "stage_timeout")
@@ -83,11 +83,11 @@ def test_a_task_out_of_retries_on_an_outage_is_recorded_and_its_batch_finishes(
 ) -> None:
     calls = []
 
-    def unreachable(source: PageSource) -> None:
+    def unreachable(source: PageSource, *_: object) -> None:
         calls.append(source)
         raise redis.exceptions.ConnectionError("Connection refused")
 
-    monkeypatch.setattr(rectify, "load_page", unreachable)
+    monkeypatch.setattr(rectify, "load_page_step", unreachable)
     page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
     result = rectify.rectify_page_boards.apply(args=[page_id])
     assert result.failed() and len(calls) == 1 + StageTask.max_retries

@@ -10,6 +10,7 @@ from pipeline.reading import DigitReading
 from pipeline.recognise.orientation import ORIENTATION_SAMPLE, read_upright, settled_upright
 from pipeline.recognise.read_board import recognise_board
 from pipeline.recognise.turns import turn_board
+from pipeline.vision.cells import classify_cells
 from synth.grid_image import render_grid
 from tests.ocr.boards import board_from_corners
 
@@ -32,6 +33,11 @@ def upright_board():
     return board_from_corners(grid.image, grid.corners, GridShape(3, 3))
 
 
+def recognise(board, engine):
+    """As the steps do: cells sorted by the rectify step, then read."""
+    return recognise_board(board, classify_cells(board), engine)
+
+
 def read_grid(recognised):
     return tuple(
         tuple(cell.digit or 0 for cell in recognised.reading.cells[r * 9 : r * 9 + 9])
@@ -41,7 +47,7 @@ def read_grid(recognised):
 
 @pytest.mark.parametrize("turned_by", [0, 1, 2, 3])
 def test_a_turned_board_is_read_upright(engine, upright_board, turned_by):
-    recognised = recognise_board(turn_board(upright_board, turned_by), engine)
+    recognised = recognise(turn_board(upright_board, turned_by), engine)
     assert recognised.quarter_turns == (4 - turned_by) % 4
     assert read_grid(recognised) == GIVENS
     np.testing.assert_array_equal(recognised.board.pixels, upright_board.pixels)
@@ -71,7 +77,7 @@ def test_only_a_sure_first_read_settles_the_orientation(engine, upright_board, t
     # Upside down, 17 of these 30 givens are 1, 6, 8 or 9, which still read as digits: the
     # sample must still be read the other way, then the whole board.
     counting = CountingEngine(engine)
-    recognised = recognise_board(turn_board(upright_board, turned_by), counting)
+    recognised = recognise(turn_board(upright_board, turned_by), counting)
     assert recognised.quarter_turns == turned_by
     assert counting.calls == reads
 
@@ -97,7 +103,7 @@ def test_real_photos_read_right_either_way_up(engine, shared_data, name):
     board = board_from_corners(pixels, corners, GridShape(3, 3))
     truth = [int(ch) for ch in row["givens"]]
     for turned_by in range(4):
-        recognised = recognise_board(turn_board(board, turned_by), engine)
+        recognised = recognise(turn_board(board, turned_by), engine)
         assert recognised.quarter_turns == (4 - turned_by) % 4
         read = [
             (cell.digit, truth[i])

@@ -25,8 +25,8 @@ def test_a_25x25_grid_is_read_whole(engine, labels: str) -> None:
     generated = random_puzzle(GridShape(5, 5), rng, holes=375)
     image = render_grid(generated.puzzle, cell_px=44, labels=labels, rng=rng).image
 
-    (board,) = rectify_page(image)
-    recognised = recognise_board(board, engine)
+    (found,) = rectify_page(image)
+    recognised = recognise_board(found.board, found.cells, engine)
 
     assert recognised.board.shape == GridShape(5, 5)
     assert recognised.reading.givens() == generated.puzzle.givens

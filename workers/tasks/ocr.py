@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.recognise.read_board import recognise_board
+from jobs.steps import read_board_step
 from store import load
 from store.db import transaction
-from store.models import Puzzle
 from store.record import Stage, record_reading
 from workers import runtime
 from workers.app import TASK_OCR, TASK_SOLVE, app
@@ -20,17 +19,15 @@ def read_board(self: StageTask, puzzle_id: int) -> dict[str, Any]:
     with failures_recorded(self, puzzle_id) as clock:
         with transaction(runtime.sessions()) as session:
             board = load.stored_board(session, puzzle_id, artifacts)
-            puzzle = session.get_one(Puzzle, puzzle_id)
-            batch_id, page_id, index = puzzle.batch_id, puzzle.page_id, puzzle.index_on_page
-        recognised = recognise_board(board, runtime.ocr_engine())
-        upright = artifacts.board_image(batch_id, page_id, index, upright=True)
-        artifacts.write_png(upright, recognised.board.pixels)
+            cells = load.stored_cells(session, puzzle_id)
+            page, index, _ = load.puzzle_page(session, puzzle_id)
+        read = read_board_step(board, cells, page, index, runtime.ocr_engine(), artifacts)
         with transaction(runtime.sessions()) as session:
             record_reading(
                 session,
                 puzzle_id,
-                recognised,
-                upright,
+                read.recognised,
+                read.image_path,
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
             )

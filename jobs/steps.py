@@ -1,0 +1,156 @@
+"""The steps of a job, as both drivers run them: load a page, find and rectify its boards, read
+a board, solve it and draw the solution.
+
+Each step calls the pure pipeline, writes the images it makes through ``Artifacts`` and
+returns a dataclass holding everything ``store.record`` persists of it. The Celery tasks call
+one step per task (loading their inputs by id); the embedded runner calls them one after
+another in a pool process. Neither adds steps of its own, so both write the same rows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pipeline.board import BoardImage, CellImage, CellKind, RectifiedBoard
+from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, load_page
+from pipeline.reading import BoardReading, RecognisedBoard
+from pipeline.recognise.ocr.base import OcrEngine
+from pipeline.recognise.read_board import cell_interiors, recognise_board
+from pipeline.render import render_solution
+from pipeline.solve.backend import SatBackend
+from pipeline.solve.reconcile import solve_reading
+from pipeline.solve.result import PuzzleSolution, Verdict
+from pipeline.vision.page_boards import rectify_page
+from store.artifacts import Artifacts, PageRef
+
+
+class Clock:
+    """Seconds since a step started."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+
+@dataclass
+class LoadedPage:
+    """A page decoded or rasterised, and stored as an image (a page with no grid still shows
+    what was read)."""
+
+    pixels: np.ndarray = field(repr=False)
+    image_path: str
+    width: int
+    height: int
+    seconds: float
+
+
+@dataclass
+class FoundBoards:
+    """Every board on a page, rectified with its cells sorted, each stored as an image."""
+
+    boards: list[RectifiedBoard]
+    image_paths: list[str]
+    seconds: float
+
+
+@dataclass
+class ReadBoard:
+    """A board read: turned upright, every cell's reading, the upright board's image."""
+
+    recognised: RecognisedBoard
+    image_path: str
+    seconds: float
+
+
+@dataclass
+class SolvedBoard:
+    """A board's reading solved (doubting contradictory readings), and the drawing of its
+    solution when it has exactly one."""
+
+    solution: PuzzleSolution
+    render_path: str | None
+    seconds: float
+
+
+def load_page_step(
+    source: PageSource, page: PageRef, artifacts: Artifacts, dpi: int = DEFAULT_PDF_DPI
+) -> LoadedPage:
+    clock = Clock()
+    pixels = load_page(source, dpi).pixels
+    image_path = artifacts.page_image(page)
+    artifacts.write_png(image_path, pixels)
+    height, width = pixels.shape[:2]
+    return LoadedPage(pixels, image_path, width, height, clock.seconds)
+
+
+def find_boards_step(pixels: np.ndarray, page: PageRef, artifacts: Artifacts) -> FoundBoards:
+    """Raises ``NoGridFound`` (or ``LatticeNotFound``) when the page holds no board."""
+    clock = Clock()
+    boards = rectify_page(pixels)
+    image_paths = []
+    for index, found in enumerate(boards):
+        image_paths.append(artifacts.board_image(page, index, upright=False))
+        artifacts.write_png(image_paths[-1], found.board.pixels)
+    return FoundBoards(boards, image_paths, clock.seconds)
+
+
+def read_board_step(
+    board: BoardImage,
+    cells: Sequence[CellImage],
+    page: PageRef,
+    index: int,
+    engine: OcrEngine,
+    artifacts: Artifacts,
+    keep_cell_images: bool = False,
+) -> ReadBoard:
+    """``keep_cell_images`` also stores the interior of each given cell as the recogniser
+    read it, for checking a misread digit by eye."""
+    clock = Clock()
+    recognised = recognise_board(board, cells, engine)
+    image_path = artifacts.board_image(page, index, upright=True)
+    artifacts.write_png(image_path, recognised.board.pixels)
+    if keep_cell_images:
+        _write_cell_images(recognised, page, index, artifacts)
+    return ReadBoard(recognised, image_path, clock.seconds)
+
+
+def solve_board_step(
+    reading: BoardReading,
+    board: BoardImage,
+    page_pixels: np.ndarray | None,
+    page: PageRef,
+    index: int,
+    backend: SatBackend,
+    timeout: float,
+    artifacts: Artifacts,
+) -> SolvedBoard:
+    """Only a unique solution is drawn: one of several (or an unproven one) is no answer,
+    and drawing it would look like one. ``page_pixels`` None: nothing to draw on."""
+    clock = Clock()
+    solution = solve_reading(reading, backend, timeout)
+    render_path = None
+    if solution.result.verdict is Verdict.SOLVED and page_pixels is not None:
+        assert solution.result.solution is not None
+        drawn = render_solution(
+            page_pixels, board, solution.puzzle.givens, solution.result.solution
+        )
+        render_path = artifacts.render(page, index)
+        artifacts.write_png(render_path, drawn)
+    return SolvedBoard(solution, render_path, clock.seconds)
+
+
+def _write_cell_images(
+    recognised: RecognisedBoard, page: PageRef, index: int, artifacts: Artifacts
+) -> None:
+    given = [
+        (cell.row, cell.col) for cell in recognised.reading.cells if cell.kind is CellKind.GIVEN
+    ]
+    for (row, col), crop in zip(given, cell_interiors(recognised.board, given), strict=True):
+        artifacts.write_png(artifacts.cell_image(page, index, row, col), crop)
