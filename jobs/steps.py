@@ -87,7 +87,7 @@ def load_page_step(
     clock = Clock()
     pixels = load_page(source, dpi).pixels
     image_path = artifacts.page_image(page)
-    artifacts.write_png(image_path, pixels)
+    artifacts.write_image(image_path, pixels)
     height, width = pixels.shape[:2]
     return LoadedPage(pixels, image_path, width, height, clock.seconds)
 
@@ -99,7 +99,7 @@ def find_boards_step(pixels: np.ndarray, page: PageRef, artifacts: Artifacts) ->
     image_paths = []
     for index, found in enumerate(boards):
         image_paths.append(artifacts.board_image(page, index, upright=False))
-        artifacts.write_png(image_paths[-1], found.board.pixels)
+        artifacts.write_image(image_paths[-1], found.board.pixels)
     return FoundBoards(boards, image_paths, clock.seconds)
 
 
@@ -117,7 +117,7 @@ def read_board_step(
     clock = Clock()
     recognised = recognise_board(board, cells, engine)
     image_path = artifacts.board_image(page, index, upright=True)
-    artifacts.write_png(image_path, recognised.board.pixels)
+    artifacts.write_image(image_path, recognised.board.pixels)
     if keep_cell_images:
         _write_cell_images(recognised, page, index, artifacts)
     return ReadBoard(recognised, image_path, clock.seconds)
@@ -144,7 +144,7 @@ def solve_board_step(
             page_pixels, board, solution.puzzle.givens, solution.result.solution
         )
         render_path = artifacts.render(page, index)
-        artifacts.write_png(render_path, drawn)
+        artifacts.write_image(render_path, drawn)
     return SolvedBoard(solution, render_path, clock.seconds)
 
 
@@ -163,4 +163,4 @@ def _write_cell_images(
         (cell.row, cell.col) for cell in recognised.reading.cells if cell.kind is CellKind.GIVEN
     ]
     for (row, col), crop in zip(given, cell_interiors(recognised.board, given), strict=True):
-        artifacts.write_png(artifacts.cell_image(page, index, row, col), crop)
+        artifacts.write_image(artifacts.cell_image(page, index, row, col), crop)
