@@ -83,60 +83,59 @@ def _count_orders(stack_width: int, stacks: int) -> int:
 
 def _minimal_rows(grid: np.ndarray, band_height: int, orders: np.ndarray) -> tuple[int, ...]:
     """The smallest sequence of relabelled rows (each as an int key) over row choices that keep
-    bands together and the given column orders."""
+    bands together and the given column orders. Each step is a handful of whole-array numpy
+    operations over all survivors, whatever their number."""
     n = grid.shape[0]
-    base = n + 1
-    weights = base ** np.arange(n - 1, -1, -1, dtype=np.int64)
-    # Survivors: which column order, which rows used (bitmask), current band, relabel map.
-    k = len(orders)
-    order_idx = np.arange(k)
-    used = np.zeros(k, dtype=np.int64)
-    band = np.full(k, -1)
-    labels = np.full((k, n + 1), -1, dtype=np.int64)
+    bands = n // band_height
+    row_band = np.arange(n) // band_height
+    weights = (n + 1) ** np.arange(n - 1, -1, -1, dtype=np.int64)
+    # Survivors: column order, rows used, current band, relabel map (digit -> label, -1 unset).
+    order_idx = np.arange(len(orders))
+    used = np.zeros((len(orders), n), dtype=bool)
+    band = np.zeros(len(orders), dtype=np.intp)
+    labels = np.full((len(orders), n + 1), -1, dtype=np.int64)
     labels[:, 0] = 0
-    next_label = np.ones(k, dtype=np.int64)
+    next_label = np.ones(len(orders), dtype=np.int64)
     keys: list[int] = []
     for step in range(n):
-        # Expand every survivor by each row it may take next.
-        choice_state, choice_row = [], []
-        for r in range(n):
-            in_band = (
-                (band == r // band_height)
-                if step % band_height
-                else (((used >> (r - r % band_height)) & ((1 << band_height) - 1)) == 0)
-            )
-            ok = in_band & ((used >> r) & 1 == 0)
-            idx = np.nonzero(ok)[0]
-            choice_state.append(idx)
-            choice_row.append(np.full(len(idx), r))
-        states = np.concatenate(choice_state)
-        rows = np.concatenate(choice_row)
-        values = grid[rows[:, None], orders[order_idx[states]]]  # (m, n) the row, columns moved
-        lab = labels[states].copy()
-        nxt = next_label[states].copy()
-        out = np.empty_like(values)
-        ar = np.arange(len(states))
-        for j in range(n):
-            v = values[:, j]
-            fresh = lab[ar, v] < 0
-            lab[ar[fresh], v[fresh]] = nxt[fresh]
-            nxt += fresh
-            out[:, j] = lab[ar, v]
+        if step == 0:
+            # Nothing is labelled yet and a row's digits are distinct, so a first row's
+            # relabelled form is its pattern of filled cells numbered 1, 2, ... left to right,
+            # and two such forms compare as their filled/empty patterns read as binary numbers:
+            # score every (row, column order) that way in one go, then keep the best.
+            filled = (grid != 0).astype(np.int64)[:, orders]  # (rows, orders, n)
+            first = filled @ (1 << np.arange(n - 1, -1, -1, dtype=np.int64))
+            rows, states = np.nonzero(first == first.min())
+        elif step % band_height:
+            allowed = (row_band[None, :] == band[:, None]) & ~used
+            states, rows = np.nonzero(allowed)
+        else:
+            band_free = ~used.reshape(len(used), bands, band_height).any(axis=2)
+            states, rows = np.nonzero(band_free[:, row_band] & ~used)
+        values = grid[rows[:, None], orders[order_idx[states]]]  # (m, n): the row, columns moved
+        lab = labels[states]
+        nxt = next_label[states]
+        mapped = np.take_along_axis(lab, values, axis=1)
+        fresh = mapped < 0  # digits seen for the first time take the next labels in order
+        out = np.where(fresh, nxt[:, None] + np.cumsum(fresh, axis=1) - 1, mapped)
         row_keys = out @ weights
         smallest = row_keys.min()
-        keep = row_keys == smallest
         keys.append(int(smallest))
-        states, rows = states[keep], rows[keep]
-        order_idx = order_idx[states]
-        used = used[states] | (1 << rows)
-        band = rows // band_height
-        labels, next_label = lab[keep], nxt[keep]
-        # Different paths that reach the same column order and rows are the same state.
-        _, unique = np.unique(
-            np.stack([order_idx, used, *labels.T], axis=1), axis=0, return_index=True
-        )
-        order_idx, used, band = order_idx[unique], used[unique], band[unique]
-        labels, next_label = labels[unique], next_label[unique]
+        keep = np.nonzero(row_keys == smallest)[0]
+        states, rows, values, lab = states[keep], rows[keep], values[keep], lab[keep]
+        fresh, out = fresh[keep], out[keep]
+        who, where = np.nonzero(fresh)
+        lab[who, values[who, where]] = out[who, where]
+        labels, next_label = lab, nxt[keep] + fresh.sum(axis=1)
+        order_idx, band = order_idx[states], row_band[rows]
+        used = used[states]
+        used[np.arange(len(rows)), rows] = True
+        if len(order_idx) > 64:
+            # Different paths can reach the same column order, rows and labels: one will do.
+            signature = np.concatenate([order_idx[:, None], used, labels], axis=1)
+            _, unique = np.unique(signature, axis=0, return_index=True)
+            order_idx, used, band = order_idx[unique], used[unique], band[unique]
+            labels, next_label = labels[unique], next_label[unique]
     return tuple(keys)
 
 

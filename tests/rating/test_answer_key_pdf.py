@@ -9,8 +9,10 @@ from pipeline.answer_key_pdf import KeyEntry, write_answer_key_pdf
 from pipeline.grid import GridShape
 from synth.puzzles import random_solution
 
+NINE = GridShape(3, 3)
 
-def _entries(count, shape=GridShape(3, 3)):
+
+def _entries(count, shape=NINE):
     return [
         KeyEntry(
             f"No. {i + 1}",
