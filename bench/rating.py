@@ -1,0 +1,88 @@
+"""Calibration of pipeline.rating against published Sudoku Explainer ratings, and its speed.
+
+    python bench/rating.py [--data bench/data/se_rated_sample.txt] [--limit N]
+
+Reads ``<puzzle> <rating or lo-hi range> <source>`` lines (see bench/data/README.md), rates each
+puzzle on one core and prints: the share of puzzles within +-0.5 and +-1.0 of the published
+rating (for range lines: inside the range widened by the same margins), the mean signed error,
+a confusion table of levels (published vs ours), the error by published band, and puzzles per
+second (CPU time of this process), overall and for puzzles we rate <= 9.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from pipeline.ingest.textpuzzle import parse_puzzle_line  # noqa: E402
+from pipeline.rating import LEVELS, level_of, rate_puzzle  # noqa: E402
+
+DEFAULT_DATA = REPO / "bench" / "data" / "se_rated_sample.txt"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--limit", type=int, default=0)
+    args = parser.parse_args()
+    rows = [line.split() for line in args.data.read_text().splitlines() if line[:1].isdigit()]
+    if args.limit:
+        rows = rows[: args.limit]
+
+    within = Counter()
+    signed: list[float] = []
+    confusion: dict[str, Counter] = defaultdict(Counter)
+    by_band: dict[int, list[float]] = defaultdict(list)
+    cpu_all = cpu_le9 = 0.0
+    count_le9 = unrated = 0
+    for text, published, _source in rows:
+        lo, _, hi = published.partition("-")
+        lo_f, hi_f = float(lo), float(hi or lo)
+        puzzle = parse_puzzle_line(text).puzzle
+        started = time.process_time()
+        rating = rate_puzzle(puzzle)
+        spent = time.process_time() - started
+        cpu_all += spent
+        if rating.score is None:
+            unrated += 1
+            print(f"unrated: {text} ({published}): {rating.reason}")
+            continue
+        if rating.score <= 9.0:
+            cpu_le9 += spent
+            count_le9 += 1
+        error = rating.score - hi_f if rating.score > hi_f else min(0.0, rating.score - lo_f)
+        within["0.5"] += abs(error) <= 0.5 + 1e-9
+        within["1.0"] += abs(error) <= 1.0 + 1e-9
+        signed.append(error)
+        confusion[level_of((lo_f + hi_f) / 2)][rating.level] += 1
+        by_band[int(lo_f)].append(error)
+
+    total = len(rows)
+    print(f"\n{total} puzzles from {args.data.name}; {unrated} unrated")
+    print(f"within +-0.5: {within['0.5'] / total:.1%}   within +-1.0: {within['1.0'] / total:.1%}")
+    if signed:
+        print(f"mean signed error {sum(signed) / len(signed):+.2f} (ours minus published)")
+    names = [name for name, _ in LEVELS]
+    print("\nlevels: rows published, columns ours")
+    print(f"{'':>11}" + "".join(f"{n:>11}" for n in names))
+    for name in names:
+        print(f"{name:>11}" + "".join(f"{confusion[name][m]:>11}" for m in names))
+    print("\nby published band: puzzles, within +-1.0, mean signed error")
+    for band in sorted(by_band):
+        errs = by_band[band]
+        ok = sum(abs(e) <= 1.0 + 1e-9 for e in errs)
+        print(f"  {band}.x  {len(errs):4d}  {ok / len(errs):6.1%}  {sum(errs) / len(errs):+.2f}")
+    print(f"\nspeed (CPU, one core): {total / cpu_all:.0f} puzzles/s overall", end="")
+    if count_le9:
+        print(f"; {count_le9 / cpu_le9:.0f} puzzles/s for the {count_le9} rated <= 9")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""Pencil marks of a grid being solved by hand: for every cell the digits it may still take.
+
+A cell's candidates are one int used as a bitset (bit d-1 for digit d), so a unit's union or a
+subset test is one ``|`` or ``&``. The geometry of a shape (its units and each cell's peers) is
+built once per shape and shared by every board of that shape; boards are mutable and cheap to
+copy, because the chaining techniques try assumptions on copies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pipeline.grid import Grid, GridShape, Puzzle
+
+
+class Contradiction(Exception):
+    """A placement or elimination left a cell or a unit without any possibility."""
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The units of one shape: rows 0..n-1, columns n..2n-1, boxes 2n..3n-1, as cell tuples."""
+
+    size: int
+    units: tuple[tuple[int, ...], ...]
+    cell_units: tuple[tuple[int, int, int], ...]  # per cell, its row, column and box unit
+    peers: tuple[tuple[int, ...], ...]  # per cell, the other cells of its three units
+    peer_sets: tuple[frozenset[int], ...]
+
+    @property
+    def cells(self) -> int:
+        return self.size * self.size
+
+    def unit_kind(self, unit: int) -> str:
+        return ("row", "column", "box")[unit // self.size]
+
+
+@lru_cache(maxsize=16)
+def geometry(shape: GridShape) -> Geometry:
+    n = shape.size
+    rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
+    cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
+    boxes: list[list[int]] = [[] for _ in range(n)]
+    for r in range(n):
+        for c in range(n):
+            boxes[shape.box_of(r, c)].append(r * n + c)
+    units = tuple(rows + cols + [tuple(b) for b in boxes])
+    cell_units = tuple(
+        (i // n, n + i % n, 2 * n + shape.box_of(i // n, i % n)) for i in range(n * n)
+    )
+    peer_sets = tuple(
+        frozenset(p for u in cell_units[i] for p in units[u] if p != i) for i in range(n * n)
+    )
+    return Geometry(n, units, cell_units, tuple(tuple(sorted(s)) for s in peer_sets), peer_sets)
+
+
+def digits_of(mask: int) -> list[int]:
+    """The digits whose bits are set in ``mask``, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length())
+        mask ^= low
+    return out
+
+
+class Board:
+    """Placed digits (0 = open) and the candidates of the open cells (0 for placed cells)."""
+
+    __slots__ = ("geo", "values", "cands")
+
+    def __init__(self, geo: Geometry, values: list[int], cands: list[int]) -> None:
+        self.geo = geo
+        self.values = values
+        self.cands = cands
+
+    @classmethod
+    def from_puzzle(cls, puzzle: Puzzle) -> Board:
+        """The givens placed and struck from their peers. Raises ``Contradiction`` when givens
+        clash. Blocked cells are not supported here (the rater refuses them before)."""
+        geo = geometry(puzzle.shape)
+        n = geo.size
+        board = cls(geo, [0] * geo.cells, [(1 << n) - 1] * geo.cells)
+        for r, row in enumerate(puzzle.givens):
+            for c, value in enumerate(row):
+                if value:
+                    board.place(r * n + c, value)
+        return board
+
+    def copy(self) -> Board:
+        return Board(self.geo, self.values[:], self.cands[:])
+
+    def place(self, cell: int, digit: int) -> None:
+        bit = 1 << (digit - 1)
+        if self.values[cell] == digit:
+            return
+        if not self.cands[cell] & bit:
+            raise Contradiction(f"cell {cell} cannot take {digit}")
+        self.values[cell] = digit
+        self.cands[cell] = 0
+        cands = self.cands
+        for p in self.geo.peers[cell]:
+            if cands[p] & bit:
+                cands[p] &= ~bit
+                if not cands[p] and not self.values[p]:
+                    raise Contradiction(f"cell {p} has no candidate left")
+
+    def eliminate(self, cell: int, digit: int) -> bool:
+        """Strike ``digit`` from ``cell``; False when it was not a candidate there."""
+        bit = 1 << (digit - 1)
+        if not self.cands[cell] & bit:
+            return False
+        self.cands[cell] &= ~bit
+        if not self.cands[cell]:
+            raise Contradiction(f"cell {cell} has no candidate left")
+        return True
+
+    def is_solved(self) -> bool:
+        return all(self.values)
+
+    def grid(self) -> Grid:
+        n = self.geo.size
+        return tuple(tuple(self.values[r * n : (r + 1) * n]) for r in range(n))

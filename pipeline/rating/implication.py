@@ -1,0 +1,180 @@
+"""Following a candidate assumption through its consequences: the engine of the chain techniques.
+
+A literal is "cell c takes digit d" (on) or "cell c does not take d" (off), coded as one int:
+``c * n + d - 1`` for on and that plus ``OFF`` (cells * n) for off.
+
+Two ways of following an assumption, as in Sudoku Explainer:
+
+* static: only links that hold on the board as it stands. An on literal strikes its digit from
+  the cell's peers and the cell's other digits (weak links); an off literal turns on the other
+  digit of a two-digit cell (a Y link) or the other place of a digit with two places in a unit (an
+  X link). Used for X-/Y-/XY-chains and for the static multiple forcing chains.
+* dynamic: the assumption is played out on a copy of the candidates, so a cell or unit that loses
+  all but one possibility on the way yields a new on literal (its parents are every off literal
+  that emptied it). Used for Nishio (one digit only) and the dynamic forcing chains.
+
+Every derived literal records its parents, so the size of a deduction (the number of literals it
+rests on, SE's "complexity") can be counted afterwards.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from pipeline.rating.candidates import Board
+
+X_LINK = 1  # strong link between the two places of a digit in a unit
+Y_LINK = 2  # strong link between the two digits of a cell
+
+
+@dataclass
+class Consequences:
+    """What one assumption implies: literal -> its parent literals; ``contradiction`` holds the
+    literals that together clash (None when none was found); ``kinds`` ORs the strong links used
+    (static only)."""
+
+    parents: dict[int, tuple[int, ...]]
+    contradiction: tuple[int, ...] | None = None
+    kinds: dict[int, int] | None = None
+
+
+def off_base(board: Board) -> int:
+    return board.geo.cells * board.geo.size
+
+
+def ancestors(parents: dict[int, tuple[int, ...]], literals: tuple[int, ...]) -> set[int]:
+    seen: set[int] = set()
+    stack = list(literals)
+    while stack:
+        lit = stack.pop()
+        if lit in seen:
+            continue
+        seen.add(lit)
+        stack.extend(parents.get(lit, ()))
+    return seen
+
+
+class StaticLinks:
+    """The weak and strong links of one board state, built once per chaining step."""
+
+    def __init__(self, board: Board) -> None:
+        geo, cands = board.geo, board.cands
+        n = geo.size
+        off = off_base(board)
+        self.off = off
+        self.weak: dict[int, list[int]] = {}
+        self.strong: dict[int, list[tuple[int, int]]] = {}
+        for c, m in enumerate(cands):
+            bits = m
+            while bits:
+                bit = bits & -bits
+                bits ^= bit
+                i = bit.bit_length() - 1
+                lit = c * n + i
+                weak = [c * n + j + off for j in range(n) if m >> j & 1 and j != i]
+                weak += [p * n + i + off for p in geo.peers[c] if cands[p] & bit]
+                self.weak[lit] = weak
+                strong = []
+                if m.bit_count() == 2:
+                    other = (m & ~bit).bit_length() - 1
+                    strong.append((c * n + other, Y_LINK))
+                for u in geo.cell_units[c]:
+                    places = [p for p in geo.units[u] if cands[p] & bit]
+                    if len(places) == 2:
+                        p = places[0] if places[1] == c else places[1]
+                        strong.append((p * n + i, X_LINK))
+                self.strong[lit + off] = strong
+
+    def follow(self, start: int, stop_at_contradiction: bool) -> Consequences:
+        """Breadth first from ``start``, so the first contradiction met is a short one."""
+        off = self.off
+        parents: dict[int, tuple[int, ...]] = {start: ()}
+        kinds = {start: 0}
+        queue = deque([start])
+        while queue:
+            lit = queue.popleft()
+            if lit < off:
+                nexts = [(x, 0) for x in self.weak.get(lit, ())]
+            else:
+                nexts = self.strong.get(lit, ())
+            for nxt, kind in nexts:
+                if nxt in parents:
+                    continue
+                parents[nxt] = (lit,)
+                kinds[nxt] = kinds[lit] | kind
+                negation = nxt - off if nxt >= off else nxt + off
+                if negation in parents and stop_at_contradiction:
+                    return Consequences(parents, (nxt, negation), kinds)
+                queue.append(nxt)
+        return Consequences(parents, None, kinds)
+
+
+def follow_dynamic(board: Board, start: int, digit_only: int = 0) -> Consequences:
+    """Play ``start`` out on a copy of the candidates (see the module notes); with
+    ``digit_only`` (a digit bit) only that digit's links are followed, as Nishio does."""
+    geo = board.geo
+    n = geo.size
+    off = off_base(board)
+    orig = board.cands
+    cands = orig[:]
+    parents: dict[int, tuple[int, ...]] = {start: ()}
+    queue = deque([start])
+    clash: list[tuple[int, ...]] = []
+
+    def strike(cell: int, bit: int, parent: int) -> None:
+        cands[cell] &= ~bit
+        lit = cell * n + bit.bit_length() - 1 + off
+        if lit not in parents:
+            parents[lit] = (parent,)
+            queue.append(lit)
+        if not cands[cell] and not digit_only:
+            clash.append(_offs(orig[cell], cell, n, off))
+
+    if start >= off:
+        c, i = divmod(start - off, n)
+        cands[c] &= ~(1 << i)
+    while queue and not clash:
+        lit = queue.popleft()
+        if lit < off:
+            c, i = divmod(lit, n)
+            bit = 1 << i
+            if not cands[c] & bit:
+                clash.append((lit, lit + off))
+                break
+            if not digit_only:
+                others = cands[c] & ~bit
+                while others:
+                    e = others & -others
+                    others ^= e
+                    strike(c, e, lit)
+            for p in geo.peers[c]:
+                if cands[p] & bit:
+                    strike(p, bit, lit)
+        else:
+            c, i = divmod(lit - off, n)
+            bit = 1 << i
+            m = cands[c]
+            if not digit_only and m and m & (m - 1) == 0:
+                on = c * n + m.bit_length() - 1
+                if on not in parents:
+                    parents[on] = tuple(x for x in _offs(orig[c], c, n, off) if x != on + off)
+                    queue.append(on)
+            for u in geo.cell_units[c]:
+                unit = geo.units[u]
+                places = [p for p in unit if cands[p] & bit]
+                if len(places) > 1:
+                    continue
+                emptied = tuple(p * n + i + off for p in unit if orig[p] & bit)
+                if not places:
+                    clash.append(emptied)
+                    break
+                on = places[0] * n + i
+                if on not in parents:
+                    parents[on] = tuple(x for x in emptied if x != on + off)
+                    queue.append(on)
+    return Consequences(parents, clash[0] if clash else None)
+
+
+def _offs(mask: int, cell: int, n: int, off: int) -> tuple[int, ...]:
+    return tuple(cell * n + j + off for j in range(n) if mask >> j & 1)

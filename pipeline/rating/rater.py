@@ -1,0 +1,140 @@
+"""Rating a puzzle in the manner of Sudoku Explainer: solve it with human techniques, always
+taking the easiest that applies, and rate it by the hardest step the solution needed.
+
+Deterministic: techniques are tried in a fixed order and each scans cells and units in a fixed
+order. A rating is only given for a puzzle whose solution is unique: the techniques are sound
+deductions, so a grid they fill completely is the only solution (it is still checked
+independently, and against the caller's solution when one is given); where they stop, a search
+counts the solutions before anything is said.
+
+9x9 is what the SE scale is defined on. Other sizes get the same techniques up to XYZ-wing, then
+a stated fallback: the effort of a plain backtracking search, mapped onto the upper SE range.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pipeline.grid import Grid, Puzzle
+from pipeline.rating import chains, fish, intersections, singles, subsets, wings
+from pipeline.rating.candidates import Board, Contradiction
+from pipeline.rating.levels import level_of
+from pipeline.rating.search import search
+from pipeline.rating.step import Step, apply_step
+from pipeline.solve.check import solution_problems
+
+Technique = Callable[[Board], Step | None]
+
+# In SE's order of difficulty; the first that finds something is applied, then back to the top.
+BASIC_TECHNIQUES: tuple[Technique, ...] = (
+    singles.full_house,
+    singles.hidden_single_box,
+    singles.hidden_single_line,
+    intersections.direct_pointing,
+    intersections.direct_claiming,
+    subsets.direct_hidden_subset(2),
+    singles.naked_single,
+    subsets.direct_hidden_subset(3),
+    intersections.pointing,
+    intersections.claiming,
+    subsets.naked_subset(2),
+    fish.fish(2),
+    subsets.hidden_subset(2),
+    subsets.naked_subset(3),
+    fish.fish(3),
+    subsets.hidden_subset(3),
+    wings.xy_wing,
+    wings.xyz_wing,
+    subsets.naked_subset(4),
+    fish.fish(4),
+    subsets.hidden_subset(4),
+)
+CHAIN_TECHNIQUES: tuple[Technique, ...] = (
+    chains.forcing_chains,
+    chains.nishio,
+    chains.multiple_forcing_chains,
+    chains.dynamic_forcing_chains,
+)
+# Where the techniques stop, search effort stands in; these anchor it on the SE scale.
+BEYOND_CHAINS = 9.6  # a 9x9 that dynamic forcing chains cannot finish
+BEYOND_BASIC = 6.0  # another size that XYZ-wing and quads cannot finish
+
+
+@dataclass(frozen=True)
+class Rating:
+    score: float | None  # SE scale; None when the puzzle cannot be rated (see reason)
+    techniques: tuple[str, ...]  # each technique used once, hardest last
+    level: str
+    reason: str | None = None
+
+
+def unrated(reason: str) -> Rating:
+    return Rating(None, (), level_of(None), reason)
+
+
+def rate_puzzle(puzzle: Puzzle, solution: Grid | None = None) -> Rating:
+    """The rating of ``puzzle``; ``solution`` (e.g. the SAT solver's) is checked against the
+    grid the techniques reach, and a difference refuses the rating."""
+    if any(v is None for row in puzzle.givens for v in row):
+        return unrated("puzzles with blocked cells are not rated")
+    try:
+        board = Board.from_puzzle(puzzle)
+    except Contradiction:
+        return unrated("the givens clash")
+    nine = puzzle.size == 9
+    ladder = BASIC_TECHNIQUES + (CHAIN_TECHNIQUES if nine else ())
+    used: dict[str, float] = {}
+    try:
+        while not board.is_solved():
+            step = next((s for s in (t(board) for t in ladder) if s), None)
+            if step is None or not apply_step(board, step):
+                break
+            used[step.technique] = max(used.get(step.technique, 0.0), step.difficulty)
+    except Contradiction:
+        return unrated("the givens admit no solution (the deductions run into a contradiction)")
+    reason = None
+    if not board.is_solved():
+        found = search(board)
+        if found.solutions != 1:
+            return unrated(_count_reason(found.solutions))
+        _fill(board, found.solution)
+        score, reason = _beyond(nine, used, found.nodes)
+        used["Backtracking"] = score
+    grid = board.grid()
+    if solution_problems(puzzle, grid):
+        return unrated("the techniques reached a grid that is not a valid solution")
+    if solution is not None and tuple(map(tuple, solution)) != grid:
+        return unrated("the techniques reached a different solution than the one given")
+    techniques = tuple(sorted(used, key=lambda t: (used[t], t)))
+    score = round(max(used.values()), 1) if used else 1.0
+    if not nine and reason is None:
+        reason = (
+            f"{puzzle.size}x{puzzle.size}: the SE scale is defined for 9x9; "
+            "this is the same techniques' difficulty applied unchanged"
+        )
+    return Rating(score, techniques, level_of(score), reason)
+
+
+def _count_reason(solutions: int) -> str:
+    if solutions == 0:
+        return "the givens admit no solution"
+    return "the givens admit more than one solution, so no logical path exists"
+
+
+def _fill(board: Board, values: tuple[int, ...] | None) -> None:
+    assert values is not None
+    board.values = list(values)
+    board.cands = [0] * len(values)
+
+
+def _beyond(nine: bool, used: dict[str, float], nodes: int) -> tuple[float, str]:
+    """The stated fallback score where the techniques stop, from the search's node count."""
+    anchor = BEYOND_CHAINS if nine else BEYOND_BASIC
+    score = round(min(12.0, max(anchor, *used.values(), anchor) + 0.5 * math.log2(nodes)), 1)
+    what = "dynamic forcing chains" if nine else "the basic techniques (up to quads)"
+    return score, (
+        f"not an SE rating: {what} could not finish; the rest took a backtracking search of "
+        f"{nodes} nodes, scored as {anchor} + 0.5 * log2(nodes)"
+    )

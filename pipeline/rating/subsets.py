@@ -1,0 +1,119 @@
+"""Naked and hidden subsets (pairs, triples, quads) within one unit.
+
+Naked: k cells of a unit whose candidates together are only k digits; those digits leave the
+unit's other cells. Hidden: k digits whose places in a unit are only k cells; those cells lose
+their other digits. SE rates naked pair/triple/quad 3.0/3.6/5.0 and hidden 3.4/4.0/5.4; a hidden
+pair or triple whose eliminations leave a hidden single is the "direct" variant (2.0, 2.5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from pipeline.rating.candidates import Board
+from pipeline.rating.intersections import Finding, eliminations_step
+from pipeline.rating.step import Step
+
+NAKED = {2: ("Naked pair", 3.0), 3: ("Naked triple", 3.6), 4: ("Naked quad", 5.0)}
+HIDDEN = {2: ("Hidden pair", 3.4), 3: ("Hidden triple", 4.0), 4: ("Hidden quad", 5.4)}
+DIRECT_HIDDEN = {2: ("Direct hidden pair", 2.0), 3: ("Direct hidden triple", 2.5)}
+
+
+def naked_findings(board: Board, k: int) -> Iterator[Finding]:
+    cands = board.cands
+    for unit in board.geo.units:
+        small = [c for c in unit if cands[c] and (cands[c]).bit_count() <= k]
+        if len(small) < k:
+            continue
+        for group in combinations(small, k):
+            union = 0
+            for c in group:
+                union |= cands[c]
+            if union.bit_count() != k:
+                continue
+            gone = [
+                (c, d)
+                for c in unit
+                if c not in group and cands[c] & union
+                for d in range(1, board.geo.size + 1)
+                if cands[c] & union & (1 << (d - 1))
+            ]
+            if gone:
+                yield gone
+
+
+def hidden_findings(board: Board, k: int) -> Iterator[Finding]:
+    return (gone for _, gone in hidden_findings_by_unit(board, k))
+
+
+def hidden_findings_by_unit(board: Board, k: int) -> Iterator[tuple[tuple[int, ...], Finding]]:
+    cands, n = board.cands, board.geo.size
+    for unit in board.geo.units:
+        places: dict[int, int] = {}  # digit bit -> bitmask over the unit's positions
+        for i, c in enumerate(unit):
+            m = cands[c]
+            while m:
+                bit = m & -m
+                m ^= bit
+                places[bit] = places.get(bit, 0) | 1 << i
+        few = [bit for bit, where in places.items() if where.bit_count() <= k]
+        if len(few) < k or len(places) <= k:
+            continue
+        for group in combinations(few, k):
+            where = 0
+            keep = 0
+            for bit in group:
+                where |= places[bit]
+                keep |= bit
+            if where.bit_count() != k:
+                continue
+            gone = [
+                (unit[i], d)
+                for i in range(n)
+                if where >> i & 1
+                for d in range(1, n + 1)
+                if cands[unit[i]] & ~keep & (1 << (d - 1))
+            ]
+            if gone:
+                yield unit, gone
+
+
+def naked_subset(k: int):
+    name, difficulty = NAKED[k]
+
+    def find(board: Board) -> Step | None:
+        return eliminations_step(name, difficulty, naked_findings(board, k))
+
+    find.__name__ = name.lower().replace(" ", "_")
+    return find
+
+
+def hidden_subset(k: int):
+    name, difficulty = HIDDEN[k]
+
+    def find(board: Board) -> Step | None:
+        return eliminations_step(name, difficulty, hidden_findings(board, k))
+
+    find.__name__ = name.lower().replace(" ", "_")
+    return find
+
+
+def direct_hidden_subset(k: int):
+    """SE's direct hidden pair/triple: the subset's eliminations leave one of the struck digits
+    a single place in the subset's own unit."""
+    name, difficulty = DIRECT_HIDDEN[k]
+
+    def find(board: Board) -> Step | None:
+        cands = board.cands
+        for unit, gone in hidden_findings_by_unit(board, k):
+            subset = {c for c, _ in gone}
+            for digit in sorted({d for _, d in gone}):
+                bit = 1 << (digit - 1)
+                places = [c for c in unit if cands[c] & bit and c not in subset]
+                if len(places) == 1:
+                    return Step(name, difficulty, ((places[0], digit),))
+        return None
+
+    find.__name__ = name.lower().replace(" ", "_")
+    return find

@@ -1,0 +1,98 @@
+"""Pairing printed answers with their puzzles and checking them cell by cell.
+
+An answer is paired with a puzzle by printed number when both carry one; otherwise by
+consistency: the answer must agree with every given of exactly one still unpaired puzzle. An
+answer that fits several puzzles is reported as ambiguous rather than guessed, and one that fits
+none as unmatched. A paired answer is compared with the puzzle's unique solution when there is
+one, else only with its givens (the wrong cells then are the givens the answer contradicts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.grid import Grid
+
+
+@dataclass(frozen=True)
+class KeyPuzzle:
+    id: str
+    number: int | None  # the puzzle number printed near the grid, when read
+    givens: Grid  # 0 = empty
+    solution: Grid | None  # the unique solution, None when there is none
+
+
+@dataclass(frozen=True)
+class KeyAnswer:
+    id: str
+    number: int | None
+    grid: Grid  # the printed full grid
+
+
+@dataclass(frozen=True)
+class AnswerCheck:
+    puzzle_id: str
+    answer_id: str
+    paired_by: str  # "number" or "givens"
+    matches: bool
+    wrong_cells: tuple[tuple[int, int], ...]  # (row, col), 0-based
+
+
+@dataclass(frozen=True)
+class AnswerKeyReport:
+    checks: tuple[AnswerCheck, ...]
+    unmatched_answers: tuple[str, ...]  # answer ids that fit no puzzle
+    ambiguous_answers: tuple[tuple[str, tuple[str, ...]], ...]  # answer id, puzzle ids it fits
+
+
+def agrees_with_givens(givens: Grid, grid: Grid) -> bool:
+    return all(
+        g in (0, None) or g == v
+        for grow, vrow in zip(givens, grid, strict=True)
+        for g, v in zip(grow, vrow, strict=True)
+    )
+
+
+def wrong_cells(puzzle: KeyPuzzle, grid: Grid) -> tuple[tuple[int, int], ...]:
+    reference = puzzle.solution or puzzle.givens
+    return tuple(
+        (r, c)
+        for r, row in enumerate(reference)
+        for c, want in enumerate(row)
+        if want and grid[r][c] != want
+    )
+
+
+def check_answer_key(puzzles: list[KeyPuzzle], answers: list[KeyAnswer]) -> AnswerKeyReport:
+    by_number = {p.number: p for p in puzzles if p.number is not None}
+    paired: dict[str, tuple[KeyPuzzle, str]] = {}  # answer id -> (puzzle, how)
+    taken: set[str] = set()
+    for answer in answers:
+        puzzle = by_number.get(answer.number) if answer.number is not None else None
+        if puzzle is not None and puzzle.id not in taken:
+            paired[answer.id] = (puzzle, "number")
+            taken.add(puzzle.id)
+
+    unmatched, ambiguous = [], []
+    for answer in answers:
+        if answer.id in paired:
+            continue
+        fits = [
+            p for p in puzzles if p.id not in taken and agrees_with_givens(p.givens, answer.grid)
+        ]
+        if len(fits) == 1:
+            paired[answer.id] = (fits[0], "givens")
+            taken.add(fits[0].id)
+        elif fits:
+            ambiguous.append((answer.id, tuple(p.id for p in fits)))
+        else:
+            unmatched.append(answer.id)
+
+    checks = []
+    for answer in answers:
+        if answer.id not in paired:
+            continue
+        puzzle, how = paired[answer.id]
+        wrong = wrong_cells(puzzle, answer.grid)
+        checks.append(AnswerCheck(puzzle.id, answer.id, how, not wrong, wrong))
+    return AnswerKeyReport(tuple(checks), tuple(unmatched), tuple(ambiguous))

@@ -1,0 +1,72 @@
+"""Answer-key pairing and checking on a synthetic book."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from pipeline.grid import GridShape
+from pipeline.solve.answer_key import KeyAnswer, KeyPuzzle, check_answer_key
+from synth.puzzles import random_solution
+
+
+def _book(count: int, seed: int = 7):
+    rng = random.Random(seed)
+    puzzles, answers = [], []
+    for i in range(count):
+        solution = random_solution(GridShape(3, 3), np.random.default_rng(seed + i)).tolist()
+        givens = [[v if rng.random() < 0.4 else 0 for v in row] for row in solution]
+        grid = tuple(map(tuple, solution))
+        puzzles.append(KeyPuzzle(f"p{i}", i + 1, tuple(map(tuple, givens)), grid))
+        answers.append(KeyAnswer(f"a{i}", i + 1, grid))
+    return puzzles, answers
+
+
+def _with_cell(grid, row, col, value):
+    rows = [list(r) for r in grid]
+    rows[row][col] = value
+    return tuple(map(tuple, rows))
+
+
+def test_one_wrong_answer_flags_exactly_that_puzzle_and_cell():
+    puzzles, answers = _book(12)
+    bad = answers[5]
+    wrong_digit = bad.grid[4][6] % 9 + 1
+    answers[5] = KeyAnswer(bad.id, bad.number, _with_cell(bad.grid, 4, 6, wrong_digit))
+    report = check_answer_key(puzzles, answers)
+    assert len(report.checks) == 12
+    failures = [c for c in report.checks if not c.matches]
+    assert [(c.puzzle_id, c.answer_id, c.wrong_cells) for c in failures] == [
+        ("p5", "a5", ((4, 6),))
+    ]
+    assert all(c.paired_by == "number" for c in report.checks)
+
+
+def test_answers_without_numbers_pair_by_givens():
+    puzzles, answers = _book(6)
+    unnumbered = [KeyAnswer(a.id, None, a.grid) for a in reversed(answers)]
+    report = check_answer_key(puzzles, unnumbered)
+    assert {(c.puzzle_id, c.answer_id) for c in report.checks} == {
+        (f"p{i}", f"a{i}") for i in range(6)
+    }
+    assert all(c.paired_by == "givens" and c.matches for c in report.checks)
+
+
+def test_an_answer_fitting_two_puzzles_is_ambiguous_not_guessed():
+    puzzles, answers = _book(2)
+    empty = tuple(tuple(0 for _ in range(9)) for _ in range(9))
+    twins = [
+        KeyPuzzle("x", None, empty, None),
+        KeyPuzzle("y", None, empty, None),
+    ]
+    report = check_answer_key(twins, [KeyAnswer("a", None, answers[0].grid)])
+    assert report.checks == ()
+    assert report.ambiguous_answers == (("a", ("x", "y")),)
+
+
+def test_an_answer_fitting_no_puzzle_is_unmatched():
+    puzzles, answers = _book(2)
+    other = _book(1, seed=99)[1][0]
+    report = check_answer_key(puzzles[:1], [KeyAnswer("stray", None, other.grid)])
+    assert report.unmatched_answers == ("stray",)
