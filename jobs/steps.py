@@ -105,6 +105,7 @@ def find_boards_step(pixels: np.ndarray, page: PageRef, artifacts: Artifacts) ->
 
 def read_board_step(
     board: BoardImage,
+    board_image_path: str,
     cells: Sequence[CellImage],
     page: PageRef,
     index: int,
@@ -112,12 +113,16 @@ def read_board_step(
     artifacts: Artifacts,
     keep_cell_images: bool = False,
 ) -> ReadBoard:
-    """``keep_cell_images`` also stores the interior of each given cell as the recogniser
-    read it, for checking a misread digit by eye."""
+    """``board_image_path`` is where ``board`` is stored; a board that needed no turn keeps
+    that image (most do: writing it again cost a PNG encode per board). ``keep_cell_images``
+    also stores the interior of each given cell as the recogniser read it, for checking a
+    misread digit by eye."""
     clock = Clock()
     recognised = recognise_board(board, cells, engine)
-    image_path = artifacts.board_image(page, index, upright=True)
-    artifacts.write_image(image_path, recognised.board.pixels)
+    image_path = board_image_path
+    if recognised.quarter_turns:
+        image_path = artifacts.board_image(page, index, upright=True)
+        artifacts.write_image(image_path, recognised.board.pixels)
     if keep_cell_images:
         _write_cell_images(recognised, page, index, artifacts)
     return ReadBoard(recognised, image_path, clock.seconds)

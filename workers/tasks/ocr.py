@@ -18,10 +18,11 @@ def read_board(self: StageTask, puzzle_id: int) -> dict[str, Any]:
     artifacts = runtime.artifacts()
     with failures_recorded(self, puzzle_id) as clock:
         with transaction(runtime.sessions()) as session:
-            board = load.stored_board(session, puzzle_id, artifacts)
+            board, image_path = load.stored_board(session, puzzle_id, artifacts)
             cells = load.stored_cells(session, puzzle_id)
             page, index, _ = load.puzzle_page(session, puzzle_id)
-        read = read_board_step(board, cells, page, index, runtime.ocr_engine(), artifacts)
+        engine = runtime.ocr_engine()
+        read = read_board_step(board, image_path, cells, page, index, engine, artifacts)
         with transaction(runtime.sessions()) as session:
             record_reading(
                 session,
