@@ -100,7 +100,8 @@ def add_pages(
     seconds: float,
     worker: str | None = None,
 ) -> list[int]:
-    """Page rows for an input file's listed pages (pending), in order; returns their ids."""
+    """Page rows for an input file's listed pages, in order; returns their ids. A page refused
+    at listing is failed at once with its error; the others are pending."""
     input_file = session.get_one(InputFile, input_file_id)
     existing = {
         (page.source, page.page_number): page
@@ -114,11 +115,13 @@ def add_pages(
             session.add(page)
         page.source, page.page_number = source.source, source.page
         page.format, page.member, page.frame_index = str(source.format), source.member, source.index
-        page.image_path = page.width = page.height = page.error_code = None
+        page.image_path = page.width = page.height = page.error_code = page.message = None
         page.status = PageStatus.PENDING
-        # A source that cannot load carries its reason; loading it raises with that message.
-        page.message = source.problem
         session.flush()
+        if source.refused:
+            # Refused at listing (unreadable, too large, encrypted, ...): final already, with
+            # its reason, so no stage ever loads it.
+            record_failure(session, source.error(), Stage.INGEST, page_id=page.id)
         ids.append(page.id)
     for stale in existing.values():
         session.delete(stale)

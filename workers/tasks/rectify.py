@@ -21,7 +21,8 @@ def rectify_page_boards(self: StageTask, page_id: int) -> dict[str, Any]:
         with transaction(runtime.sessions()) as session:
             source = load.page_source(session, page_id, artifacts)
             page = load.page_ref(session, page_id)
-        loaded = load_page_step(source, page, artifacts)
+        limits = runtime.settings().input_limits()
+        loaded = load_page_step(source, page, artifacts, limits=limits)
         with transaction(runtime.sessions()) as session:
             # Stored first and on its own: a page with no grid still shows what was read.
             record_page_image(session, page_id, loaded.image_path, loaded.width, loaded.height)
