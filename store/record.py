@@ -19,7 +19,7 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from pipeline.board import BoardImage, RectifiedBoard
-from pipeline.errors import NoGridFound, SudokuBatchError
+from pipeline.errors import Interrupted, NoGridFound, SudokuBatchError
 from pipeline.grid import Grid
 from pipeline.ingest.sources import PageSource
 from pipeline.ingest.textpuzzle import PuzzleLine
@@ -76,9 +76,11 @@ def add_input_file(
     name: str,
     stored_path: str,
     box: tuple[int, int] | None = None,
+    content_hash: str | None = None,
 ) -> int:
     """The input file stored at ``stored_path`` (relative to the data dir), named ``name``;
-    ``box`` is the box shape (rows, columns) given for a text file of puzzles."""
+    ``box`` is the box shape (rows, columns) given for a text file of puzzles; ``content_hash``
+    the SHA-256 of its bytes, when the caller knows it."""
     row = session.scalar(
         select(InputFile).where(
             InputFile.batch_id == batch_id, InputFile.stored_path == stored_path
@@ -89,6 +91,7 @@ def add_input_file(
         session.add(row)
     row.name = name
     row.box_rows, row.box_cols = box or (None, None)
+    row.content_hash = content_hash
     session.flush()
     return row.id
 
@@ -363,8 +366,13 @@ def record_failure(
         session.execute(delete(Page).where(Page.input_file_id == input_file_id))
     elif page_id is not None:
         subject = session.get_one(Page, page_id)
-        no_grid = isinstance(error, NoGridFound)
-        subject.status = PageStatus.NO_GRID if no_grid else PageStatus.FAILED
+        subject.status = (
+            PageStatus.NO_GRID
+            if isinstance(error, NoGridFound)
+            else PageStatus.INTERRUPTED
+            if isinstance(error, Interrupted)
+            else PageStatus.FAILED
+        )
         session.execute(delete(Puzzle).where(Puzzle.page_id == page_id))
     elif puzzle_id is not None:
         subject = session.get_one(Puzzle, puzzle_id)
