@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from enum import IntEnum
 from typing import Any
 
+from pipeline.errors import SudokuBatchError
+
 
 class ExitCode(IntEnum):
     """Exit codes of ``run``, ``submit`` and ``solve-text`` (documented in README.md and
@@ -28,6 +30,10 @@ class ExitCode(IntEnum):
     INTERRUPTED = 130  # Ctrl-C or SIGTERM: run the same command again to resume
 
 
+# Codes of input units refused at listing (pipeline.ingest), before any page is read.
+REFUSALS = frozenset(
+    {"unreadable_input", "unsupported_input", "too_large", "encrypted", "unsafe_path"}
+)
 NOT_SOLVED = frozenset({"no_grid", "unsolvable", "multiple_solutions", "timeout"})
 
 
@@ -47,7 +53,12 @@ def summarise(records: list[dict[str, Any]]) -> str:
     """One line: files, pages and grids counted apart, grid verdicts, pages without a grid,
     and failures by error code."""
     files = {record["input_file_id"] for record in records}
-    pages = {record["page_id"] for record in records if record["page_id"] is not None}
+    # A file or member refused before it was opened as pages is a failure, not a page.
+    pages = {
+        record["page_id"]
+        for record in records
+        if record["page_id"] is not None and record.get("error_code") not in REFUSALS
+    }
     grids = [record for record in records if record.get("puzzle_id") is not None]
     verdicts = Counter(record["status"] for record in grids)
     unfinished = [record for record in records if record.get("puzzle_id") is None]
@@ -71,3 +82,20 @@ def summarise(records: list[dict[str, Any]]) -> str:
         detail = ", ".join(f"{n} {code}" for code, n in failures.most_common())
         parts.append(f"{sum(failures.values())} failure(s) ({detail})")
     return "; ".join(parts)
+
+
+# Errors that stop a command before or outside any one input (see cli.main).
+_EXIT_OF_CODE = {
+    "bad_arguments": ExitCode.BAD_ARGS,
+    "invalid_setting": ExitCode.BAD_ARGS,
+    "database_unavailable": ExitCode.UNAVAILABLE,
+    "api_error": ExitCode.UNAVAILABLE,
+    "engine_unavailable": ExitCode.UNAVAILABLE,
+    "internal_error": ExitCode.INTERNAL_ERROR,
+}
+
+
+def exit_code_of_error(error: SudokuBatchError) -> ExitCode:
+    """The exit code of an error that ended a command: an input's error (e.g. solve-text's
+    one file unreadable) is an input that failed."""
+    return _EXIT_OF_CODE.get(error.code, ExitCode.SOME_INPUTS_FAILED)
