@@ -57,12 +57,12 @@ def list_members(path: Path, label: str, limits: InputLimits) -> Iterator[Member
     inflated = 0
     for info in sorted(infos, key=lambda info: info.filename):
         name = info.filename
-        if info.is_dir() or is_hidden(PurePosixPath(name.replace("\\", "/"))):
-            continue
         where = f"{label}/{name}"
-        if _is_unsafe(name):
+        if _is_unsafe(name):  # before the hidden test, which a "../" name would pass
             problem = f"{where}: the member's name leads outside the archive; it is not read"
             yield Member(name, UnsafePath(problem))
+            continue
+        if info.is_dir() or is_hidden(PurePosixPath(name.replace("\\", "/"))):
             continue
         kind = suffix(name)
         if kind in ARCHIVE_SUFFIXES:

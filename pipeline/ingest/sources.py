@@ -224,7 +224,7 @@ class _pdf_document:  # noqa: N801 - a context manager, used like open()
             self.document = pypdfium2.PdfDocument(target)
         except pypdfium2.PdfiumError as error:
             self._close_spool()
-            if "password" in str(error).lower():
+            if _declares_encryption(target):
                 raise EncryptedInput(
                     f"{self.label}: the PDF is encrypted with a password; save a copy "
                     "without one and hand that in"
@@ -241,6 +241,18 @@ class _pdf_document:  # noqa: N801 - a context manager, used like open()
     def _close_spool(self) -> None:
         if self.spool is not None:
             self.spool.close()
+
+
+def _declares_encryption(path: str) -> bool:
+    """Whether a PDF that pdfium refused has an /Encrypt dictionary. pdfium's own error code
+    is a per-thread "last error" that a failure of another kind can leave stale."""
+    tail = b""
+    with open(path, "rb") as stream:
+        while chunk := stream.read(1 << 20):
+            if b"/Encrypt" in tail + chunk:
+                return True
+            tail = chunk[-16:]
+    return False
 
 
 def _image_bytes(source: PageSource, limits: InputLimits) -> bytes | None:
