@@ -229,8 +229,9 @@ class _pdf_document:  # noqa: N801 - a context manager, used like open()
                     f"{self.label}: the PDF is encrypted with a password; save a copy "
                     "without one and hand that in"
                 ) from error
+            # pdfium's reason is its per-thread last error, which may be another file's.
             raise UnreadableInput(
-                f"{self.label}: not a readable PDF (damaged or truncated?): {error}"
+                f"{self.label}: not a readable PDF (damaged, truncated, or without pages?)"
             ) from error
         return self.document
 
