@@ -35,7 +35,9 @@ def _env() -> dict[str, str]:
 def _finished(database: Path) -> int:
     try:
         with sqlite3.connect(database, timeout=1) as db:
-            return db.execute("select count(*) from pages where status != 'pending'").fetchone()[0]
+            return db.execute(
+                "select count(*) from pages where status not in ('pending', 'interrupted')"
+            ).fetchone()[0]
     except sqlite3.Error:
         return 0
 

@@ -88,6 +88,8 @@ def summarise(records: list[dict[str, Any]]) -> str:
 _EXIT_OF_CODE = {
     "bad_arguments": ExitCode.BAD_ARGS,
     "invalid_setting": ExitCode.BAD_ARGS,
+    "unknown_queue": ExitCode.BAD_ARGS,
+    "flower_auth_missing": ExitCode.BAD_ARGS,
     "database_unavailable": ExitCode.UNAVAILABLE,
     "api_error": ExitCode.UNAVAILABLE,
     "engine_unavailable": ExitCode.UNAVAILABLE,
