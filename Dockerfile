@@ -13,7 +13,7 @@ RUN apt-get update \
 
 WORKDIR /app
 COPY . /app
-# Editable, so store.migrate finds /app/migrations beside the store package.
+# Editable so the code in /app is what runs (the migrations ship inside the store package).
 RUN pip install -e . \
     && useradd --system --home-dir /app sudoku \
     && mkdir -p /data && chown sudoku /data

@@ -17,6 +17,7 @@ import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind, RectifiedBoard
 from pipeline.grid import Puzzle
+from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, load_page
 from pipeline.reading import BoardReading, RecognisedBoard
 from pipeline.recognise.ocr.base import OcrEngine
@@ -82,10 +83,14 @@ class SolvedBoard:
 
 
 def load_page_step(
-    source: PageSource, page: PageRef, artifacts: Artifacts, dpi: int = DEFAULT_PDF_DPI
+    source: PageSource,
+    page: PageRef,
+    artifacts: Artifacts,
+    dpi: int = DEFAULT_PDF_DPI,
+    limits: InputLimits = DEFAULT_LIMITS,
 ) -> LoadedPage:
     clock = Clock()
-    pixels = load_page(source, dpi).pixels
+    pixels = load_page(source, dpi, limits).pixels
     image_path = artifacts.page_image(page)
     artifacts.write_image(image_path, pixels)
     height, width = pixels.shape[:2]

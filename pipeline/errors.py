@@ -33,6 +33,50 @@ class UnsupportedInput(SudokuBatchError):
     code = "unsupported_input"
 
 
+class TooLarge(SudokuBatchError):
+    """An input is bigger than the limits allow (pixels, page size, pages, inflated bytes):
+    refused before it is decoded, so one bomb cannot take the machine's memory."""
+
+    code = "too_large"
+
+
+class TooSmall(SudokuBatchError):
+    """An image too small on a side to hold a grid (a 1x1 pixel, a 2-pixel-high strip)."""
+
+    code = "too_small"
+
+
+class EncryptedInput(SudokuBatchError):
+    """A password-protected PDF or zip member."""
+
+    code = "encrypted"
+
+
+class UnsafePath(SudokuBatchError):
+    """A zip member whose name climbs out of the archive (``../``) or is absolute."""
+
+    code = "unsafe_path"
+
+
+class NotUtf8(UnreadableInput):
+    """A text file of puzzles in another encoding than UTF-8."""
+
+    code = "not_utf8"
+
+
+class WorkerCrashed(SudokuBatchError):
+    """The process working on a page died (killed, out of memory, a crash in native code)."""
+
+    code = "worker_crashed"
+
+
+class Interrupted(SudokuBatchError):
+    """The run was stopped (Ctrl-C, SIGTERM) before this page was done; running the same
+    command again resumes it."""
+
+    code = "interrupted"
+
+
 class NoGridFound(SudokuBatchError):
     """A page was read but no Sudoku grid was found on it."""
 
@@ -69,6 +113,12 @@ class MalformedPuzzleText(InvalidPuzzle):
     code = "malformed_text"
 
 
+class DatabaseUnavailable(SudokuBatchError):
+    """The database cannot be reached, does not exist or refuses the connection."""
+
+    code = "database_unavailable"
+
+
 class InternalError(SudokuBatchError):
     """A bug, not a bad input: recorded against its page or puzzle so the batch goes on."""
 
@@ -83,3 +133,22 @@ class InternalError(SudokuBatchError):
             f"an internal error stopped the {stage} stage ({type(error).__name__}: {error})"
             f"{where}; please report it with this input"
         )
+
+
+def error_classes() -> list[type[SudokuBatchError]]:
+    """Every error class of the project with its own code (for docs/errors.md and its test)."""
+    found, todo = [], [SudokuBatchError]
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo += cls.__subclasses__()
+    return sorted(found, key=lambda cls: cls.code)
+
+
+def error_for_code(code: str | None) -> type[SudokuBatchError]:
+    """The class raising ``code`` (a refused input unit carries only its code across
+    processes); unknown codes are the base class."""
+    for cls in error_classes():
+        if cls.code == code:
+            return cls
+    return SudokuBatchError

@@ -13,10 +13,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import AliasChoices, Field, PositiveFloat, ValidationError, model_validator
+from pydantic import (
+    AliasChoices,
+    Field,
+    PositiveFloat,
+    PositiveInt,
+    ValidationError,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from pipeline.errors import SudokuBatchError
+from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 
 PREFIX = "SUDOKU_BATCH_"
 DEFAULT_DATA_DIR = "sudoku-batch-data"
@@ -38,7 +46,10 @@ class Settings(BaseSettings):
     backend unless ``RESULT_BACKEND_URL`` is set), ``REDIS_KEY_PREFIX`` (keeps deployments or
     test runs apart on one Redis), ``DATA_DIR`` (shared by the API and every worker),
     ``OCR_ENGINE``, ``SAT_BACKEND``, ``SOLVE_TIMEOUT`` (seconds per puzzle), ``API_URL`` (for
-    ``submit``). And Flower's own ``FLOWER_BASIC_AUTH`` (``user:password``, comma-separated
+    ``submit``), and the input bounds ``MAX_IMAGE_PIXELS``, ``MAX_PDF_PAGE_POINTS``,
+    ``MAX_PAGES_PER_FILE``, ``MAX_FRAMES_PER_IMAGE``, ``MAX_MEMBER_BYTES``,
+    ``MAX_ARCHIVE_BYTES``, ``MAX_ARCHIVE_MEMBERS``, ``MAX_COMPRESSION_RATIO``. And Flower's
+    own ``FLOWER_BASIC_AUTH`` (``user:password``, comma-separated
     for several users).
     """
 
@@ -53,6 +64,15 @@ class Settings(BaseSettings):
     sat_backend: str | None = None  # None: the pipeline's default backend
     solve_timeout: PositiveFloat = 60.0
     api_url: str = "http://127.0.0.1:8000"
+    # Bounds on inputs, checked before decoding (pipeline.ingest.limits has the why of each).
+    max_image_pixels: PositiveInt = DEFAULT_LIMITS.max_image_pixels
+    max_pdf_page_points: PositiveFloat = DEFAULT_LIMITS.max_pdf_page_points
+    max_pages_per_file: PositiveInt = DEFAULT_LIMITS.max_pages_per_file
+    max_frames_per_image: PositiveInt = DEFAULT_LIMITS.max_frames_per_image
+    max_member_bytes: PositiveInt = DEFAULT_LIMITS.max_member_bytes
+    max_archive_bytes: PositiveInt = DEFAULT_LIMITS.max_archive_bytes
+    max_archive_members: PositiveInt = DEFAULT_LIMITS.max_archive_members
+    max_compression_ratio: PositiveFloat = DEFAULT_LIMITS.max_compression_ratio
     flower_basic_auth: str = Field(
         "", validation_alias=AliasChoices("FLOWER_BASIC_AUTH", "flower_basic_auth")
     )
@@ -74,6 +94,13 @@ class Settings(BaseSettings):
         if not self.result_backend_url:
             object.__setattr__(self, "result_backend_url", self.broker_url)
         return self
+
+    def input_limits(self) -> InputLimits:
+        """The bounds on inputs these settings give."""
+        fields = InputLimits.__dataclass_fields__
+        return InputLimits(
+            **{name: getattr(self, name) for name in fields if name in type(self).model_fields}
+        )
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:

@@ -28,8 +28,10 @@ def page_source(session: Session, page_id: int, artifacts: Artifacts) -> PageSou
         format=PageFormat(page.format),
         member=page.member,
         index=page.frame_index,
-        # A pending page's message is why it cannot load (see store.record.add_pages).
-        problem=page.message,
+        # A refused page is failed at listing (see store.record.add_pages); its reason loads
+        # with it should a stage be handed it all the same.
+        problem=page.message if page.error_code else None,
+        error_code=page.error_code,
     )
 
 

@@ -7,8 +7,12 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import InterfaceError, OperationalError
 
-MIGRATIONS_DIR = Path(__file__).resolve().parents[1] / "migrations"
+from pipeline.errors import DatabaseUnavailable
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 
 def alembic_config(database_url: str) -> Config:
@@ -20,7 +24,21 @@ def alembic_config(database_url: str) -> Config:
 
 
 def upgrade(database_url: str, revision: str = "head") -> None:
-    command.upgrade(alembic_config(database_url), revision)
+    """Raises ``DatabaseUnavailable`` (one line, no traceback) if the database cannot be
+    reached, does not exist or cannot be created."""
+    try:
+        command.upgrade(alembic_config(database_url), revision)
+    except (OperationalError, InterfaceError) as error:
+        raise database_unavailable(database_url, error) from error
+
+
+def database_unavailable(database_url: str, error: Exception) -> DatabaseUnavailable:
+    where = make_url(database_url).render_as_string(hide_password=True)
+    reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+    return DatabaseUnavailable(
+        f"cannot open the database {where}: {reason} (is it running, does the database "
+        "exist, may this user reach it?)"
+    )
 
 
 def check(database_url: str) -> None:

@@ -80,6 +80,8 @@ class PageStatus(StrEnum):
     DONE = "done"  # searched; its boards are puzzles
     NO_GRID = "no_grid"
     FAILED = "failed"
+    # The run was stopped before the page was done; running it again resumes it.
+    INTERRUPTED = "interrupted"
 
 
 class PuzzleStatus(StrEnum):
@@ -116,6 +118,8 @@ class InputFile(Base):
     # The box shape a user gave for a text file of puzzles; None: the usual one for each size.
     box_rows: Mapped[int | None] = mapped_column(Integer)
     box_cols: Mapped[int | None] = mapped_column(Integer)
+    # SHA-256 of the file as listed: a resumed run redoes a file whose content changed.
+    content_hash: Mapped[str | None] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(20), default=InputStatus.PENDING)
     error_code: Mapped[str | None] = mapped_column(String(40))
     message: Mapped[str | None] = mapped_column(Text)

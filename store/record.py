@@ -19,7 +19,7 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from pipeline.board import BoardImage, RectifiedBoard
-from pipeline.errors import NoGridFound, SudokuBatchError
+from pipeline.errors import Interrupted, NoGridFound, SudokuBatchError
 from pipeline.grid import Grid
 from pipeline.ingest.sources import PageSource
 from pipeline.ingest.textpuzzle import PuzzleLine
@@ -76,9 +76,11 @@ def add_input_file(
     name: str,
     stored_path: str,
     box: tuple[int, int] | None = None,
+    content_hash: str | None = None,
 ) -> int:
     """The input file stored at ``stored_path`` (relative to the data dir), named ``name``;
-    ``box`` is the box shape (rows, columns) given for a text file of puzzles."""
+    ``box`` is the box shape (rows, columns) given for a text file of puzzles; ``content_hash``
+    the SHA-256 of its bytes, when the caller knows it."""
     row = session.scalar(
         select(InputFile).where(
             InputFile.batch_id == batch_id, InputFile.stored_path == stored_path
@@ -89,6 +91,7 @@ def add_input_file(
         session.add(row)
     row.name = name
     row.box_rows, row.box_cols = box or (None, None)
+    row.content_hash = content_hash
     session.flush()
     return row.id
 
@@ -100,7 +103,8 @@ def add_pages(
     seconds: float,
     worker: str | None = None,
 ) -> list[int]:
-    """Page rows for an input file's listed pages (pending), in order; returns their ids."""
+    """Page rows for an input file's listed pages, in order; returns their ids. A page refused
+    at listing is failed at once with its error; the others are pending."""
     input_file = session.get_one(InputFile, input_file_id)
     existing = {
         (page.source, page.page_number): page
@@ -114,11 +118,13 @@ def add_pages(
             session.add(page)
         page.source, page.page_number = source.source, source.page
         page.format, page.member, page.frame_index = str(source.format), source.member, source.index
-        page.image_path = page.width = page.height = page.error_code = None
+        page.image_path = page.width = page.height = page.error_code = page.message = None
         page.status = PageStatus.PENDING
-        # A source that cannot load carries its reason; loading it raises with that message.
-        page.message = source.problem
         session.flush()
+        if source.refused:
+            # Refused at listing (unreadable, too large, encrypted, ...): final already, with
+            # its reason, so no stage ever loads it.
+            record_failure(session, source.error(), Stage.INGEST, page_id=page.id)
         ids.append(page.id)
     for stale in existing.values():
         session.delete(stale)
@@ -363,8 +369,13 @@ def record_failure(
         session.execute(delete(Page).where(Page.input_file_id == input_file_id))
     elif page_id is not None:
         subject = session.get_one(Page, page_id)
-        no_grid = isinstance(error, NoGridFound)
-        subject.status = PageStatus.NO_GRID if no_grid else PageStatus.FAILED
+        subject.status = (
+            PageStatus.NO_GRID
+            if isinstance(error, NoGridFound)
+            else PageStatus.INTERRUPTED
+            if isinstance(error, Interrupted)
+            else PageStatus.FAILED
+        )
         session.execute(delete(Puzzle).where(Puzzle.page_id == page_id))
     elif puzzle_id is not None:
         subject = session.get_one(Puzzle, puzzle_id)

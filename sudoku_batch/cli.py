@@ -11,10 +11,9 @@ import sys
 
 from pipeline.errors import SudokuBatchError
 from sudoku_batch.commands import api, flower, migrate, run, solve_text, submit, worker
+from sudoku_batch.outcome import ExitCode, exit_code_of_error
 
 COMMANDS = (run, solve_text, submit, worker, api, flower, migrate)
-
-EXIT_USER_ERROR = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sudoku-batch",
         description="Find, read, solve and verify Sudoku puzzles in photos, scans and PDF books.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.register(subparsers)
@@ -34,10 +34,19 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except SudokuBatchError as error:
         print(f"sudoku-batch: {error.message}", file=sys.stderr)
-        return EXIT_USER_ERROR
+        return exit_code_of_error(error)
     except KeyboardInterrupt:
         print("sudoku-batch: interrupted", file=sys.stderr)
-        return 130
+        return ExitCode.INTERRUPTED
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sudoku-batch")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """The embedded driver: a whole batch on this machine, no servers.
 
-Pages run on a process pool (one OCR engine and SAT backend per process, one ONNX Runtime
-thread each, since one thread per process beat two here); this coordinating process owns the
+Pages run on a process pool (``page_pool``: one OCR engine and SAT backend per process, one
+ONNX Runtime thread each, since one thread per process beat two here; a worker that dies fails
+only its page); an unfinished batch of the same inputs is resumed (``resume``); Ctrl-C stops
+cleanly (``interrupt``). This coordinating process owns the
 SQLite database and the progress bar, and persists each page through ``store.record``, the same
 functions the Celery workers call. ``results.jsonl`` is then read back from the database, so it
 says exactly what a person querying the tables would see.
@@ -10,26 +12,21 @@ says exactly what a person querying the tables would see.
 from __future__ import annotations
 
 import json
-import multiprocessing
-import os
-from collections import Counter
-from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from pipeline.errors import InternalError
-from pipeline.ingest.sources import PageSource, expand_inputs
-from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.ocr.engines import DEFAULT_ENGINE, make_engine
-from pipeline.solve.backend import SatBackend
-from pipeline.solve.backends import DEFAULT_BACKEND, make_backend
-from store.artifacts import PageRef
-from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page
+from pipeline.errors import InternalError, Interrupted
+from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
+from pipeline.ingest.sources import expand_inputs
+from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
+from pipeline.solve.backends import DEFAULT_BACKEND
+from sudoku_batch.interrupt import stop_requested
+from sudoku_batch.page_job import PageJobSettings, PageOutcome
+from sudoku_batch.page_pool import run_pages
 
 if TYPE_CHECKING:  # SQLAlchemy is imported when used: `run --help` need not load it
     from sqlalchemy import Engine
@@ -49,6 +46,8 @@ class EmbeddedOptions:
     dpi: int = 200
     keep_intermediates: bool = False  # also the cell interiors the recogniser read
     progress: bool = True
+    restart: bool = False  # start over instead of resuming an unfinished batch of the inputs
+    limits: InputLimits = DEFAULT_LIMITS
 
     def job_settings(self) -> PageJobSettings:
         return PageJobSettings(
@@ -56,29 +55,73 @@ class EmbeddedOptions:
             solve_timeout=self.solve_timeout,
             out_dir=self.out_dir,
             keep_cell_images=self.keep_intermediates,
+            limits=self.limits,
         )
 
 
-def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> list[dict]:
-    """Process every page of ``inputs``; returns the result records also written to
-    ``out_dir/results.jsonl``."""
-    from store import record
+@dataclass
+class BatchRun:
+    """What ``run_batch`` did: the batch's records, and whether it was resumed or stopped."""
+
+    batch_id: int
+    records: list[dict]
+    resumed: bool = False
+    pages_kept: int = 0  # finished pages of a resumed batch, not redone
+    pages_done: int = 0  # pages this run processed
+    interrupted: bool = False
+
+
+def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> BatchRun:
+    """Process every page of ``inputs`` (resuming an unfinished batch of the same inputs in
+    the output folder unless ``options.restart``); the records are also written to
+    ``out_dir/results.jsonl``. On SIGINT or SIGTERM the pages not done are marked
+    ``interrupted`` and the results of the others are still written."""
+    from sudoku_batch.resume import prepare_batch
 
     inputs = [str(path) for path in inputs]
     engine, sessions = open_database(options.out_dir)
-    sources = list(expand_inputs(inputs))
+    sources = expand_inputs(inputs, options.limits)
     with sessions.begin() as session:
-        batch_id = record.create_batch(session, label=", ".join(inputs))
-        pages = _add_pages(session, batch_id, sources)
-
-    bar = tqdm(total=len(sources), unit="page", disable=not options.progress, smoothing=0.1)
-    for page, outcome in _outcomes(sources, pages, options):
-        with sessions.begin() as session:
-            _persist(session, page.page_id, outcome)
-        bar.update(1)
+        prepared = prepare_batch(
+            session, ", ".join(inputs), sources, options.out_dir, options.restart
+        )
+    run = BatchRun(prepared.batch_id, [], prepared.resumed, prepared.pages_kept)
+    bar = tqdm(total=len(prepared.todo), unit="page", disable=not options.progress, smoothing=0.1)
+    with stop_requested() as stopping:
+        outcomes = run_pages(
+            prepared.todo,
+            min(options.jobs, len(prepared.todo)),  # no idle processes for a short batch
+            options.engine,
+            options.backend,
+            options.job_settings(),
+            stopping,
+        )
+        for page, outcome in outcomes:
+            with sessions.begin() as session:
+                _persist(session, page.page_id, outcome)
+            run.pages_done += 1
+            bar.update(1)
     bar.close()
+    run.interrupted = stopping()
+    if run.interrupted:
+        with sessions.begin() as session:
+            _mark_interrupted(session, prepared.batch_id)
+    run.records = write_results(engine, sessions, prepared.batch_id, options.out_dir)
+    return run
 
-    return write_results(engine, sessions, batch_id, options.out_dir)
+
+def _mark_interrupted(session, batch_id: int) -> None:
+    from sqlalchemy import select
+
+    from store.models import Page, PageStatus
+    from store.record import Stage, record_failure
+
+    message = (
+        "the run was stopped before this page was done; run the same command again to finish it"
+    )
+    pending = select(Page.id).where(Page.batch_id == batch_id, Page.status == PageStatus.PENDING)
+    for page_id in session.scalars(pending).all():
+        record_failure(session, Interrupted(message), Stage.RECTIFY, page_id=page_id)
 
 
 def open_database(out_dir: Path) -> tuple[Engine, sessionmaker[Session]]:
@@ -106,31 +149,6 @@ def write_results(
         for item in records:
             out.write(json.dumps(item) + "\n")
     return records
-
-
-def _add_pages(session, batch_id: int, sources: list[PageSource]) -> list[PageRef]:
-    """Input-file and page rows, as the ingest task writes them; the pages in source order."""
-    from store import record
-
-    pages: list[PageRef] = []
-    for path, file_sources in groupby(sources, key=lambda source: source.path):
-        file_sources = list(file_sources)
-        input_file_id = record.add_input_file(
-            session, batch_id, name=_file_label(file_sources[0]), stored_path=path
-        )
-        page_ids = record.add_pages(session, input_file_id, file_sources, seconds=0.0)
-        pages += [
-            PageRef(batch_id, page_id, source.source, source.page)
-            for page_id, source in zip(page_ids, file_sources, strict=True)
-        ]
-    return pages
-
-
-def _file_label(source: PageSource) -> str:
-    """The user's name for the file holding a page: ``scans.zip`` for ``scans.zip/p1.png``."""
-    if source.member:
-        return source.source[: -len(source.member) - 1]
-    return source.source
 
 
 def _persist(session, page_id: int, outcome: PageOutcome) -> None:
@@ -173,63 +191,3 @@ def _persist(session, page_id: int, outcome: PageOutcome) -> None:
                 puzzle_id=puzzle_id,
                 seconds=board.error_seconds,
             )
-
-
-def summarise(records: list[dict]) -> str:
-    counts = Counter(item["status"] for item in records)
-    pages = len({(item["source"], item["page"]) for item in records})
-    parts = ", ".join(f"{n} {status}" for status, n in counts.most_common())
-    grids = sum(n for status, n in counts.items() if status != "no_grid")
-    return f"{grids} grid(s) on {pages} page(s): {parts or 'nothing found'}"
-
-
-def _outcomes(
-    sources: list[PageSource], pages: list[PageRef], options: EmbeddedOptions
-) -> Iterator[tuple[PageRef, PageOutcome]]:
-    """(page, outcome) per page, in completion order."""
-    settings = options.job_settings()
-    if options.jobs == 1 or len(sources) <= 1:
-        engine, backend = _make_engines(options.engine, options.backend)
-        for source, page in zip(sources, pages, strict=True):
-            yield page, process_page(source, page, engine, backend, settings)
-        return
-    # spawn, not fork: the parent holds an open SQLite connection and a tqdm thread.
-    context = multiprocessing.get_context("spawn")
-    workers = min(options.jobs, len(sources))
-    with ProcessPoolExecutor(
-        workers,
-        mp_context=context,
-        initializer=_start_worker_process,
-        initargs=(options.engine, options.backend, settings),
-    ) as pool:
-        futures = {
-            pool.submit(_process_in_worker, source, page): page
-            for source, page in zip(sources, pages, strict=True)
-        }
-        for future in as_completed(futures):
-            yield futures[future], future.result()
-
-
-def _make_engines(engine: str, backend: str) -> tuple[OcrEngine, SatBackend]:
-    return make_engine(engine), make_backend(backend)
-
-
-# The engines of one pool process, made once by the initializer: loading the OCR model per
-# page would cost more than reading the page.
-_worker_state: dict[str, object] = {}
-
-
-def _start_worker_process(engine: str, backend: str, settings: PageJobSettings) -> None:
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    _worker_state["engine"], _worker_state["backend"] = _make_engines(engine, backend)
-    _worker_state["settings"] = settings
-
-
-def _process_in_worker(source: PageSource, page: PageRef) -> PageOutcome:
-    return process_page(
-        source,
-        page,
-        _worker_state["engine"],  # type: ignore[arg-type]
-        _worker_state["backend"],  # type: ignore[arg-type]
-        _worker_state["settings"],  # type: ignore[arg-type]
-    )

@@ -22,6 +22,7 @@ from jobs.steps import (
     solve_board_step,
 )
 from pipeline.errors import InternalError, SudokuBatchError
+from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import PageSource
 from pipeline.recognise.ocr.base import OcrEngine
 from pipeline.solve.backend import SatBackend
@@ -57,6 +58,7 @@ class PageJobSettings:
     solve_timeout: float
     out_dir: Path  # the batch's files go here (pages/, boards/, renders/, cells/)
     keep_cell_images: bool = False
+    limits: InputLimits = DEFAULT_LIMITS
 
 
 def process_page(
@@ -72,7 +74,7 @@ def process_page(
     outcome = PageOutcome()
     clock = Clock()  # load and find together, as the rectify task counts them
     try:
-        loaded = load_page_step(source, page, artifacts, settings.dpi)
+        loaded = load_page_step(source, page, artifacts, settings.dpi, settings.limits)
         outcome.image = (loaded.image_path, loaded.width, loaded.height)
         outcome.found = find_boards_step(loaded.pixels, page, artifacts)
     except Exception as error:  # noqa: BLE001 - every failure is recorded, see _as_user_error

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from sudoku_batch.cli import main
+from sudoku_batch.outcome import ExitCode
 from tests.conftest import REPO_ROOT
 
 EXAMPLES = REPO_ROOT / "examples"
@@ -74,7 +75,8 @@ def test_a_page_without_a_grid_and_a_broken_file_are_reported_and_the_rest_goes_
     (inputs / "broken.jpg").write_bytes(b"\xff\xd8 truncated")
     (inputs / "photo.jpg").write_bytes((EXAMPLES / "photo.jpg").read_bytes())
     out = tmp_path / "out"
-    assert main(["run", str(inputs), "--out", str(out), "--jobs", "1", "--no-progress"]) == 0
+    code = main(["run", str(inputs), "--out", str(out), "--jobs", "1", "--no-progress"])
+    assert code == ExitCode.SOME_INPUTS_FAILED  # the broken file
     records = {
         Path(r["source"]).name: r
         for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())

@@ -1,15 +1,17 @@
 """Turn what a user hands in (image files, PDFs, zip archives, folders) into pages.
 
 Expansion is cheap and lazy: ``expand_inputs`` only lists pages (opening a PDF to count its
-pages); ``load_page`` decodes or rasterises one page when a worker needs it, so a 300-page book
-never sits in memory at once. Problems with one file surface as a typed error from
-``load_page`` for that file's page, so the rest of the batch goes on.
+pages, a TIFF's header to count its frames); ``load_page`` decodes or rasterises one page when
+a worker needs it, so a 300-page book never sits in memory at once. Every input unit (a file,
+a zip member, a PDF page) becomes at least one ``PageSource``; one that cannot be read is
+listed as a refused page carrying its error code and message, so it gets a record and the rest
+of the batch goes on. Sizes are checked against ``InputLimits`` before anything is decoded.
 """
 
 from __future__ import annotations
 
 import io
-import zipfile
+import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
@@ -17,13 +19,29 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from PIL import Image, UnidentifiedImageError
 
 from pipeline.board import PageImage
-from pipeline.errors import UnreadableInput, UnsupportedInput
-
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".tif", ".tiff", ".webp", ".bmp"})
-PDF_SUFFIXES = frozenset({".pdf"})
-ARCHIVE_SUFFIXES = frozenset({".zip"})
+from pipeline.errors import (
+    EncryptedInput,
+    SudokuBatchError,
+    TooLarge,
+    TooSmall,
+    UnreadableInput,
+    UnsupportedInput,
+    error_for_code,
+)
+from pipeline.ingest import archive
+from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
+from pipeline.ingest.walk import (
+    ARCHIVE_SUFFIXES,
+    IMAGE_SUFFIXES,
+    PDF_SUFFIXES,
+    READABLE_SUFFIXES,
+    input_paths,
+    input_paths_of,
+    suffix,
+)
 
 # Book pages print grids of up to 16x16 several to a page; at 200 dpi a 16x16 cell of a
 # 6-grid page is still ~30 px, enough for the recogniser, while a page stays ~1650x2340 px.
@@ -33,12 +51,17 @@ DEFAULT_PDF_DPI = 200
 # pixels are already upright), so orientation is decided later from the digits themselves.
 _IMREAD_FLAGS = cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION
 
+# Pillow only reads headers here (the bounds are ours, in InputLimits), and its own bomb check
+# would raise before ours could give the user a reason.
+Image.MAX_IMAGE_PIXELS = None
+
 
 class PageFormat(StrEnum):
     IMAGE = "image"
     PDF = "pdf"
-    UNSUPPORTED = "unsupported"  # not a kind of file we read; ``problem`` says why
-    UNREADABLE = "unreadable"  # e.g. a damaged archive; ``problem`` says why
+    REFUSED = "refused"  # cannot be read; ``error_code`` and ``problem`` say why
+    UNSUPPORTED = "unsupported"  # rows written before "refused" existed
+    UNREADABLE = "unreadable"
 
 
 @dataclass(frozen=True)
@@ -48,6 +71,7 @@ class PageSource:
     ``path`` is the file on disk; ``member`` the name inside it when ``path`` is a zip archive;
     ``index`` the 0-based page (PDF page, or frame of a multi-page TIFF) within that file.
     ``source`` is the label users see: the path as given, or ``archive.zip/inner/path``.
+    A refused unit has ``error_code`` and ``problem`` (the message).
     """
 
     source: str
@@ -57,129 +81,204 @@ class PageSource:
     member: str | None = None
     index: int = 0
     problem: str | None = None
+    error_code: str | None = None
+
+    @property
+    def refused(self) -> bool:
+        return self.problem is not None
+
+    def error(self) -> SudokuBatchError:
+        """The error a refused unit records."""
+        codes = {PageFormat.UNSUPPORTED: UnsupportedInput.code}
+        code = self.error_code or codes.get(self.format, UnreadableInput.code)
+        return error_for_code(code)(self.problem or f"{self.source}: cannot be read")
 
 
-def expand_inputs(paths: Iterable[str | Path]) -> Iterator[PageSource]:
+def expand_inputs(
+    paths: Iterable[str | Path], limits: InputLimits = DEFAULT_LIMITS
+) -> Iterator[PageSource]:
     """Every page of every input, in order: folders sorted by name, archives by member name."""
-    for path in paths:
-        yield from expand_input(Path(path), label=str(path))
+    for found in input_paths(paths):
+        yield from _expand_found(found, limits)
 
 
-def expand_input(path: Path, label: str) -> Iterator[PageSource]:
+def expand_input(
+    path: Path, label: str, limits: InputLimits = DEFAULT_LIMITS
+) -> Iterator[PageSource]:
     """The pages of one input path, labelled ``label`` (how the user named it)."""
-    if path.is_dir():
-        for child in sorted(p for p in path.rglob("*") if p.is_file()):
-            relative = child.relative_to(path)
-            if _is_hidden(relative) or _suffix(child.name) not in _READABLE_SUFFIXES:
-                continue  # a folder may hold notes, thumbnails, etc.: read what we can read
-            yield from expand_input(child, label=f"{label.rstrip('/')}/{relative.as_posix()}")
-        return
-    suffix = _suffix(path.name)
-    if suffix in ARCHIVE_SUFFIXES:
-        yield from _expand_archive(path, label)
-    else:
-        yield from _expand_file(path, label, member=None, data=None)
+    for found in input_paths_of(path, label):
+        yield from _expand_found(found, limits)
 
 
-def load_page(source: PageSource, dpi: int = DEFAULT_PDF_DPI) -> PageImage:
+def load_page(
+    source: PageSource, dpi: int = DEFAULT_PDF_DPI, limits: InputLimits = DEFAULT_LIMITS
+) -> PageImage:
     """Decode or rasterise one page into BGR pixels. Raises a typed, user-facing error."""
-    if source.format is PageFormat.UNSUPPORTED:
-        raise UnsupportedInput(source.problem or f"{source.source}: unsupported file")
-    if source.format is PageFormat.UNREADABLE:
-        raise UnreadableInput(source.problem or f"{source.source}: cannot be read")
-    data = _read_bytes(source)
+    if source.refused or source.format in (PageFormat.UNSUPPORTED, PageFormat.UNREADABLE):
+        raise source.error()
     if source.format is PageFormat.PDF:
-        pixels = _rasterise_pdf_page(data, source, dpi)
+        pixels = _rasterise_pdf_page(source, dpi, limits)
     else:
-        pixels = _decode_image(data, source)
+        pixels = _decode_image(source, limits)
     return PageImage(source=source.source, page=source.page, pixels=pixels)
 
 
-_READABLE_SUFFIXES = IMAGE_SUFFIXES | PDF_SUFFIXES | ARCHIVE_SUFFIXES
+def _expand_found(found, limits: InputLimits) -> Iterator[PageSource]:
+    if found.problem is not None:
+        yield _refused(found.label, str(found.path), None, found.error_code, found.problem)
+    elif suffix(found.path.name) in ARCHIVE_SUFFIXES:
+        yield from _expand_archive(found.path, found.label, limits)
+    else:
+        yield from _expand_file(found.path, found.label, None, limits)
 
 
-def _suffix(name: str) -> str:
-    return Path(name).suffix.lower()
+def _refused(label: str, path: str, member: str | None, code: str | None, problem: str):
+    return PageSource(label, 1, path, PageFormat.REFUSED, member, problem=problem, error_code=code)
 
 
-def _is_hidden(relative: Path) -> bool:
-    return any(part.startswith(".") or part == "__MACOSX" for part in relative.parts)
-
-
-def _expand_archive(path: Path, label: str) -> Iterator[PageSource]:
+def _expand_archive(path: Path, label: str, limits: InputLimits) -> Iterator[PageSource]:
     try:
-        with zipfile.ZipFile(path) as archive:
-            names = sorted(
-                info.filename
-                for info in archive.infolist()
-                if not info.is_dir()
-                and not _is_hidden(Path(info.filename))
-                and _suffix(info.filename) in IMAGE_SUFFIXES | PDF_SUFFIXES
-            )
-            for name in names:
-                data = archive.read(name) if _suffix(name) in PDF_SUFFIXES else None
-                yield from _expand_file(path, f"{label}/{name}", member=name, data=data)
-    except (zipfile.BadZipFile, OSError) as error:
-        # Listed as one unreadable page, so the failure is recorded against this file.
-        problem = f"{label}: not a readable zip archive ({error})"
-        yield PageSource(label, 1, str(path), PageFormat.UNREADABLE, problem=problem)
+        members = list(archive.list_members(path, label, limits))
+    except SudokuBatchError as error:
+        yield _refused(label, str(path), None, error.code, error.message)
+        return
+    if not members:
+        readable = ", ".join(sorted(IMAGE_SUFFIXES | PDF_SUFFIXES))
+        problem = f"{label}: holds no image or PDF ({readable})"
+        yield _refused(label, str(path), None, UnsupportedInput.code, problem)
+    for member in members:
+        member_label = f"{label}/{member.name}"
+        if member.error is not None:
+            error = member.error
+            yield _refused(member_label, str(path), member.name, error.code, error.message)
+        else:
+            yield from _expand_file(path, member_label, member.name, limits)
 
 
 def _expand_file(
-    path: Path, label: str, member: str | None, data: bytes | None
+    path: Path, label: str, member: str | None, limits: InputLimits
 ) -> Iterator[PageSource]:
-    suffix = _suffix(member or path.name)
-    if suffix in PDF_SUFFIXES:
-        for index in range(_pdf_page_count(path, data)):
-            yield PageSource(label, index + 1, str(path), PageFormat.PDF, member, index)
-    elif suffix in IMAGE_SUFFIXES:
-        for index in range(_tiff_frame_count(path, member) if suffix in {".tif", ".tiff"} else 1):
-            yield PageSource(label, index + 1, str(path), PageFormat.IMAGE, member, index)
+    kind = suffix(member or path.name)
+    try:
+        if kind in PDF_SUFFIXES:
+            pages = _pdf_page_count(path, label, member, limits)
+            page_format = PageFormat.PDF
+        elif kind in IMAGE_SUFFIXES:
+            multi = kind in {".tif", ".tiff"} and member is None  # in archives: first frame
+            pages = _frame_count(path, label, limits) if multi else 1
+            page_format = PageFormat.IMAGE
+        else:
+            readable = ", ".join(sorted(READABLE_SUFFIXES))
+            raise UnsupportedInput(f"{label}: not an image, PDF or zip archive (reads {readable})")
+    except SudokuBatchError as error:
+        yield _refused(label, str(path), member, error.code, error.message)
+        return
+    for index in range(pages):
+        yield PageSource(label, index + 1, str(path), page_format, member, index)
+
+
+def _pdf_page_count(path: Path, label: str, member: str | None, limits: InputLimits) -> int:
+    with _pdf_document(path, label, member, limits) as document:
+        pages = len(document)
+    if pages == 0:
+        raise UnreadableInput(f"{label}: the PDF has no pages")
+    if pages > limits.max_pages_per_file:
+        raise TooLarge(
+            f"{label}: has {pages} pages, more than the {limits.max_pages_per_file} allowed "
+            "(SUDOKU_BATCH_MAX_PAGES_PER_FILE)"
+        )
+    return pages
+
+
+def _frame_count(path: Path, label: str, limits: InputLimits) -> int:
+    try:
+        with Image.open(path) as image:
+            frames = getattr(image, "n_frames", 1)  # walks the frame directory, decodes nothing
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as error:
+        return _unreadable_image(label, error)
+    if frames > limits.max_frames_per_image:
+        raise TooLarge(
+            f"{label}: has {frames} frames, more than the {limits.max_frames_per_image} "
+            "allowed (SUDOKU_BATCH_MAX_FRAMES_PER_IMAGE)"
+        )
+    return frames
+
+
+class _pdf_document:  # noqa: N801 - a context manager, used like open()
+    """A PDF opened by pdfium from its file, or from a zip member streamed to a temporary
+    file (never held whole in memory); password and damage become typed errors."""
+
+    def __init__(self, path: Path | str, label: str, member: str | None, limits: InputLimits):
+        self.path, self.label, self.member, self.limits = path, label, member, limits
+        self.spool = None
+
+    def __enter__(self):
+        import pypdfium2
+
+        target = str(self.path)
+        if self.member is not None:
+            self.spool = tempfile.NamedTemporaryFile(suffix=".pdf")  # noqa: SIM115
+            archive.copy_member(self.path, self.member, self.label, self.spool, self.limits)
+            target = self.spool.name
+        try:
+            self.document = pypdfium2.PdfDocument(target)
+        except pypdfium2.PdfiumError as error:
+            self._close_spool()
+            if _declares_encryption(target):
+                raise EncryptedInput(
+                    f"{self.label}: the PDF is encrypted with a password; save a copy "
+                    "without one and hand that in"
+                ) from error
+            # pdfium's reason is its per-thread last error, which may be another file's.
+            raise UnreadableInput(
+                f"{self.label}: not a readable PDF (damaged, truncated, or without pages?)"
+            ) from error
+        return self.document
+
+    def __exit__(self, *_: object) -> None:
+        self.document.close()
+        self._close_spool()
+
+    def _close_spool(self) -> None:
+        if self.spool is not None:
+            self.spool.close()
+
+
+def _declares_encryption(path: str) -> bool:
+    """Whether a PDF that pdfium refused has an /Encrypt dictionary. pdfium's own error code
+    is a per-thread "last error" that a failure of another kind can leave stale."""
+    tail = b""
+    with open(path, "rb") as stream:
+        while chunk := stream.read(1 << 20):
+            if b"/Encrypt" in tail + chunk:
+                return True
+            tail = chunk[-16:]
+    return False
+
+
+def _image_bytes(source: PageSource, limits: InputLimits) -> bytes | None:
+    """A zip member's bytes (bounded); None for a file on disk, which is read by path."""
+    if source.member is None:
+        return None
+    return archive.read_member(source.path, source.member, source.source, limits)
+
+
+def _decode_image(source: PageSource, limits: InputLimits) -> np.ndarray:
+    data = _image_bytes(source, limits)
+    opened = io.BytesIO(data) if data is not None else source.path
+    try:
+        with Image.open(opened) as image:
+            if source.index:
+                image.seek(source.index)
+            _check_size(source.source, image.size, limits)
+            if source.index:  # later TIFF frames: Pillow decodes the one frame asked for
+                return np.ascontiguousarray(np.asarray(image.convert("RGB"))[:, :, ::-1])
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as error:
+        _unreadable_image(source.source, error)
+    if data is None:
+        pixels = cv2.imread(source.path, _IMREAD_FLAGS)
     else:
-        readable = ", ".join(sorted(_READABLE_SUFFIXES))
-        problem = f"{label}: not an image, PDF or zip archive (sudoku-batch reads {readable})"
-        yield PageSource(label, 1, str(path), PageFormat.UNSUPPORTED, member, problem=problem)
-
-
-def _pdf_page_count(path: Path, data: bytes | None) -> int:
-    import pypdfium2
-
-    try:
-        document = pypdfium2.PdfDocument(data if data is not None else str(path))
-    except (pypdfium2.PdfiumError, OSError):
-        return 1  # one page that will fail to load, carrying the reason
-    try:
-        return max(len(document), 1)
-    finally:
-        document.close()
-
-
-def _tiff_frame_count(path: Path, member: str | None) -> int:
-    if member is not None:
-        return 1  # frames of a TIFF inside an archive: first frame only
-    try:
-        return max(int(cv2.imcount(str(path), _IMREAD_FLAGS)), 1)
-    except cv2.error:
-        return 1
-
-
-def _read_bytes(source: PageSource) -> bytes:
-    try:
-        if source.member is None:
-            return Path(source.path).read_bytes()
-        with zipfile.ZipFile(source.path) as archive:
-            return archive.read(source.member)
-    except (OSError, KeyError, zipfile.BadZipFile) as error:
-        raise UnreadableInput(f"{source.source}: cannot be read ({error})") from error
-
-
-def _decode_image(data: bytes, source: PageSource) -> np.ndarray:
-    buffer = np.frombuffer(data, dtype=np.uint8)
-    if source.index == 0:
-        pixels = cv2.imdecode(buffer, _IMREAD_FLAGS)
-    else:
-        ok, frames = cv2.imdecodemulti(buffer, _IMREAD_FLAGS)
-        pixels = frames[source.index] if ok and source.index < len(frames) else None
+        pixels = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), _IMREAD_FLAGS)
     if pixels is None:
         raise UnreadableInput(
             f"{source.source}: the file is not a readable image (damaged or truncated?)"
@@ -187,21 +286,53 @@ def _decode_image(data: bytes, source: PageSource) -> np.ndarray:
     return pixels
 
 
-def _rasterise_pdf_page(data: bytes, source: PageSource, dpi: int) -> np.ndarray:
+def _check_size(label: str, size: tuple[int, int], limits: InputLimits) -> None:
+    width, height = size
+    if width * height > limits.max_image_pixels:
+        raise TooLarge(
+            f"{label}: {width}x{height} pixels, more than the {limits.max_image_pixels:,} "
+            "allowed (SUDOKU_BATCH_MAX_IMAGE_PIXELS)"
+        )
+    if min(width, height) < limits.min_image_side:
+        raise TooSmall(
+            f"{label}: {width}x{height} pixels; a page must be at least "
+            f"{limits.min_image_side} pixels on each side to hold a grid"
+        )
+
+
+def _unreadable_image(label: str, error: Exception):
+    raise UnreadableInput(
+        f"{label}: the file is not a readable image (damaged, truncated or not an image?)"
+    ) from error
+
+
+def _rasterise_pdf_page(source: PageSource, dpi: int, limits: InputLimits) -> np.ndarray:
     import pypdfium2
 
-    try:
-        document = pypdfium2.PdfDocument(io.BytesIO(data))
-    except pypdfium2.PdfiumError as error:
-        raise UnreadableInput(
-            f"{source.source}: not a readable PDF ({error}); is it damaged or encrypted?"
-        ) from error
-    try:
+    with _pdf_document(source.path, source.source, source.member, limits) as document:
         if not 0 <= source.index < len(document):
             raise UnreadableInput(f"{source.source}: has no page {source.page}")
-        bitmap = document[source.index].render(scale=dpi / 72, grayscale=False)
-        rgb = bitmap.to_numpy()
-    finally:
-        document.close()
+        try:
+            page = document[source.index]
+            width, height = page.get_size()  # points, 1/72 in
+            if max(width, height) > limits.max_pdf_page_points:
+                raise TooLarge(
+                    f"{source.source} page {source.page}: {width:.0f}x{height:.0f} pt, larger "
+                    f"than the {limits.max_pdf_page_points:.0f} pt a side allowed "
+                    "(SUDOKU_BATCH_MAX_PDF_PAGE_POINTS)"
+                )
+            scale = dpi / 72
+            pixels_wide, pixels_high = round(width * scale), round(height * scale)
+            _check_size(
+                f"{source.source} page {source.page} at {dpi} dpi",
+                (pixels_wide, pixels_high),
+                limits,
+            )
+            bitmap = page.render(scale=scale, grayscale=False)
+            rgb = bitmap.to_numpy()
+        except pypdfium2.PdfiumError as error:
+            raise UnreadableInput(
+                f"{source.source} page {source.page}: cannot be rendered ({error})"
+            ) from error
     # pdfium hands out BGR(A) by default, which is OpenCV's order already.
     return np.ascontiguousarray(rgb[:, :, :3])

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from pipeline.errors import InvalidPuzzle, MalformedPuzzleText, UnreadableInput
+from pipeline.errors import InvalidPuzzle, MalformedPuzzleText, NotUtf8, UnreadableInput
 from pipeline.grid import Grid, GridShape, Puzzle
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # symbol i stands for digit i + 1
@@ -133,7 +133,7 @@ def numbered_lines(stream: BinaryIO, name: str) -> Iterator[tuple[int, str]]:
             yield number, line.rstrip("\n")
     except UnicodeDecodeError as error:
         # Decoded a block at a time, so the line is not known: say what to do instead.
-        raise UnreadableInput(
+        raise NotUtf8(
             f"{name}: is not UTF-8 text; save it as plain UTF-8 (with or without a BOM)"
         ) from error
     finally:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 from pipeline.ingest.sources import DEFAULT_PDF_DPI
-from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
-from pipeline.solve.backends import DEFAULT_BACKEND
+from pipeline.recognise.ocr.engines import DEFAULT_ENGINE, ENGINES
+from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND
 from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
 
 
@@ -31,10 +32,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="pages processed at once, one process each (default: every core)",
     )
     parser.add_argument(
-        "--engine", default=DEFAULT_ENGINE, help="OCR engine (default: %(default)s)"
+        "--engine",
+        choices=sorted(ENGINES),
+        default=DEFAULT_ENGINE,
+        help="OCR engine (default: %(default)s)",
     )
     parser.add_argument(
-        "--backend", default=DEFAULT_BACKEND, help="SAT backend (default: %(default)s)"
+        "--backend",
+        choices=BACKEND_NAMES,
+        default=DEFAULT_BACKEND,
+        help="SAT backend (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="start over: without it, an unfinished run of the same inputs into DIR is resumed",
     )
     parser.add_argument(
         "--timeout",
@@ -53,7 +65,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from sudoku_batch.embedded import EmbeddedOptions, run_batch, summarise
+    from settings import Settings
+    from sudoku_batch.embedded import EmbeddedOptions, run_batch
+    from sudoku_batch.outcome import ExitCode, exit_code, summarise
 
     options = EmbeddedOptions(
         out_dir=args.out,
@@ -64,14 +78,23 @@ def _run(args: argparse.Namespace) -> int:
         dpi=args.dpi,
         keep_intermediates=args.keep_intermediates,
         progress=not args.no_progress,
+        restart=args.restart,
+        limits=Settings.from_env().input_limits(),
     )
     box = text_batch_box(args)
+    interrupted = False
     if args.text:
         from sudoku_batch.embedded_text import run_text_batch
 
         records = run_text_batch(args.inputs, options, box)
     else:
-        records = run_batch(args.inputs, options)
+        run = run_batch(args.inputs, options)
+        records, interrupted = run.records, run.interrupted
+        if run.resumed:
+            print(f"resumed batch {run.batch_id}: {run.pages_kept} page(s) were already done")
     print(summarise(records))
     print(f"results: {args.out / 'results.jsonl'}")
-    return 0
+    code = exit_code(records, interrupted)
+    if code is ExitCode.INTERRUPTED:
+        print("interrupted: run the same command again to finish", file=sys.stderr)
+    return code

@@ -27,8 +27,9 @@ from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend
 from pipeline.solve.result import Verdict
 from pipeline.solve.solver import solve_puzzle
 from sudoku_batch.commands.text_options import box_argument
+from sudoku_batch.outcome import exit_code
 
-EXIT_OK, EXIT_SOME_LINES_FAILED = 0, 1
+SKIPPED = "skipped"  # a comment or blank line: no puzzle, no status
 LINES_PER_TASK = 64  # big enough that a worker's backend start-up and IPC are noise
 
 Line = tuple[int, str]  # (1-based line number, text without the newline)
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     make_backend(args.backend)  # fail once, up front, if the backend cannot run
     chunks = _chunks(_numbered_lines(args.file), LINES_PER_TASK)
     tasks = ((chunk, args.backend, args.timeout, args.box, args.format) for chunk in chunks)
-    failed = False
+    statuses: set[str] = set()
     if args.jobs <= 1:
         answers = map(_solve_chunk, tasks)
     else:
@@ -78,21 +79,22 @@ def run(args: argparse.Namespace) -> int:
         answers = pool.map(_solve_chunk, tasks)  # yields in input order
     try:
         for chunk_answers in answers:
-            for line, ok in chunk_answers:
+            for line, status in chunk_answers:
                 if line is not None:
                     print(line, flush=False)
-                failed |= not ok
+                statuses.add(status)
             sys.stdout.flush()
     finally:
         if args.jobs > 1:
             pool.shutdown(cancel_futures=True)
-    return EXIT_SOME_LINES_FAILED if failed else EXIT_OK
+    return exit_code({"status": status} for status in statuses - {SKIPPED})
 
 
 def _solve_chunk(
     task: tuple[list[Line], str, float, GridShape | None, str],
-) -> list[tuple[str | None, bool]]:
-    """Each line's output (None: nothing to print) and whether it was handled without error."""
+) -> list[tuple[str | None, str]]:
+    """Each line's output (None: nothing to print) and its status as the results contract
+    says it (``solved``, ``unsolvable``, ..., ``failed``), for the exit code."""
     lines, backend_name, timeout, box, output_format = task
     backend = make_backend(backend_name)
     return [
@@ -107,10 +109,10 @@ def _solve_line(
     timeout: float,
     box: GridShape | None,
     output_format: str,
-) -> tuple[str | None, bool]:
+) -> tuple[str | None, str]:
     jsonl = output_format == "jsonl"
     if not is_puzzle_line(text):
-        return (None if jsonl else text), True
+        return (None if jsonl else text), SKIPPED
     line = parse_line(number, text, box)
     if line.puzzle is None:
         assert line.error is not None
@@ -120,10 +122,11 @@ def _solve_line(
         result = solve_puzzle(parsed.puzzle, backend, timeout)
     except SudokuBatchError as error:  # the solver broke on this puzzle; the others go on
         return _error(number, f"line {number}: {error.message}", jsonl)
+    status = "solved" if result.verdict is Verdict.SOLVED else "unsolvable"
     if not jsonl:
         if result.verdict is Verdict.SOLVED:
-            return format_grid(result.solution), True
-        return f"{result.verdict}: {result.message}", True
+            return format_grid(result.solution), status
+        return f"{result.verdict}: {result.message}", status
     record = {
         "line": number,
         "verdict": str(result.verdict),
@@ -136,11 +139,12 @@ def _solve_line(
         "backend": result.backend,
         "tags": list(parsed.tags),
     }
-    return json.dumps(record), True
+    return json.dumps(record), status
 
 
-def _error(number: int, message: str, jsonl: bool) -> tuple[str, bool]:
-    return (json.dumps({"line": number, "error": message}) if jsonl else f"error: {message}"), False
+def _error(number: int, message: str, jsonl: bool) -> tuple[str, str]:
+    line = json.dumps({"line": number, "error": message}) if jsonl else f"error: {message}"
+    return line, "failed"
 
 
 def _numbered_lines(path: str) -> Iterator[Line]:

@@ -18,6 +18,8 @@ from typing import Any
 from pipeline.errors import SudokuBatchError
 from settings import Settings
 from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
+from sudoku_batch.errors import BadArguments
+from sudoku_batch.outcome import ExitCode, exit_code, summarise
 
 POLL_SECONDS = 1.0
 
@@ -57,7 +59,11 @@ def _submit(args: argparse.Namespace) -> int:
 
     box = text_batch_box(args)
     api = (args.api or Settings.from_env().api_url).rstrip("/")
-    files = upload_names(args.inputs)
+    files, refused = upload_names(args.inputs)
+    for problem in refused:
+        print(f"sudoku-batch: not submitted: {problem}", file=sys.stderr)
+    if not files:
+        raise BadArguments("nothing to submit: no input could be read")
     with httpx.Client(base_url=api, timeout=httpx.Timeout(30.0, write=None)) as client:
         with ExitStack() as stack:
             parts = [
@@ -72,7 +78,7 @@ def _submit(args: argparse.Namespace) -> int:
         print(f"batch {batch_id}: {len(files)} file(s) submitted", file=sys.stderr)
         if not args.wait:
             print(batch_id)
-            return 0
+            return ExitCode.SOME_INPUTS_FAILED if refused else ExitCode.OK
         wait_for(client, batch_id, progress=not args.no_progress)
         records = _call(client, "GET", f"/batches/{batch_id}/results")
         if args.out:
@@ -83,7 +89,11 @@ def _submit(args: argparse.Namespace) -> int:
         print(f"results: {args.out / 'results.jsonl'}", file=sys.stderr)
     else:
         sys.stdout.write(lines)
-    return 0
+    print(summarise(records), file=sys.stderr)
+    code = exit_code(records)
+    if refused and code in (ExitCode.OK, ExitCode.SOME_NOT_SOLVED):
+        return ExitCode.SOME_INPUTS_FAILED
+    return code
 
 
 def fetch_renders(client: Any, records: list[dict[str, Any]], out: Path) -> None:
@@ -98,21 +108,19 @@ def fetch_renders(client: Any, records: list[dict[str, Any]], out: Path) -> None
                 record["render_path"] = local
 
 
-def upload_names(inputs: list[Path]) -> list[tuple[str, Path]]:
-    """(name as the user gave it, path) for every file; a folder gives each file inside."""
-    files = []
-    for path in inputs:
-        if path.is_dir():
-            files += [
-                (f"{path.as_posix().rstrip('/')}/{child.relative_to(path).as_posix()}", child)
-                for child in sorted(path.rglob("*"))
-                if child.is_file() and not child.name.startswith(".")
-            ]
-        elif path.is_file():
-            files.append((path.as_posix(), path))
+def upload_names(inputs: list[Path]) -> tuple[list[tuple[str, Path]], list[str]]:
+    """(name as the user gave it, path) for every input file, by the rules ``run`` follows
+    (pipeline.ingest.walk: a folder's notes and truth.json stay home); and the messages of
+    paths that are no input (missing, a FIFO, a dangling link), which are not uploaded."""
+    from pipeline.ingest.walk import input_paths
+
+    files, refused = [], []
+    for found in input_paths(inputs):
+        if found.problem is None:
+            files.append((found.label, found.path))
         else:
-            raise ApiError(f"{path}: no such file or folder")
-    return files
+            refused.append(found.problem)
+    return files, refused
 
 
 def wait_for(client: Any, batch_id: int, progress: bool) -> dict[str, Any]:

@@ -8,12 +8,7 @@ import argparse
 from pipeline.errors import SudokuBatchError
 from pipeline.grid import GridShape
 from pipeline.ingest.textpuzzle import parse_box
-
-
-class InvalidArguments(SudokuBatchError):
-    """Options that do not go together."""
-
-    code = "invalid_arguments"
+from sudoku_batch.errors import BadArguments
 
 
 def box_argument(text: str) -> GridShape:
@@ -39,8 +34,8 @@ def add_text_batch_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def text_batch_box(args: argparse.Namespace) -> GridShape | None:
-    """The box shape given for a text batch; raises ``InvalidArguments`` for one given
+    """The box shape given for a text batch; raises ``BadArguments`` for one given
     without ``--text``."""
     if args.box and not args.text:
-        raise InvalidArguments("--box goes with --text: it is the box shape of text puzzles")
+        raise BadArguments("--box goes with --text: it is the box shape of text puzzles")
     return args.box

@@ -23,6 +23,7 @@ from api.app import create_app
 from pipeline.grid import GridShape
 from settings import Settings
 from store.models import Cell, Page, Puzzle, Solution
+from sudoku_batch.outcome import ExitCode
 from tests.integration.conftest import (
     RUN_ID,
     Service,
@@ -228,7 +229,10 @@ def test_a_text_batch_submitted_with_the_cli_is_solved_line_by_line_on_the_solve
         )
     finally:
         api.stop()
-    assert submitted.returncode == 0, f"{submitted.stderr}\n{stack.logs()}"
+    # A malformed line is an input that failed: the exit code says so, as run's does.
+    assert submitted.returncode == ExitCode.SOME_INPUTS_FAILED, (
+        f"{submitted.stderr}\n{stack.logs()}"
+    )
     records = [json.loads(line) for line in submitted.stdout.splitlines()]
     assert [(r["page"], r["status"]) for r in records] == [
         (2, "solved"),

@@ -81,7 +81,7 @@ def test_bad_files_become_typed_errors_without_stopping_the_rest(tmp_path: Path)
     (tmp_path / "broken.jpg").write_bytes(b"\xff\xd8 not really a jpeg")
     (tmp_path / "broken.zip").write_bytes(b"PK but not really")
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4 truncated")
-    cv2.imwrite(str(tmp_path / "good.png"), _coloured(10, 10, (9, 9, 9)))
+    cv2.imwrite(str(tmp_path / "good.png"), _coloured(40, 40, (9, 9, 9)))
     explicit = [
         tmp_path / name
         for name in ("notes.txt", "broken.jpg", "broken.zip", "broken.pdf", "good.png")
@@ -98,14 +98,14 @@ def test_bad_files_become_typed_errors_without_stopping_the_rest(tmp_path: Path)
         "broken.jpg": "UnreadableInput",
         "broken.zip": "UnreadableInput",
         "broken.pdf": "UnreadableInput",
-        "good.png": (10, 10, 3),
+        "good.png": (40, 40, 3),
     }
 
 
 def test_a_folder_skips_files_it_cannot_read(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("hello")
     (tmp_path / ".hidden.png").write_bytes(b"")
-    cv2.imwrite(str(tmp_path / "page.png"), _coloured(10, 10, (9, 9, 9)))
+    cv2.imwrite(str(tmp_path / "page.png"), _coloured(40, 40, (9, 9, 9)))
     assert [Path(s.source).name for s in expand_inputs([tmp_path])] == ["page.png"]
 
 

@@ -11,6 +11,7 @@ from pipeline.errors import InvalidPuzzle, MalformedPuzzleText
 from pipeline.grid import GridShape
 from pipeline.ingest.textpuzzle import format_grid, is_puzzle_line, parse_box, parse_puzzle_line
 from sudoku_batch.commands import solve_text
+from sudoku_batch.outcome import ExitCode
 
 HARD = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
 HARD_SOLVED = "621943758783615492594728361142879635357461289869532174238197546916354827475286913"
@@ -78,7 +79,7 @@ LINES = [
 
 def test_one_output_line_per_input_line_in_order(tmp_path, capsys):
     code, out = run_command(tmp_path, capsys, LINES)
-    assert code == solve_text.EXIT_SOME_LINES_FAILED  # the malformed line
+    assert code == ExitCode.SOME_INPUTS_FAILED  # the malformed line
     assert len(out) == len(LINES)
     assert out[0] == "# a comment"
     assert out[1] == HARD_SOLVED

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.errors import UnsupportedInput
 from pipeline.ingest.sources import expand_input
 from store import load
 from store.db import transaction
@@ -26,10 +25,9 @@ def ingest_input_file(self: StageTask, input_file_id: int) -> dict[str, Any]:
     with failures_recorded(self, input_file_id) as clock:
         with transaction(runtime.sessions()) as session:
             path, name = load.stored_input(session, input_file_id, runtime.artifacts())
-        sources = list(expand_input(path, label=name))
-        if not sources:
-            # Otherwise the input would leave no page, and so no record in the results.
-            raise UnsupportedInput(f"{name}: holds no image, PDF or zip archive to read")
+        # The rules of `run` and `submit` (pipeline.ingest.walk): every unit gets a page, one
+        # refused at listing is failed there with its reason and never sent on.
+        sources = list(expand_input(path, name, runtime.settings().input_limits()))
         with transaction(runtime.sessions()) as session:
             page_ids = add_pages(
                 session,
@@ -38,6 +36,7 @@ def ingest_input_file(self: StageTask, input_file_id: int) -> dict[str, Any]:
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
             )
-        for page_id in page_ids:
-            app.send_task(TASK_RECTIFY, args=[page_id])
+        for page_id, source in zip(page_ids, sources, strict=True):
+            if not source.refused:
+                app.send_task(TASK_RECTIFY, args=[page_id])
     return {"input_file_id": input_file_id, "pages": page_ids}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from jobs.steps import find_boards_step, load_page_step
+from pipeline.ingest.sources import DEFAULT_PDF_DPI
 from store import load
 from store.db import transaction
 from store.record import Stage, record_boards, record_page_image
@@ -21,7 +22,8 @@ def rectify_page_boards(self: StageTask, page_id: int) -> dict[str, Any]:
         with transaction(runtime.sessions()) as session:
             source = load.page_source(session, page_id, artifacts)
             page = load.page_ref(session, page_id)
-        loaded = load_page_step(source, page, artifacts)
+        limits = runtime.settings().input_limits()
+        loaded = load_page_step(source, page, artifacts, DEFAULT_PDF_DPI, limits)
         with transaction(runtime.sessions()) as session:
             # Stored first and on its own: a page with no grid still shows what was read.
             record_page_image(session, page_id, loaded.image_path, loaded.width, loaded.height)

@@ -1,0 +1,95 @@
+"""Time to resume a book interrupted halfway against running it whole.
+
+    python -m bench.resume [--pages 100] [--jobs 2]
+
+Makes a synthetic book (synth.book), runs it whole into one folder, then runs it into another
+and sends SIGINT once half its pages are finished, and runs the same command again; prints
+the seconds of each run and how many pages the resumed run did.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CLI = [sys.executable, "-m", "sudoku_batch.cli", "run"]
+
+
+def _timed(argv: list[str]) -> tuple[float, str]:
+    started = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, env=_env())
+    return time.perf_counter() - started, done.stdout.strip().splitlines()[0]
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "OMP_NUM_THREADS": "1"}
+
+
+def _finished(database: Path) -> int:
+    try:
+        with sqlite3.connect(database, timeout=1) as db:
+            return db.execute(
+                "select count(*) from pages where status not in ('pending', 'interrupted')"
+            ).fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", type=int, default=100)
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="bench-resume-"))
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "synth.book",
+            str(work),
+            "--pages",
+            str(args.pages),
+            "--seed",
+            "7",
+            "--dpi",
+            "150",
+        ],
+        check=True,
+    )
+    book = str(work / "book.pdf")
+    options = ["--jobs", str(args.jobs), "--no-progress"]
+    whole, summary = _timed([*CLI, book, "--out", str(work / "whole"), *options])
+    print(f"whole run: {whole:.1f} s ({summary})")
+
+    out = work / "resumed"
+    argv_resumed = [*CLI, book, "--out", str(out), *options]
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        argv_resumed, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    while process.poll() is None and _finished(out / "sudoku-batch.sqlite") < args.pages // 2:
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    process.wait()
+    first = time.perf_counter() - started
+    print(
+        f"interrupted at page {_finished(out / 'sudoku-batch.sqlite')}: {first:.1f} s "
+        f"(exit {process.returncode})"
+    )
+    second, summary = _timed(argv_resumed)
+    print(f"resumed run: {second:.1f} s ({summary})")
+    print(
+        f"interrupted + resumed: {first + second:.1f} s against {whole:.1f} s whole; the "
+        f"resumed run alone is {second / whole:.0%} of the whole"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,11 @@
+"""Errors of the command line itself (as opposed to one input's)."""
+
+from __future__ import annotations
+
+from pipeline.errors import SudokuBatchError
+
+
+class BadArguments(SudokuBatchError):
+    """Options that do not go together, or name something that does not exist."""
+
+    code = "bad_arguments"

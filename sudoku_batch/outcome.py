@@ -1,0 +1,103 @@
+"""What a batch came to, told two ways: a summary line for people and an exit code for
+scripts, in the manner of OCRmyPDF. ``run``, ``submit`` and ``solve-text`` all end here.
+
+Files, pages and grids are counted apart: a file that could not be read is a failure, not a
+grid, and a page with no grid is a page, not a failure.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from enum import IntEnum
+from typing import Any
+
+from pipeline.errors import SudokuBatchError
+
+
+class ExitCode(IntEnum):
+    """Exit codes of ``run``, ``submit`` and ``solve-text`` (documented in README.md and
+    docs/errors.md; the higher-priority code wins when several apply: 130, 1, 3, 4, 5)."""
+
+    OK = 0  # every grid found was solved, every input read
+    INTERNAL_ERROR = 1  # a bug in sudoku-batch (a traceback says where)
+    BAD_ARGS = 2  # bad arguments or settings; nothing was done
+    UNAVAILABLE = 3  # the database, the API or an engine cannot be reached or started
+    SOME_INPUTS_FAILED = 4  # some file, zip member or page could not be read or processed
+    SOME_NOT_SOLVED = (
+        5  # every input read, but some page had no grid or some grid no unique solution
+    )
+    INTERRUPTED = 130  # Ctrl-C or SIGTERM: run the same command again to resume
+
+
+# Codes of input units refused at listing (pipeline.ingest), before any page is read.
+REFUSALS = frozenset(
+    {"unreadable_input", "unsupported_input", "too_large", "encrypted", "unsafe_path"}
+)
+NOT_SOLVED = frozenset({"no_grid", "unsolvable", "multiple_solutions", "timeout"})
+
+
+def exit_code(records: Iterable[dict[str, Any]], interrupted: bool = False) -> ExitCode:
+    """The exit code of a batch's result records (the results.jsonl contract)."""
+    statuses = {record["status"] for record in records}
+    if interrupted or statuses & {"interrupted", "pending"}:
+        return ExitCode.INTERRUPTED
+    if "failed" in statuses:
+        return ExitCode.SOME_INPUTS_FAILED
+    if statuses & NOT_SOLVED:
+        return ExitCode.SOME_NOT_SOLVED
+    return ExitCode.OK
+
+
+def summarise(records: list[dict[str, Any]]) -> str:
+    """One line: files, pages and grids counted apart, grid verdicts, pages without a grid,
+    and failures by error code."""
+    files = {record["input_file_id"] for record in records}
+    # A file or member refused before it was opened as pages is a failure, not a page.
+    pages = {
+        record["page_id"]
+        for record in records
+        if record["page_id"] is not None and record.get("error_code") not in REFUSALS
+    }
+    grids = [record for record in records if record.get("puzzle_id") is not None]
+    verdicts = Counter(record["status"] for record in grids)
+    unfinished = [record for record in records if record.get("puzzle_id") is None]
+    no_grid = sum(record["status"] == "no_grid" for record in unfinished)
+    failures = Counter(
+        record["error_code"] or record["status"]
+        for record in records
+        if record["status"] in ("failed", "interrupted", "pending")
+    )
+    parts = [
+        f"{len(files)} file(s), {len(pages)} page(s), {len(grids)} grid(s)"
+        + (
+            ": " + ", ".join(f"{n} {status}" for status, n in verdicts.most_common())
+            if grids
+            else ""
+        )
+    ]
+    if no_grid:
+        parts.append(f"{no_grid} page(s) with no grid")
+    if failures:
+        detail = ", ".join(f"{n} {code}" for code, n in failures.most_common())
+        parts.append(f"{sum(failures.values())} failure(s) ({detail})")
+    return "; ".join(parts)
+
+
+# Errors that stop a command before or outside any one input (see cli.main).
+_EXIT_OF_CODE = {
+    "bad_arguments": ExitCode.BAD_ARGS,
+    "invalid_setting": ExitCode.BAD_ARGS,
+    "unknown_queue": ExitCode.BAD_ARGS,
+    "flower_auth_missing": ExitCode.BAD_ARGS,
+    "database_unavailable": ExitCode.UNAVAILABLE,
+    "api_error": ExitCode.UNAVAILABLE,
+    "engine_unavailable": ExitCode.UNAVAILABLE,
+    "internal_error": ExitCode.INTERNAL_ERROR,
+}
+
+
+def exit_code_of_error(error: SudokuBatchError) -> ExitCode:
+    """The exit code of an error that ended a command: an input's error (e.g. solve-text's
+    one file unreadable) is an input that failed."""
+    return _EXIT_OF_CODE.get(error.code, ExitCode.SOME_INPUTS_FAILED)

@@ -1,0 +1,168 @@
+"""Which batch a ``run`` works on, and which of its pages are left to do.
+
+A run into an output folder whose newest batch of the same inputs is unfinished (pages
+pending or interrupted) resumes it: each input file listed again is compared with its row by
+SHA-256 of its content; an unchanged file keeps its finished pages, a changed or new one is
+listed afresh, one no longer named is dropped. Otherwise (or with ``--restart``) a new batch
+starts; ``--restart`` first deletes the earlier batches of the same inputs and their images,
+so the folder holds one answer per page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import groupby
+from pathlib import Path
+
+from sqlalchemy import exists, select
+from sqlalchemy.orm import Session
+
+from pipeline.ingest.sources import PageSource
+from store import record
+from store.artifacts import PageRef
+from store.models import Batch, InputFile, Page, PageStatus
+
+UNFINISHED = (PageStatus.PENDING, PageStatus.INTERRUPTED)
+IMAGE_FOLDERS = ("pages", "boards", "renders", "cells")
+
+
+@dataclass
+class PreparedBatch:
+    batch_id: int
+    todo: list[tuple[PageSource, PageRef]] = field(default_factory=list)
+    resumed: bool = False
+    pages_kept: int = 0  # finished pages a resumed batch did not redo
+
+
+def prepare_batch(
+    session: Session, label: str, sources: Iterable[PageSource], out_dir: Path, restart: bool
+) -> PreparedBatch:
+    files = [_ListedFile(list(group)) for _, group in groupby(sources, key=lambda s: s.path)]
+    if restart:
+        for old in session.scalars(select(Batch).where(Batch.label == label)):
+            _forget_batch(session, old.id, out_dir)
+    batch = None if restart else _unfinished_batch(session, label)
+    if batch is None:
+        prepared = PreparedBatch(record.create_batch(session, label=label))
+        for listed in files:
+            _add_file(session, prepared, listed)
+        return prepared
+    prepared = PreparedBatch(batch.id, resumed=True)
+    rows = {
+        row.stored_path: row
+        for row in session.scalars(select(InputFile).where(InputFile.batch_id == batch.id))
+    }
+    for listed in files:
+        row = rows.pop(listed.path, None)
+        if (
+            row is not None
+            and row.content_hash == listed.content_hash
+            and _same_pages(session, row.id, listed)
+        ):
+            _keep_file(session, prepared, row.id, listed)
+            continue
+        if row is not None:  # changed since: its pages are done again from scratch
+            _forget_pages(session, row.id, out_dir)
+            session.delete(row)
+            session.flush()
+        _add_file(session, prepared, listed)
+    for stale in rows.values():  # no longer among the inputs
+        _forget_pages(session, stale.id, out_dir)
+        session.delete(stale)
+    return prepared
+
+
+class _ListedFile:
+    """The pages listed for one input file, and the file's content hash."""
+
+    def __init__(self, sources: list[PageSource]):
+        self.sources = sources
+        self.path = sources[0].path
+        self.name = _file_label(sources[0])
+        refused_file = len(sources) == 1 and sources[0].refused and sources[0].member is None
+        self.content_hash = None if refused_file else _sha256(Path(self.path))
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        with path.open("rb") as stream:
+            return hashlib.file_digest(stream, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+def _file_label(source: PageSource) -> str:
+    """The user's name for the file holding a page: ``scans.zip`` for ``scans.zip/p1.png``."""
+    if source.member:
+        return source.source[: -len(source.member) - 1]
+    return source.source
+
+
+def _unfinished_batch(session: Session, label: str) -> Batch | None:
+    newest = session.scalar(
+        select(Batch).where(Batch.label == label).order_by(Batch.id.desc()).limit(1)
+    )
+    if newest is None:
+        return None
+    unfinished = session.scalar(
+        select(exists().where(Page.batch_id == newest.id, Page.status.in_([*map(str, UNFINISHED)])))
+    )
+    return newest if unfinished else None
+
+
+def _add_file(session: Session, prepared: PreparedBatch, listed: _ListedFile) -> None:
+    file_id = record.add_input_file(
+        session,
+        prepared.batch_id,
+        name=listed.name,
+        stored_path=listed.path,
+        content_hash=listed.content_hash,
+    )
+    page_ids = record.add_pages(session, file_id, listed.sources, seconds=0.0)
+    prepared.todo += [
+        (source, PageRef(prepared.batch_id, page_id, source.source, source.page))
+        for page_id, source in zip(page_ids, listed.sources, strict=True)
+        if not source.refused
+    ]
+
+
+def _same_pages(session: Session, file_id: int, listed: _ListedFile) -> bool:
+    rows = session.execute(
+        select(Page.source, Page.page_number).where(Page.input_file_id == file_id)
+    ).all()
+    return sorted(map(tuple, rows)) == sorted((s.source, s.page) for s in listed.sources)
+
+
+def _keep_file(session: Session, prepared: PreparedBatch, file_id: int, listed: _ListedFile):
+    by_key = {(source.source, source.page): source for source in listed.sources}
+    for page in session.scalars(
+        select(Page).where(Page.input_file_id == file_id).order_by(Page.id)
+    ):
+        if page.status in UNFINISHED:
+            source = by_key[(page.source, page.page_number)]
+            prepared.todo.append(
+                (source, PageRef(page.batch_id, page.id, page.source, page.page_number))
+            )
+        else:
+            prepared.pages_kept += 1
+
+
+def _forget_batch(session: Session, batch_id: int, out_dir: Path) -> None:
+    for file_id in session.scalars(select(InputFile.id).where(InputFile.batch_id == batch_id)):
+        _forget_pages(session, file_id, out_dir)
+    session.delete(session.get_one(Batch, batch_id))
+    session.flush()
+
+
+def _forget_pages(session: Session, file_id: int, out_dir: Path) -> None:
+    """Delete the images written for a file's pages (their rows go with the file's row)."""
+    for page_id in session.scalars(select(Page.id).where(Page.input_file_id == file_id)):
+        for folder in IMAGE_FOLDERS:
+            for made in (out_dir / folder).glob(f"{page_id:05d}-*"):
+                if made.is_dir():
+                    shutil.rmtree(made, ignore_errors=True)
+                else:
+                    made.unlink(missing_ok=True)

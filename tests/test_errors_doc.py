@@ -1,0 +1,28 @@
+"""docs/errors.md is the one table of error codes and exit codes: it must list every error
+class with its code, and every exit code, and nothing that does not exist."""
+
+from __future__ import annotations
+
+import re
+
+import settings  # noqa: F401 - defines InvalidSetting
+import sudoku_batch.commands.flower  # noqa: F401 - defines FlowerAuthMissing
+import sudoku_batch.commands.submit  # noqa: F401 - defines ApiError
+import sudoku_batch.commands.worker  # noqa: F401 - defines UnknownQueue
+import sudoku_batch.errors  # noqa: F401 - defines BadArguments
+import workers.stage  # noqa: F401 - defines StageTimedOut, WorkerLost, ServicesUnreachable
+from pipeline.errors import error_classes
+from sudoku_batch.outcome import ExitCode
+from tests.conftest import REPO_ROOT
+
+DOC = (REPO_ROOT / "docs" / "errors.md").read_text()
+
+
+def test_every_error_code_is_documented_with_its_class() -> None:
+    documented = set(re.findall(r"^\| `([a-z_0-9]+)` \| `(\w+)` \|", DOC, re.MULTILINE))
+    assert documented == {(cls.code, cls.__name__) for cls in error_classes()}
+
+
+def test_every_exit_code_is_documented() -> None:
+    documented = set(re.findall(r"^\| (\d+) \| `(\w+)` \|", DOC, re.MULTILINE))
+    assert documented == {(str(int(code)), code.name) for code in ExitCode}
