@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind, RectifiedBoard
+from pipeline.grid import Puzzle
 from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, load_page
 from pipeline.reading import BoardReading, RecognisedBoard
 from pipeline.recognise.ocr.base import OcrEngine
@@ -24,6 +25,7 @@ from pipeline.render import render_solution
 from pipeline.solve.backend import SatBackend
 from pipeline.solve.reconcile import solve_reading
 from pipeline.solve.result import PuzzleSolution, Verdict
+from pipeline.solve.solver import solve_puzzle
 from pipeline.vision.page_boards import rectify_page
 from store.artifacts import Artifacts, PageRef
 
@@ -144,6 +146,14 @@ def solve_board_step(
         render_path = artifacts.render(page, index)
         artifacts.write_png(render_path, drawn)
     return SolvedBoard(solution, render_path, clock.seconds)
+
+
+def solve_text_step(puzzle: Puzzle, backend: SatBackend, timeout: float) -> SolvedBoard:
+    """A puzzle given as text: its givens are certain, so none is doubted, and there is no
+    page to draw the solution on."""
+    clock = Clock()
+    result = solve_puzzle(puzzle, backend, timeout)
+    return SolvedBoard(PuzzleSolution(puzzle, result), None, clock.seconds)
 
 
 def _write_cell_images(

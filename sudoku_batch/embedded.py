@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
@@ -29,6 +30,10 @@ from pipeline.solve.backend import SatBackend
 from pipeline.solve.backends import DEFAULT_BACKEND, make_backend
 from store.artifacts import PageRef
 from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page
+
+if TYPE_CHECKING:  # SQLAlchemy is imported when used: `run --help` need not load it
+    from sqlalchemy import Engine
+    from sqlalchemy.orm import Session, sessionmaker
 
 DATABASE_NAME = "sudoku-batch.sqlite"
 RESULTS_NAME = "results.jsonl"
@@ -57,17 +62,10 @@ class EmbeddedOptions:
 def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> list[dict]:
     """Process every page of ``inputs``; returns the result records also written to
     ``out_dir/results.jsonl``."""
-    from store import record, results
-    from store.db import make_engine, make_session_factory
-    from store.migrate import upgrade
+    from store import record
 
     inputs = [str(path) for path in inputs]
-    options.out_dir.mkdir(parents=True, exist_ok=True)
-    database_url = f"sqlite:///{(options.out_dir / DATABASE_NAME).resolve()}"
-    upgrade(database_url)
-    engine = make_engine(database_url)
-    sessions = make_session_factory(engine)
-
+    engine, sessions = open_database(options.out_dir)
     sources = list(expand_inputs(inputs))
     with sessions.begin() as session:
         batch_id = record.create_batch(session, label=", ".join(inputs))
@@ -80,10 +78,31 @@ def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> list[di
         bar.update(1)
     bar.close()
 
+    return write_results(engine, sessions, batch_id, options.out_dir)
+
+
+def open_database(out_dir: Path) -> tuple[Engine, sessionmaker[Session]]:
+    """The SQLite database of an output folder, migrated to the current schema."""
+    from store.db import make_engine, make_session_factory
+    from store.migrate import upgrade
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    database_url = f"sqlite:///{(out_dir / DATABASE_NAME).resolve()}"
+    upgrade(database_url)
+    engine = make_engine(database_url)
+    return engine, make_session_factory(engine)
+
+
+def write_results(
+    engine: Engine, sessions: sessionmaker[Session], batch_id: int, out_dir: Path
+) -> list[dict]:
+    """The batch's result records, read back from the database into results.jsonl."""
+    from store import results
+
     with sessions() as session:
         records = results.result_records(session, batch_id)
     engine.dispose()
-    with open(options.out_dir / RESULTS_NAME, "w", encoding="utf-8") as out:
+    with open(out_dir / RESULTS_NAME, "w", encoding="utf-8") as out:
         for item in records:
             out.write(json.dumps(item) + "\n")
     return records

@@ -10,9 +10,12 @@ comments.
 
 from __future__ import annotations
 
+import io
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from pipeline.errors import InvalidPuzzle, MalformedPuzzleText, UnreadableInput
 from pipeline.grid import Grid, GridShape, Puzzle
@@ -98,20 +101,40 @@ def read_puzzle_file(path: Path, name: str, box: GridShape | None = None) -> lis
     with its parse error; comments and blank lines are skipped, numbers still count them.
     Raises ``MalformedPuzzleText`` for a file with no puzzle line at all."""
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        stream = path.open("rb")
     except OSError as error:
         raise UnreadableInput(f"{name}: cannot be read ({error.strerror})") from error
-    except UnicodeDecodeError as error:
-        raise UnreadableInput(
-            f"{name}: is not UTF-8 text (byte {error.start + 1}); save it as plain UTF-8"
-        ) from error
-    lines = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if is_puzzle_line(line):
-            try:
-                lines.append(PuzzleLine(number, puzzle=parse_puzzle_line(line, box)))
-            except InvalidPuzzle as error:
-                lines.append(PuzzleLine(number, error=error))
+    with stream:
+        lines = [
+            parse_line(number, line, box)
+            for number, line in numbered_lines(stream, name)
+            if is_puzzle_line(line)
+        ]
     if not lines:
         raise MalformedPuzzleText(f"{name}: holds no puzzle, only comments or blank lines")
     return lines
+
+
+def parse_line(number: int, line: str, box: GridShape | None = None) -> PuzzleLine:
+    """A puzzle line parsed, or with the reason it is no puzzle: the one policy for text
+    batches on the server and ``solve-text`` alike (such a line fails; it is no verdict)."""
+    try:
+        return PuzzleLine(number, puzzle=parse_puzzle_line(line, box))
+    except InvalidPuzzle as error:
+        return PuzzleLine(number, error=error)
+
+
+def numbered_lines(stream: BinaryIO, name: str) -> Iterator[tuple[int, str]]:
+    """(1-based number, text without its line end) for each line of a byte stream, decoded
+    as UTF-8 with or without a byte-order mark, as it is read (standard input too)."""
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline=None)
+    try:
+        for number, line in enumerate(text, 1):
+            yield number, line.rstrip("\n")
+    except UnicodeDecodeError as error:
+        # Decoded a block at a time, so the line is not known: say what to do instead.
+        raise UnreadableInput(
+            f"{name}: is not UTF-8 text; save it as plain UTF-8 (with or without a BOM)"
+        ) from error
+    finally:
+        text.detach()  # the caller owns the stream

@@ -9,6 +9,7 @@ from pathlib import Path
 from pipeline.ingest.sources import DEFAULT_PDF_DPI
 from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
 from pipeline.solve.backends import DEFAULT_BACKEND
+from sudoku_batch.commands.solve_text import box_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,6 +22,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("inputs", nargs="+", metavar="INPUT", help="image, PDF, zip or folder")
+    parser.add_argument(
+        "--text",
+        action="store_true",
+        help="the inputs are text files of puzzles, one per line (as solve-text reads them)",
+    )
+    parser.add_argument(
+        "--box",
+        type=box_argument,
+        metavar="RxC",
+        help="with --text, the box shape, e.g. 2x3 for 6x6 (default: the usual one per size)",
+    )
     parser.add_argument("--out", required=True, type=Path, metavar="DIR")
     parser.add_argument(
         "--jobs",
@@ -44,7 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--keep-intermediates",
         action="store_true",
-        help="also write each warped board and its cell crops under DIR/intermediates/",
+        help="also write the cell interiors the recogniser read under DIR/cells/",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=_run)
@@ -63,7 +75,16 @@ def _run(args: argparse.Namespace) -> int:
         keep_intermediates=args.keep_intermediates,
         progress=not args.no_progress,
     )
-    records = run_batch(args.inputs, options)
+    if args.box and not args.text:
+        raise SystemExit(
+            "sudoku-batch run: --box goes with --text: it is the box shape of text puzzles"
+        )
+    if args.text:
+        from sudoku_batch.embedded_text import run_text_batch
+
+        records = run_text_batch(args.inputs, options, args.box)
+    else:
+        records = run_batch(args.inputs, options)
     print(summarise(records))
     print(f"results: {args.out / 'results.jsonl'}")
     return 0

@@ -13,11 +13,16 @@ import json
 import sys
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from typing import TextIO
 
-from pipeline.errors import InvalidPuzzle, MalformedPuzzleText, SudokuBatchError, UnreadableInput
+from pipeline.errors import SudokuBatchError, UnreadableInput
 from pipeline.grid import GridShape
-from pipeline.ingest.textpuzzle import format_grid, is_puzzle_line, parse_box, parse_puzzle_line
+from pipeline.ingest.textpuzzle import (
+    format_grid,
+    is_puzzle_line,
+    numbered_lines,
+    parse_box,
+    parse_line,
+)
 from pipeline.solve.backend import SatBackend
 from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend
 from pipeline.solve.result import Verdict
@@ -63,7 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     make_backend(args.backend)  # fail once, up front, if the backend cannot run
-    chunks = _chunks(_numbered_lines(_open_input(args.file)), LINES_PER_TASK)
+    chunks = _chunks(_numbered_lines(args.file), LINES_PER_TASK)
     tasks = ((chunk, args.backend, args.timeout, args.box, args.format) for chunk in chunks)
     failed = False
     if args.jobs <= 1:
@@ -106,13 +111,13 @@ def _solve_line(
     jsonl = output_format == "jsonl"
     if not is_puzzle_line(text):
         return (None if jsonl else text), True
+    line = parse_line(number, text, box)
+    if line.puzzle is None:
+        assert line.error is not None
+        return _error(number, f"line {number}: {line.error.message}", jsonl)
+    parsed = line.puzzle
     try:
-        parsed = parse_puzzle_line(text, box)
         result = solve_puzzle(parsed.puzzle, backend, timeout)
-    except MalformedPuzzleText as error:
-        return _error(number, f"line {number}: {error.message}", jsonl)
-    except InvalidPuzzle as error:  # a grid that cannot be a Sudoku: a verdict, not a failure
-        return _verdict_line(number, Verdict.INVALID, error.message, jsonl), True
     except SudokuBatchError as error:  # the solver broke on this puzzle; the others go on
         return _error(number, f"line {number}: {error.message}", jsonl)
     if not jsonl:
@@ -134,29 +139,21 @@ def _solve_line(
     return json.dumps(record), True
 
 
-def _verdict_line(number: int, verdict: Verdict, message: str, jsonl: bool) -> str:
-    if jsonl:
-        return json.dumps({"line": number, "verdict": str(verdict), "message": message})
-    return f"{verdict}: {message}"
-
-
 def _error(number: int, message: str, jsonl: bool) -> tuple[str, bool]:
     return (json.dumps({"line": number, "error": message}) if jsonl else f"error: {message}"), False
 
 
-def _open_input(path: str) -> TextIO:
+def _numbered_lines(path: str) -> Iterator[Line]:
+    """The input's lines, read as text batches on the server read theirs."""
     if path == "-":
-        return sys.stdin
+        yield from numbered_lines(sys.stdin.buffer, "standard input")
+        return
     try:
-        return open(path, encoding="utf-8")  # noqa: SIM115 (closed by _numbered_lines)
+        stream = open(path, "rb")  # noqa: SIM115 - closed below, after the last line
     except OSError as error:
         raise UnreadableInput(f"cannot read {path}: {error.strerror}") from error
-
-
-def _numbered_lines(stream: TextIO) -> Iterator[Line]:
     with stream:
-        for number, text in enumerate(stream, 1):
-            yield number, text.rstrip("\r\n")
+        yield from numbered_lines(stream, path)
 
 
 def _chunks(lines: Iterable[Line], size: int) -> Iterator[list[Line]]:

@@ -1,12 +1,10 @@
-"""Solve a puzzle given as text: its givens are certain, so none is doubted, and there is no
-page to draw the solution on."""
+"""Solve a puzzle given as text (see ``jobs.steps.solve_text_step``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pipeline.solve.result import PuzzleSolution
-from pipeline.solve.solver import solve_puzzle
+from jobs.steps import solve_text_step
 from store import load
 from store.db import transaction
 from store.record import Stage, record_solution
@@ -23,15 +21,15 @@ def solve_text_puzzle(self: StageTask, puzzle_id: int) -> dict[str, Any]:
     with failures_recorded(self, puzzle_id) as clock:
         with transaction(runtime.sessions()) as session:
             puzzle = load.stored_puzzle(session, puzzle_id)
-        result = solve_puzzle(puzzle, runtime.sat_backend(), runtime.settings().solve_timeout)
+        solved = solve_text_step(puzzle, runtime.sat_backend(), runtime.settings().solve_timeout)
         with transaction(runtime.sessions()) as session:
             record_solution(
                 session,
                 puzzle_id,
-                PuzzleSolution(puzzle, result),
-                None,
+                solved.solution,
+                solved.render_path,
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
             )
-        verdict = str(result.verdict)
+        verdict = str(solved.solution.result.verdict)
     return {"puzzle_id": puzzle_id, "verdict": verdict}

@@ -1,0 +1,110 @@
+"""The embedded driver for text files of puzzles (``run --text``): the rows the server's
+``ingest_text`` and ``solve_text`` tasks write, from the same reader and step.
+
+Each file is read here (reading is quick); its puzzles are solved on the process pool in
+chunks, since one puzzle takes milliseconds and a process hop per puzzle would cost more.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from tqdm import tqdm
+
+from jobs.steps import Clock, SolvedBoard, solve_text_step
+from pipeline.errors import InternalError, SudokuBatchError
+from pipeline.grid import GridShape, Puzzle
+from pipeline.ingest.textpuzzle import read_puzzle_file
+from pipeline.solve.backends import make_backend
+from sudoku_batch.embedded import EmbeddedOptions, open_database, write_results
+
+PUZZLES_PER_TASK = 64  # a pool task's backend start-up and IPC are then noise
+
+Solved = SolvedBoard | SudokuBatchError  # a puzzle's step result, or why the solver broke
+
+
+def run_text_batch(
+    inputs: Iterable[str | Path], options: EmbeddedOptions, box: GridShape | None = None
+) -> list[dict]:
+    """Solve every puzzle line of the text files ``inputs`` (box shape ``box``, else the usual
+    one per size); returns the result records also written to ``out_dir/results.jsonl``."""
+    from store.record import (
+        Stage,
+        add_input_file,
+        add_text_puzzles,
+        create_batch,
+        record_failure,
+        record_solution,
+    )
+
+    inputs = [str(path) for path in inputs]
+    engine, sessions = open_database(options.out_dir)
+    with sessions.begin() as session:
+        batch_id = create_batch(session, label=", ".join(inputs))
+    puzzles: list[tuple[int, Puzzle]] = []
+    for name in inputs:
+        clock = Clock()
+        with sessions.begin() as session:
+            shape = (box.box_rows, box.box_cols) if box else None
+            input_file_id = add_input_file(session, batch_id, name, name, shape)
+        try:
+            lines = read_puzzle_file(Path(name), name, box)
+        except SudokuBatchError as error:
+            with sessions.begin() as session:
+                record_failure(
+                    session, error, Stage.INGEST, input_file_id=input_file_id, seconds=clock.seconds
+                )
+            continue
+        with sessions.begin() as session:
+            ids = add_text_puzzles(session, input_file_id, lines, clock.seconds)
+        read = [line.puzzle.puzzle for line in lines if line.puzzle is not None]
+        puzzles += zip(ids, read, strict=True)
+
+    bar = tqdm(total=len(puzzles), unit="puzzle", disable=not options.progress, smoothing=0.1)
+    for puzzle_id, solved in _solved(puzzles, options):
+        with sessions.begin() as session:
+            if isinstance(solved, SudokuBatchError):
+                record_failure(session, solved, Stage.SOLVE, puzzle_id=puzzle_id)
+            else:
+                record_solution(
+                    session, puzzle_id, solved.solution, solved.render_path, solved.seconds
+                )
+        bar.update(1)
+    bar.close()
+    return write_results(engine, sessions, batch_id, options.out_dir)
+
+
+def _solved(
+    puzzles: list[tuple[int, Puzzle]], options: EmbeddedOptions
+) -> Iterator[tuple[int, Solved]]:
+    chunks = [
+        (puzzles[start : start + PUZZLES_PER_TASK], options.backend, options.solve_timeout)
+        for start in range(0, len(puzzles), PUZZLES_PER_TASK)
+    ]
+    if options.jobs == 1 or len(chunks) <= 1:
+        for chunk in chunks:
+            yield from _solve_chunk(chunk)
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(min(options.jobs, len(chunks)), mp_context=context) as pool:
+        for answers in pool.map(_solve_chunk, chunks):
+            yield from answers
+
+
+def _solve_chunk(
+    task: tuple[list[tuple[int, Puzzle]], str, float],
+) -> list[tuple[int, Solved]]:
+    puzzles, backend_name, timeout = task
+    backend = make_backend(backend_name)
+    answers: list[tuple[int, Solved]] = []
+    for puzzle_id, puzzle in puzzles:
+        try:
+            answers.append((puzzle_id, solve_text_step(puzzle, backend, timeout)))
+        except SudokuBatchError as error:  # the solver broke on this puzzle; the others go on
+            answers.append((puzzle_id, error))
+        except Exception as error:  # noqa: BLE001 - recorded as a bug, the batch goes on
+            answers.append((puzzle_id, InternalError.wrapping(error, "solve")))
+    return answers
