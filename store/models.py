@@ -28,6 +28,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     Uuid,
+    false,
     types,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -154,6 +155,8 @@ class InputFile(Handover, Base):
     batch_id: Mapped[int] = mapped_column(ForeignKey("batches.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(Text)  # as the user gave it; the results' ``source``
     stored_path: Mapped[str] = mapped_column(Text)  # relative to the data dir
+    # A text file of puzzles (one per line), ingested by its own task; else images/PDF/zip.
+    is_text: Mapped[bool] = mapped_column(default=False, server_default=false())
     # The box shape a user gave for a text file of puzzles; None: the usual one for each size.
     box_rows: Mapped[int | None] = mapped_column(Integer)
     box_cols: Mapped[int | None] = mapped_column(Integer)

@@ -63,8 +63,8 @@ _DEFAULT_VERDICT_MESSAGES = {
 CELL_INSERT = insert(Cell.__table__)
 
 
-def create_batch(session: Session, label: str | None = None) -> int:
-    batch = Batch(label=label)
+def create_batch(session: Session, label: str | None = None, api_key_id: int | None = None) -> int:
+    batch = Batch(label=label, api_key_id=api_key_id)
     session.add(batch)
     session.flush()
     return batch.id
@@ -76,9 +76,11 @@ def add_input_file(
     name: str,
     stored_path: str,
     box: tuple[int, int] | None = None,
+    *,
+    text: bool = False,
 ) -> int:
     """The input file stored at ``stored_path`` (relative to the data dir), named ``name``;
-    ``box`` is the box shape (rows, columns) given for a text file of puzzles."""
+    ``text``: a text file of puzzles, with ``box`` the box shape (rows, columns) given."""
     row = session.scalar(
         select(InputFile).where(
             InputFile.batch_id == batch_id, InputFile.stored_path == stored_path
@@ -87,7 +89,7 @@ def add_input_file(
     if row is None:
         row = InputFile(batch_id=batch_id, stored_path=stored_path)
         session.add(row)
-    row.name = name
+    row.name, row.is_text = name, text
     row.box_rows, row.box_cols = box or (None, None)
     session.flush()
     return row.id

@@ -10,9 +10,20 @@ import argparse
 import sys
 
 from pipeline.errors import SudokuBatchError
-from sudoku_batch.commands import api, flower, migrate, run, solve_text, submit, worker
+from sudoku_batch.commands import (
+    api,
+    flower,
+    keys,
+    migrate,
+    recover,
+    run,
+    solve_text,
+    submit,
+    watch,
+    worker,
+)
 
-COMMANDS = (run, solve_text, submit, worker, api, flower, migrate)
+COMMANDS = (run, solve_text, submit, watch, worker, api, flower, migrate, recover, keys)
 
 EXIT_USER_ERROR = 2
 

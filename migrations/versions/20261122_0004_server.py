@@ -47,6 +47,10 @@ def upgrade() -> None:
         op.add_column(table, sa.Column("queued_at", sa.DateTime(timezone=True), nullable=True))
         op.add_column(table, sa.Column("started_at", sa.DateTime(timezone=True), nullable=True))
         op.add_column(table, sa.Column("claimed_by", sa.String(length=200), nullable=True))
+    op.add_column(
+        "input_files",
+        sa.Column("is_text", sa.Boolean(), nullable=False, server_default=sa.false()),
+    )
     owner = "fk_batches_api_key_id_api_keys"
     if op.get_bind().dialect.name == "sqlite":
         # SQLite adds a foreign key only inline, with the column.
@@ -90,6 +94,8 @@ def downgrade() -> None:
     with op.batch_alter_table("batches") as batch:
         batch.drop_constraint(op.f("fk_batches_api_key_id_api_keys"), type_="foreignkey")
         batch.drop_column("api_key_id")
+    with op.batch_alter_table("input_files") as batch:
+        batch.drop_column("is_text")
     for table in HANDOVER_TABLES:
         with op.batch_alter_table(table) as batch:
             batch.drop_column("claimed_by")

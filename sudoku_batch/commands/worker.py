@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 
 from pipeline.errors import SudokuBatchError
 
@@ -30,6 +31,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="processes (default: %(default)s; each OCR process loads its own model)",
     )
     parser.add_argument("--pool", default="prefork", choices=("prefork", "solo", "threads"))
+    parser.add_argument(
+        "--hostname",
+        help="node name, unique per worker (default: QUEUES@HOST, e.g. ocr@host1; add a suffix"
+        " when running two workers for the same queues on one host)",
+    )
     parser.add_argument("--loglevel", default="INFO")
     parser.set_defaults(func=_worker)
 
@@ -55,6 +61,12 @@ def _worker(args: argparse.Namespace) -> int:
             f"--concurrency={args.concurrency}",
             f"--pool={args.pool}",
             f"--loglevel={args.loglevel}",
+            f"--hostname={args.hostname or default_hostname(queues)}",
         ]
     )
     return 0
+
+
+def default_hostname(queues: list[str]) -> str:
+    # Distinct per queue set, so Flower lists an OCR and a solve worker on one host apart.
+    return f"{'+'.join(queues)}@{socket.gethostname()}"
