@@ -286,9 +286,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 for r in records
                 if r["confidence"] is not None and r["confidence"] < confidence_below
             ]
-        public = dict(
-            db.execute(select(Puzzle.id, Puzzle.public_id).where(Puzzle.batch_id == batch.id))
-        )
+        ids = select(Puzzle.id, Puzzle.public_id).where(Puzzle.batch_id == batch.id)
+        public = {row_id: public_id for row_id, public_id in db.execute(ids)}
         items = [
             ResultRecord.model_validate(_public_record(r, batch, public))
             for r in records[offset : offset + limit]

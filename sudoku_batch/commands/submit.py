@@ -20,6 +20,7 @@ from settings import Settings
 from sudoku_batch.commands.solve_text import box_argument
 
 POLL_SECONDS = 1.0
+RESULTS_PAGE = 1000
 
 
 class ApiError(SudokuBatchError):
@@ -50,6 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--api", help="API base URL (default: SUDOKU_BATCH_API_URL or http://127.0.0.1:8000)"
     )
+    parser.add_argument(
+        "--api-key", help="the API key (default: SUDOKU_BATCH_API_KEY; see `keys create`)"
+    )
     parser.add_argument("--label", help="a name for the batch")
     parser.add_argument("--wait", action="store_true", help="wait for the batch to finish")
     parser.add_argument(
@@ -63,13 +67,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _submit(args: argparse.Namespace) -> int:
-    import httpx
-
     if args.box and not args.text:
         raise ApiError("--box goes with --text: it is the box shape of text puzzles")
-    api = (args.api or Settings.from_env().api_url).rstrip("/")
+    settings = Settings.from_env()
     files = upload_names(args.inputs)
-    with httpx.Client(base_url=api, timeout=httpx.Timeout(30.0, write=None)) as client:
+    with api_client(args.api or settings.api_url, args.api_key or settings.api_key) as client:
         with ExitStack() as stack:
             parts = [
                 ("files", (name, stack.enter_context(path.open("rb")))) for name, path in files
@@ -85,7 +87,7 @@ def _submit(args: argparse.Namespace) -> int:
             print(batch_id)
             return 0
         wait_for(client, batch_id, progress=not args.no_progress)
-        records = _call(client, "GET", f"/batches/{batch_id}/results")
+        records = all_results(client, batch_id)
         if args.out:
             fetch_renders(client, records, args.out)
     lines = "".join(json.dumps(record) + "\n" for record in records)
@@ -103,30 +105,59 @@ def fetch_renders(client: Any, records: list[dict[str, Any]], out: Path) -> None
     for record in records:
         if record.get("render_path"):
             local = f"renders/puzzle-{record['puzzle_id']}.png"
-            response = client.get(f"/puzzles/{record['puzzle_id']}/render.png")
+            response = client.get(record["render_path"])
             if response.is_success:
                 (out / local).write_bytes(response.content)
                 record["render_path"] = local
 
 
+def api_client(url: str, key: str) -> Any:
+    """An HTTP client of the API that sends ``key``."""
+    import httpx
+
+    if not key:
+        raise ApiError("an API key is needed: --api-key KEY or SUDOKU_BATCH_API_KEY")
+    return httpx.Client(
+        base_url=url.rstrip("/"),
+        timeout=httpx.Timeout(30.0, write=None),
+        headers={"Authorization": f"Bearer {key}"},
+    )
+
+
+def all_results(client: Any, batch_id: str) -> list[dict[str, Any]]:
+    """Every results record of a batch, page by page."""
+    records: list[dict[str, Any]] = []
+    while True:
+        page = _call(
+            client,
+            "GET",
+            f"/batches/{batch_id}/results",
+            params={"offset": len(records), "limit": RESULTS_PAGE},
+        )
+        records += page["items"]
+        if not page["items"] or len(records) >= page["total"]:
+            return records
+
+
 def upload_names(inputs: list[Path]) -> list[tuple[str, Path]]:
-    """(name as the user gave it, path) for every file; a folder gives each file inside."""
+    """(base name, path) for every file; a folder gives each file inside. Only base names
+    leave this machine: a client's folders are nobody else's business."""
     files = []
     for path in inputs:
         if path.is_dir():
             files += [
-                (f"{path.as_posix().rstrip('/')}/{child.relative_to(path).as_posix()}", child)
+                (child.name, child)
                 for child in sorted(path.rglob("*"))
                 if child.is_file() and not child.name.startswith(".")
             ]
         elif path.is_file():
-            files.append((path.as_posix(), path))
+            files.append((path.name, path))
         else:
             raise ApiError(f"{path}: no such file or folder")
     return files
 
 
-def wait_for(client: Any, batch_id: int, progress: bool) -> dict[str, Any]:
+def wait_for(client: Any, batch_id: str, progress: bool) -> dict[str, Any]:
     """Poll the batch until nothing is left to do, with a bar over all known work items."""
     from tqdm import tqdm
 

@@ -9,6 +9,7 @@ import socket
 from pipeline.errors import SudokuBatchError
 
 ALL_QUEUES = "ingest,rectify,ocr,solve"
+PING_SECONDS = 10.0
 
 
 class UnknownQueue(SudokuBatchError):
@@ -37,6 +38,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         " when running two workers for the same queues on one host)",
     )
     parser.add_argument("--loglevel", default="INFO")
+    parser.add_argument(
+        "--ping",
+        action="store_true",
+        help="instead of running a worker, ask the one of this node name whether it is up"
+        " (exit 0 if it answers; for healthchecks)",
+    )
     parser.set_defaults(func=_worker)
 
 
@@ -54,6 +61,9 @@ def _worker(args: argparse.Namespace) -> int:
             f"unknown queue(s) {', '.join(unknown) or '(none given)'}; "
             f"choose from {', '.join(QUEUES)}"
         )
+    hostname = args.hostname or default_hostname(queues)
+    if args.ping:
+        return 0 if app.control.ping(destination=[hostname], timeout=PING_SECONDS) else 1
     app.worker_main(
         argv=[
             "worker",
@@ -61,7 +71,7 @@ def _worker(args: argparse.Namespace) -> int:
             f"--concurrency={args.concurrency}",
             f"--pool={args.pool}",
             f"--loglevel={args.loglevel}",
-            f"--hostname={args.hostname or default_hostname(queues)}",
+            f"--hostname={hostname}",
         ]
     )
     return 0
