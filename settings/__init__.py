@@ -62,7 +62,7 @@ class Settings(BaseSettings):
     max_request_mb: PositiveFloat = 500.0
     sweep_seconds: PositiveFloat = 15.0
     lost_after: PositiveFloat = 60.0
-    dead_after: PositiveFloat = 60.0
+    dead_after: PositiveFloat = 45.0
     reclaim_after: PositiveFloat | None = None  # None: the longest task, retried, plus a margin
     outage_backoff_max: PositiveFloat = 60.0
     flower_basic_auth: str = Field(

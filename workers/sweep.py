@@ -19,7 +19,9 @@ import logging
 import threading
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
+from amqp.exceptions import ChannelError
 from celery import Celery
 from celery.signals import worker_ready, worker_shutdown
 from sqlalchemy import delete
@@ -70,11 +72,15 @@ def empty_steps(queue: Celery) -> set[Step]:
 
     with queue.connection_for_write() as connection:
         channel = connection.default_channel
-        sizes = {
-            name: channel.queue_declare(queue=name, passive=True).message_count
-            for name in set(QUEUE_OF_TASK.values())
-        }
+        sizes = {name: _size(channel, name) for name in set(QUEUE_OF_TASK.values())}
     return {Step(task) for task, name in QUEUE_OF_TASK.items() if sizes[name] == 0}
+
+
+def _size(channel: Any, name: str) -> int:
+    try:
+        return channel.queue_declare(queue=name, passive=True).message_count
+    except ChannelError:
+        return 0  # Redis drops an empty list: no such queue is an empty one
 
 
 def sweep_once(
