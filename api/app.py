@@ -180,7 +180,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             queued=queued,
         )
 
-    @app.get("/health", responses={503: {"model": Health}})
+    @app.get("/health", response_model=Health, responses={503: {"model": Health}})
     def health() -> JSONResponse:
         """Whether the database and the broker answer (no key needed): 200, or 503."""
         state = Health(database=False, broker=False)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 from uuid import UUID
 
 from pydantic import BaseModel, Field
@@ -60,18 +60,6 @@ class BatchPage(BaseModel):
     total: int
     limit: int
     offset: int
-
-
-ResultStatus = Literal[
-    "solved",
-    "unsolvable",
-    "multiple_solutions",
-    "timeout",
-    "no_grid",
-    "failed",
-    "pending",
-    "read",
-]
 
 
 class ResultRecord(BaseModel):

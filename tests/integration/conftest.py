@@ -40,6 +40,7 @@ ADMIN_POSTGRES_URL = os.environ.get(
 )
 TEST_REDIS_URL = os.environ.get("SUDOKU_BATCH_TEST_REDIS", "redis://127.0.0.1:6379/15")
 RUN_ID = f"{os.getpid()}_{uuid.uuid4().hex[:8]}"
+QUIET_SWEEP = 24 * 3600.0
 
 
 def in_ci() -> bool:
@@ -119,6 +120,10 @@ def make_settings(
             broker_url=redis_url,
             redis_key_prefix=redis_prefixes(use),
             solve_timeout=30.0,
+            # Runs share one database: a worker of one test must not sweep up the work other
+            # tests left waiting on purpose. Tests of the sweep set their own deadlines.
+            lost_after=QUIET_SWEEP,
+            dead_after=QUIET_SWEEP,
         )
 
     return settings

@@ -7,6 +7,7 @@ import glob
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -65,7 +66,7 @@ class PrivatePostgres:
     """A throw-away PostgreSQL cluster (``initdb``, ``pg_ctl``) on its own port, run as the
     ``postgres`` user when the tests run as root (initdb refuses root)."""
 
-    def __init__(self, folder: Path):
+    def __init__(self) -> None:
         binaries = _postgres_bin()
         if binaries is None:
             reason = "PostgreSQL server binaries (initdb, pg_ctl) are not installed"
@@ -74,13 +75,16 @@ class PrivatePostgres:
             pytest.skip(reason)
         self.bin = binaries
         self.port = free_port()
+        # Its own temp dir: pytest's are private to the user running the tests, which the
+        # server's user cannot enter.
+        folder = Path(tempfile.mkdtemp(prefix="sudoku-batch-pg-"))
+        self.folder = folder
         self.data = folder / "pgdata"
         self.log = folder / "postgres.log"
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
         self.as_user: list[str] = []
         if os.geteuid() == 0:
             self.as_user = ["runuser", "-u", "postgres", "--"]
-            folder.mkdir(parents=True, exist_ok=True)
             shutil.chown(folder, "postgres")
         self._run(
             str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
@@ -106,3 +110,7 @@ class PrivatePostgres:
             [*self.as_user, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "stop"],
             capture_output=True,
         )
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)

@@ -51,6 +51,9 @@ FAST = {
 }
 
 
+DEFAULTS = {name: Settings.model_fields[name].default for name in FAST}
+
+
 @dataclass
 class Row:
     fault: str
@@ -215,7 +218,8 @@ def run_on(
 def test_a_worker_killed_with_sigkill_loses_nothing(
     redis_server: PrivateRedis, run_on: Callable[..., Run]
 ) -> None:
-    run = run_on(redis_server.url)  # the default deadlines: a dead worker is noticed in ~1 min
+    # The deployment's deadlines, to measure what a deployment gets.
+    run = run_on(redis_server.url, **DEFAULTS)
     first = run.start_worker("first")
     run.submit()
     run.wait_for_flow()
@@ -251,9 +255,9 @@ def test_a_redis_restart_loses_nothing(
 
 
 def test_postgres_down_longer_than_a_tasks_retry_window_loses_nothing(
-    redis_server: PrivateRedis, run_on: Callable[..., Run], tmp_path: Path
+    redis_server: PrivateRedis, run_on: Callable[..., Run]
 ) -> None:
-    postgres = PrivatePostgres(tmp_path / "postgres")
+    postgres = PrivatePostgres()
     postgres.start()
     try:
         upgrade(postgres.url)
@@ -269,7 +273,7 @@ def test_postgres_down_longer_than_a_tasks_retry_window_loses_nothing(
         postgres.start()
         run.finish("PostgreSQL down 30 s", struck, limit=120)
     finally:
-        postgres.stop()
+        postgres.remove()
 
 
 def test_a_batch_posted_while_the_broker_is_down_is_queued_when_it_returns(
