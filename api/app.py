@@ -192,7 +192,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             pass
         try:
             with queue.connection_for_write() as connection:
-                connection.ensure_connection(max_retries=1, timeout=3)
+                connection.ensure_connection(max_retries=1, interval_start=0, timeout=3)
             state.broker = True
         except BROKER_ERRORS:
             pass

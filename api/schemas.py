@@ -32,7 +32,12 @@ class StageProgress(BaseModel):
     running: int
     done: int
     failed: int
-    oldest_wait_seconds: float | None
+    oldest_wait_seconds: float | None = Field(
+        description="the longest any subject still queued for the stage has waited"
+    )
+    mean_wait_seconds: float | None = Field(
+        description="from sent to taken by a worker, over the stage's finished runs"
+    )
 
 
 class BatchStatus(BaseModel):

@@ -274,6 +274,8 @@ class StageRun(Base):
     started_at: Mapped[datetime] = mapped_column()
     finished_at: Mapped[datetime] = mapped_column()
     seconds: Mapped[float] = mapped_column(Float)
+    # From being sent to its queue to being taken by a worker (None in the embedded runner).
+    waited_seconds: Mapped[float | None] = mapped_column(Float)
     worker: Mapped[str | None] = mapped_column(String(200))  # hostname and pid
     error_code: Mapped[str | None] = mapped_column(String(40))
     message: Mapped[str | None] = mapped_column(Text)

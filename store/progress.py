@@ -34,6 +34,7 @@ class StageProgress:
     done: int
     failed: int
     oldest_wait_seconds: float | None  # the longest any queued subject has waited so far
+    mean_wait_seconds: float | None  # from sent to taken, over the stage's finished runs
 
 
 def _waiting(stage: Stage) -> tuple[type[InputFile | Page | Puzzle], ColumnElement[bool]]:
@@ -50,13 +51,14 @@ def _waiting(stage: Stage) -> tuple[type[InputFile | Page | Puzzle], ColumnEleme
 
 def stage_progress(session: Session, batch_id: int, now: datetime | None = None) -> dict:
     now = now or utc_now()
-    runs = dict(
-        session.execute(
-            select(StageRun.stage + ":" + StageRun.status, func.count())
+    runs = {
+        f"{stage}:{status}": (count, waited)
+        for stage, status, count, waited in session.execute(
+            select(StageRun.stage, StageRun.status, func.count(), func.avg(StageRun.waited_seconds))
             .where(StageRun.batch_id == batch_id)
             .group_by(StageRun.stage, StageRun.status)
-        ).all()
-    )
+        )
+    }
     progress = {}
     for stage in Stage:
         model, waiting = _waiting(stage)
@@ -67,12 +69,14 @@ def stage_progress(session: Session, batch_id: int, now: datetime | None = None)
                 func.min(model.queued_at).filter(model.started_at.is_(None)),
             ).where(model.batch_id == batch_id, waiting)
         ).one()
+        done, mean_wait = runs.get(f"{stage}:ok", (0, None))
         progress[str(stage)] = StageProgress(
             queued=queued,
             running=running,
-            done=runs.get(f"{stage}:ok", 0),
-            failed=runs.get(f"{stage}:failed", 0),
+            done=done,
+            failed=runs.get(f"{stage}:failed", (0, None))[0],
             oldest_wait_seconds=round((now - oldest).total_seconds(), 1) if oldest else None,
+            mean_wait_seconds=round(float(mean_wait), 2) if mean_wait is not None else None,
         )
     return progress
 

@@ -407,6 +407,15 @@ def _record_run(
         )
     )
     finished = utc_now()
+    subject = (
+        session.get(InputFile, input_file_id)
+        if input_file_id is not None
+        else session.get(Page, page_id)
+        if page_id is not None
+        else session.get(Puzzle, puzzle_id)
+        if puzzle_id is not None
+        else None
+    )
     session.add(
         StageRun(
             batch_id=batch_id,
@@ -418,11 +427,19 @@ def _record_run(
             started_at=finished - timedelta(seconds=seconds),
             finished_at=finished,
             seconds=seconds,
+            waited_seconds=_waited(subject),
             worker=worker,
             error_code=error.code if error else None,
             message=error.message if error else None,
         )
     )
+
+
+def _waited(subject: InputFile | Page | Puzzle | None) -> float | None:
+    """How long the subject waited in its queue before a worker took it (server runs only)."""
+    if subject is None or subject.queued_at is None or subject.started_at is None:
+        return None
+    return max(0.0, (subject.started_at - subject.queued_at).total_seconds())
 
 
 def _is(column: Any, value: int | None) -> Any:

@@ -47,6 +47,7 @@ def upgrade() -> None:
         op.add_column(table, sa.Column("queued_at", sa.DateTime(timezone=True), nullable=True))
         op.add_column(table, sa.Column("started_at", sa.DateTime(timezone=True), nullable=True))
         op.add_column(table, sa.Column("claimed_by", sa.String(length=200), nullable=True))
+    op.add_column("stage_runs", sa.Column("waited_seconds", sa.Float(), nullable=True))
     op.add_column(
         "input_files",
         sa.Column("is_text", sa.Boolean(), nullable=False, server_default=sa.false()),
@@ -96,6 +97,8 @@ def downgrade() -> None:
         batch.drop_column("api_key_id")
     with op.batch_alter_table("input_files") as batch:
         batch.drop_column("is_text")
+    with op.batch_alter_table("stage_runs") as batch:
+        batch.drop_column("waited_seconds")
     for table in HANDOVER_TABLES:
         with op.batch_alter_table(table) as batch:
             batch.drop_column("claimed_by")

@@ -171,6 +171,12 @@ def test_a_batch_flows_through_every_queue_into_postgres_and_flower(
     assert grid["status"] in {"solved", "unsolvable", "multiple_solutions", "timeout"}, grid
     assert grid["size"] == [9, 9] and grid["box"] == [3, 3]
     assert status["puzzles"] == {grid["status"]: 1}
+    # Progress per stage, from the rows: all done, and how long work waited for a worker.
+    done = {stage: progress["done"] for stage, progress in status["stages"].items()}
+    assert done == {"ingest": 2, "rectify": 1, "ocr": 1, "solve": 1}
+    assert status["stages"]["rectify"]["failed"] == 1  # the blank page: no grid
+    assert all(stage["queued"] == stage["running"] == 0 for stage in status["stages"].values())
+    assert status["stages"]["ocr"]["mean_wait_seconds"] >= 0
     assert len(detail["cells"]) == 81
     if grid["status"] == "solved":
         assert render.headers["content-type"] == "image/png"
