@@ -166,11 +166,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     add_input_file(db, batch_id, name, stored, box, text=step is Step.INGEST_TEXT)
                 )
             public_id = db.get_one(Batch, batch_id).public_id
-        # Committed first: if the queue is down, the recovery sweep sends these later.
+        # Committed first: if the queue (or the database, to note them sent) is down now, the
+        # recovery sweep sends these later. Either way the batch is stored: 201, not an error
+        # that would make the client send it twice.
         queued = True
         try:
             hand_over(queue, sessions, step, input_ids)
-        except BROKER_ERRORS as error:
+        except (*BROKER_ERRORS, *DATABASE_ERRORS) as error:
             logger.warning("batch %s stored; queue unreachable (%s)", public_id, error)
             queued = False
         return Submitted(

@@ -20,6 +20,7 @@ from sqlalchemy import ColumnElement, and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from store.models import (
+    Batch,
     InputFile,
     InputStatus,
     Page,
@@ -195,8 +196,13 @@ def _of_step(step: Step) -> ColumnElement[bool]:
 
 
 def label(session: Session, subject: Subject) -> str:
-    """Where a subject comes from, in words: ``file scans.zip``, ``book.pdf p3``,
-    ``book.pdf p3 #1`` (its batch's id beside it is enough to find it)."""
+    """Where a subject comes from, in words: its batch (the start of its public id), then
+    ``file scans.zip``, ``book.pdf p3`` or ``book.pdf p3 #1``."""
+    batch = session.get_one(Batch, subject.batch_id)
+    return f"batch {str(batch.public_id)[:8]} {_where(session, subject)}"
+
+
+def _where(session: Session, subject: Subject) -> str:
     if isinstance(subject, InputFile):
         return f"file {subject.name}"
     if isinstance(subject, Page):

@@ -78,7 +78,8 @@ def test_submit_text_stores_the_file_with_its_box_and_queues_a_text_ingest(
         assert (input_file.name, input_file.box_rows, input_file.box_cols) == ("sixes.txt", 3, 2)
         assert input_file.is_text and input_file.queued_at is not None
     # Flower shows where the work comes from, not just an id.
-    assert message["headers"]["argsrepr"] == f"({input_file.id}: file sixes.txt)"
+    short = batch["batch_id"][:8]
+    assert message["headers"]["argsrepr"] == f"({input_file.id}: batch {short} file sixes.txt)"
     status = client.get(f"/batches/{batch['batch_id']}").json()
     assert status["inputs"] == {"pending": 1} and not status["finished"]
 
