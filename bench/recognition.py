@@ -175,6 +175,28 @@ def cell_kind_figures(results: Sequence[VisionResult]) -> dict[str, float]:
     }
 
 
+BLANK_BANDS = (0.0, 0.5, 0.9, 0.99, 1.01)
+
+
+def blank_confidence_figures(results: Sequence[VisionResult]) -> dict[str, str]:
+    """How well an empty cell's confidence says it is empty: per confidence band, the cells
+    read empty and how many of them truly are."""
+    read_empty: list[tuple[float, bool]] = []
+    for result in results:
+        if result.cells is None or len(result.cells) != 81:
+            continue
+        for cell in result.cells:
+            if cell.kind is CellKind.EMPTY and cell.confidence is not None:
+                truly_empty = result.sample.givens[cell.row * 9 + cell.col] == 0
+                read_empty.append((cell.confidence, truly_empty))
+    figures: dict[str, str] = {}
+    for low, high in zip(BLANK_BANDS, BLANK_BANDS[1:], strict=False):
+        band = [empty for confidence, empty in read_empty if low <= confidence < high]
+        name = f"blanks at {low:.2f}-{min(high, 1.0):.2f}"
+        figures[name] = f"{sum(band)}/{len(band)} truly empty"
+    return figures
+
+
 def timing_figures(results: Sequence[VisionResult]) -> dict[str, float]:
     ms = np.array([1000.0 * r.seconds for r in results])
     return {
@@ -276,6 +298,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     for figures in (
         board_finding_figures(results),
         cell_kind_figures(results),
+        blank_confidence_figures(results),
         timing_figures(results),
         book_figures(book) if book else {},
     ):

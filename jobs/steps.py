@@ -87,7 +87,7 @@ def load_page_step(
     clock = Clock()
     pixels = load_page(source, dpi).pixels
     image_path = artifacts.page_image(page)
-    artifacts.write_png(image_path, pixels)
+    artifacts.write_image(image_path, pixels)
     height, width = pixels.shape[:2]
     return LoadedPage(pixels, image_path, width, height, clock.seconds)
 
@@ -99,12 +99,13 @@ def find_boards_step(pixels: np.ndarray, page: PageRef, artifacts: Artifacts) ->
     image_paths = []
     for index, found in enumerate(boards):
         image_paths.append(artifacts.board_image(page, index, upright=False))
-        artifacts.write_png(image_paths[-1], found.board.pixels)
+        artifacts.write_image(image_paths[-1], found.board.pixels)
     return FoundBoards(boards, image_paths, clock.seconds)
 
 
 def read_board_step(
     board: BoardImage,
+    board_image_path: str,
     cells: Sequence[CellImage],
     page: PageRef,
     index: int,
@@ -112,12 +113,16 @@ def read_board_step(
     artifacts: Artifacts,
     keep_cell_images: bool = False,
 ) -> ReadBoard:
-    """``keep_cell_images`` also stores the interior of each given cell as the recogniser
-    read it, for checking a misread digit by eye."""
+    """``board_image_path`` is where ``board`` is stored; a board that needed no turn keeps
+    that image (most do: writing it again cost a PNG encode per board). ``keep_cell_images``
+    also stores the interior of each given cell as the recogniser read it, for checking a
+    misread digit by eye."""
     clock = Clock()
     recognised = recognise_board(board, cells, engine)
-    image_path = artifacts.board_image(page, index, upright=True)
-    artifacts.write_png(image_path, recognised.board.pixels)
+    image_path = board_image_path
+    if recognised.quarter_turns:
+        image_path = artifacts.board_image(page, index, upright=True)
+        artifacts.write_image(image_path, recognised.board.pixels)
     if keep_cell_images:
         _write_cell_images(recognised, page, index, artifacts)
     return ReadBoard(recognised, image_path, clock.seconds)
@@ -144,7 +149,7 @@ def solve_board_step(
             page_pixels, board, solution.puzzle.givens, solution.result.solution
         )
         render_path = artifacts.render(page, index)
-        artifacts.write_png(render_path, drawn)
+        artifacts.write_image(render_path, drawn)
     return SolvedBoard(solution, render_path, clock.seconds)
 
 
@@ -163,4 +168,4 @@ def _write_cell_images(
         (cell.row, cell.col) for cell in recognised.reading.cells if cell.kind is CellKind.GIVEN
     ]
     for (row, col), crop in zip(given, cell_interiors(recognised.board, given), strict=True):
-        artifacts.write_png(artifacts.cell_image(page, index, row, col), crop)
+        artifacts.write_image(artifacts.cell_image(page, index, row, col), crop)

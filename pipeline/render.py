@@ -31,13 +31,16 @@ def render_solution(
             if given == 0 and solved:
                 _draw_centred(ink, str(solved), rows[r], rows[r + 1], cols[c], cols[c + 1])
 
-    page_height, page_width = page_pixels.shape[:2]
-    board_to_page = np.linalg.inv(board.homography)
-    alpha = cv2.warpPerspective(ink, board_to_page, (page_width, page_height))
+    # Only the crop is warped and blended: warping the whole page for one board cost 71-100
+    # ms on a 200 dpi book page, the crop 7-10 ms (issue 13), with the same pixels.
+    x0, y0, x1, y1 = _crop_window(page_pixels, board)
+    to_crop = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+    board_to_crop = to_crop @ np.linalg.inv(board.homography)
+    alpha = cv2.warpPerspective(ink, board_to_crop, (x1 - x0, y1 - y0))
     alpha = (alpha.astype(np.float32) / 255.0)[:, :, None]
     colour = np.array(SOLUTION_INK, np.float32)
-    drawn = page_pixels.astype(np.float32) * (1.0 - alpha) + colour * alpha
-    return _crop_to_board(drawn.astype(np.uint8), board)
+    crop = page_pixels[y0:y1, x0:x1].astype(np.float32)
+    return (crop * (1.0 - alpha) + colour * alpha).astype(np.uint8)
 
 
 def _draw_centred(
@@ -57,11 +60,12 @@ def _draw_centred(
     cv2.putText(ink, text, origin, font, scale, 255, thickness, cv2.LINE_AA)
 
 
-def _crop_to_board(page: np.ndarray, board: BoardImage) -> np.ndarray:
+def _crop_window(page: np.ndarray, board: BoardImage) -> tuple[int, int, int, int]:
+    """x0, y0, x1, y1 of the board's region with a margin, within the page."""
     corners = board.location.corners
     side = float(np.ptp(corners, axis=0).max())
     margin = MARGIN * side
     x0, y0 = np.floor(corners.min(axis=0) - margin).astype(int)
     x1, y1 = np.ceil(corners.max(axis=0) + margin).astype(int)
     height, width = page.shape[:2]
-    return page[max(y0, 0) : min(y1, height), max(x0, 0) : min(x1, width)].copy()
+    return max(int(x0), 0), max(int(y0), 0), min(int(x1), width), min(int(y1), height)

@@ -70,12 +70,13 @@ def stored_puzzle(session: Session, puzzle_id: int) -> grid.Puzzle:
     return grid.Puzzle.from_rows(puzzle.givens, _shape(puzzle))
 
 
-def stored_board(session: Session, puzzle_id: int, artifacts: Artifacts) -> BoardImage:
-    """The board as last stored: as found by rectification, or upright once read."""
+def stored_board(session: Session, puzzle_id: int, artifacts: Artifacts) -> tuple[BoardImage, str]:
+    """The board as last stored (as found by rectification, or upright once read), and where
+    its image is."""
     puzzle = session.get_one(Puzzle, puzzle_id)
     if puzzle.board_image_path is None or puzzle.homography is None or puzzle.lattice is None:
         raise LookupError(f"puzzle {puzzle_id} has no stored board")
-    return BoardImage(
+    board = BoardImage(
         location=BoardLocation(np.array(puzzle.corners, dtype=np.float32)),
         pixels=artifacts.read_image(puzzle.board_image_path),
         homography=np.array(puzzle.homography, dtype=np.float64),
@@ -83,8 +84,10 @@ def stored_board(session: Session, puzzle_id: int, artifacts: Artifacts) -> Boar
             _shape(puzzle),
             tuple(puzzle.lattice["row_lines"]),
             tuple(puzzle.lattice["col_lines"]),
+            puzzle.lattice.get("box_lines", True),
         ),
     )
+    return board, puzzle.board_image_path
 
 
 def stored_cells(session: Session, puzzle_id: int) -> tuple[CellImage, ...]:

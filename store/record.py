@@ -265,6 +265,9 @@ def _set_geometry(puzzle: Puzzle, board: BoardImage) -> None:
     puzzle.lattice = {
         "row_lines": [float(v) for v in board.lattice.row_lines],
         "col_lines": [float(v) for v in board.lattice.col_lines],
+        # Whether the box shape was seen (thicker lines) or assumed: a turn swaps only the
+        # former (pipeline.recognise.turns).
+        "box_lines": board.lattice.box_lines,
     }
 
 

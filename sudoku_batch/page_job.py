@@ -86,7 +86,14 @@ def process_page(
         clock = Clock()
         try:
             board.read = read_board_step(
-                found.board, found.cells, page, index, engine, artifacts, settings.keep_cell_images
+                found.board,
+                outcome.found.image_paths[index],
+                found.cells,
+                page,
+                index,
+                engine,
+                artifacts,
+                settings.keep_cell_images,
             )
         except Exception as error:  # noqa: BLE001
             board.error, board.error_stage = _as_user_error(error, Stage.OCR), Stage.OCR

@@ -9,7 +9,7 @@ from pathlib import Path
 from pipeline.ingest.sources import DEFAULT_PDF_DPI
 from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
 from pipeline.solve.backends import DEFAULT_BACKEND
-from sudoku_batch.commands.solve_text import box_argument
+from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,17 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("inputs", nargs="+", metavar="INPUT", help="image, PDF, zip or folder")
-    parser.add_argument(
-        "--text",
-        action="store_true",
-        help="the inputs are text files of puzzles, one per line (as solve-text reads them)",
-    )
-    parser.add_argument(
-        "--box",
-        type=box_argument,
-        metavar="RxC",
-        help="with --text, the box shape, e.g. 2x3 for 6x6 (default: the usual one per size)",
-    )
+    add_text_batch_arguments(parser)
     parser.add_argument("--out", required=True, type=Path, metavar="DIR")
     parser.add_argument(
         "--jobs",
@@ -75,14 +65,11 @@ def _run(args: argparse.Namespace) -> int:
         keep_intermediates=args.keep_intermediates,
         progress=not args.no_progress,
     )
-    if args.box and not args.text:
-        raise SystemExit(
-            "sudoku-batch run: --box goes with --text: it is the box shape of text puzzles"
-        )
+    box = text_batch_box(args)
     if args.text:
         from sudoku_batch.embedded_text import run_text_batch
 
-        records = run_text_batch(args.inputs, options, args.box)
+        records = run_text_batch(args.inputs, options, box)
     else:
         records = run_batch(args.inputs, options)
     print(summarise(records))

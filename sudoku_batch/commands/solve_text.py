@@ -20,13 +20,13 @@ from pipeline.ingest.textpuzzle import (
     format_grid,
     is_puzzle_line,
     numbered_lines,
-    parse_box,
     parse_line,
 )
 from pipeline.solve.backend import SatBackend
 from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend
 from pipeline.solve.result import Verdict
 from pipeline.solve.solver import solve_puzzle
+from sudoku_batch.commands.text_options import box_argument
 
 EXIT_OK, EXIT_SOME_LINES_FAILED = 0, 1
 LINES_PER_TASK = 64  # big enough that a worker's backend start-up and IPC are noise
@@ -165,14 +165,6 @@ def _chunks(lines: Iterable[Line], size: int) -> Iterator[list[Line]]:
             chunk = []
     if chunk:
         yield chunk
-
-
-def box_argument(text: str) -> GridShape:
-    """An argparse type for ``--box RxC`` (``submit --text`` takes it too)."""
-    try:
-        return parse_box(text)
-    except SudokuBatchError as error:
-        raise argparse.ArgumentTypeError(error.message) from error
 
 
 if __name__ == "__main__":  # until sudoku_batch.cli is in place: python -m ...solve_text FILE

@@ -17,7 +17,7 @@ from typing import Any
 
 from pipeline.errors import SudokuBatchError
 from settings import Settings
-from sudoku_batch.commands.solve_text import box_argument
+from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
 
 POLL_SECONDS = 1.0
 RESULTS_PAGE = 1000
@@ -37,17 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Upload inputs as one batch; with --wait, follow it and print the results.",
     )
     parser.add_argument("inputs", nargs="+", metavar="INPUT", type=Path)
-    parser.add_argument(
-        "--text",
-        action="store_true",
-        help="the inputs are text files of puzzles, one per line (as solve-text reads them)",
-    )
-    parser.add_argument(
-        "--box",
-        type=box_argument,
-        metavar="RxC",
-        help="with --text, the box shape, e.g. 2x3 for 6x6 (default: the usual one per size)",
-    )
+    add_text_batch_arguments(parser)
     parser.add_argument(
         "--api", help="API base URL (default: SUDOKU_BATCH_API_URL or http://127.0.0.1:8000)"
     )
@@ -67,8 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _submit(args: argparse.Namespace) -> int:
-    if args.box and not args.text:
-        raise ApiError("--box goes with --text: it is the box shape of text puzzles")
+    box = text_batch_box(args)
     settings = Settings.from_env()
     files = upload_names(args.inputs)
     with api_client(args.api or settings.api_url, args.api_key or settings.api_key) as client:
@@ -77,8 +66,8 @@ def _submit(args: argparse.Namespace) -> int:
                 ("files", (name, stack.enter_context(path.open("rb")))) for name, path in files
             ]
             data = {"label": args.label} if args.label else {}
-            if args.box:
-                data["box"] = f"{args.box.box_rows}x{args.box.box_cols}"
+            if box:
+                data["box"] = f"{box.box_rows}x{box.box_cols}"
             endpoint = "/text-batches" if args.text else "/batches"
             batch = _call(client, "POST", endpoint, files=parts, data=data)
         batch_id = batch["batch_id"]

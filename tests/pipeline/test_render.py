@@ -7,7 +7,7 @@ import numpy as np
 
 from pipeline.board import BoardImage, BoardLocation, Lattice
 from pipeline.grid import GridShape
-from pipeline.render import SOLUTION_INK, render_solution
+from pipeline.render import SOLUTION_INK, _crop_window, _draw_centred, render_solution
 
 BOARD_PX = 360
 
@@ -68,3 +68,34 @@ def test_render_is_a_crop_of_the_page_around_the_board() -> None:
     assert rendered.shape[0] < page.shape[0] and rendered.shape[1] < page.shape[1]
     assert rendered.shape[0] > 440 - 80 and rendered.shape[1] > 430 - 90
     assert (rendered == 255).all(), "nothing is drawn when no cell was solved"
+
+
+def test_drawing_over_the_crop_gives_the_pixels_of_drawing_over_the_whole_page() -> None:
+    rng = np.random.default_rng(3)
+    page = rng.integers(0, 256, (600, 640, 3), dtype=np.uint8)
+    board = _skewed_board(page.shape[:2])
+    solution = tuple(tuple((r * 3 + r // 3 + c) % 9 + 1 for c in range(9)) for r in range(9))
+    givens = tuple(tuple(0 for _ in row) for row in solution)
+    rendered = render_solution(page, board, givens, solution)
+
+    # The reference, as rendering was first written: the ink layer warped onto the whole
+    # page, blended there, then cropped.
+    whole = cv2.warpPerspective(
+        _ink_layer(board, givens, solution), np.linalg.inv(board.homography), (640, 600)
+    )
+    assert whole.any(), "nothing was drawn: the comparison would prove nothing"
+    alpha = (whole.astype(np.float32) / 255.0)[:, :, None]
+    blended = (page * (1 - alpha) + np.array(SOLUTION_INK, np.float32) * alpha).astype(np.uint8)
+    x0, y0, x1, y1 = _crop_window(page, board)
+    assert np.abs(rendered.astype(int) - blended[y0:y1, x0:x1].astype(int)).max() <= 1
+
+
+def _ink_layer(board: BoardImage, givens, solution) -> np.ndarray:
+    ink = np.zeros((BOARD_PX, BOARD_PX), np.uint8)
+    lines = board.lattice.row_lines
+    for r in range(9):
+        for c in range(9):
+            if givens[r][c] == 0:
+                top, bottom, left, right = lines[r], lines[r + 1], lines[c], lines[c + 1]
+                _draw_centred(ink, str(solution[r][c]), top, bottom, left, right)
+    return ink

@@ -23,10 +23,11 @@ def read_board(self: StageTask, puzzle_id: int) -> None:
         if not claimed(self, puzzle_id):
             return
         with transaction(runtime.sessions()) as session:
-            board = load.stored_board(session, puzzle_id, artifacts)
+            board, image_path = load.stored_board(session, puzzle_id, artifacts)
             cells = load.stored_cells(session, puzzle_id)
             page, index, _ = load.puzzle_page(session, puzzle_id)
-        read = read_board_step(board, cells, page, index, runtime.ocr_engine(), artifacts)
+        engine = runtime.ocr_engine()
+        read = read_board_step(board, image_path, cells, page, index, engine, artifacts)
         with transaction(runtime.sessions()) as session:
             if not still_waiting(session, self.step, puzzle_id):
                 return

@@ -27,7 +27,7 @@ def solve_board(self: StageTask, puzzle_id: int) -> None:
             return
         with transaction(runtime.sessions()) as session:
             reading = load.stored_reading(session, puzzle_id)
-            board = load.stored_board(session, puzzle_id, artifacts)
+            board, _ = load.stored_board(session, puzzle_id, artifacts)
             page, index, page_image = load.puzzle_page(session, puzzle_id)
         solved = solve_board_step(
             reading,

@@ -1,0 +1,71 @@
+"""The layout's promises, checked from the source: which package may import which, and no
+import cycle between packages (docs/architecture.md has the table)."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+from tests.conftest import REPO_ROOT
+
+PACKAGES = ("pipeline", "jobs", "settings", "store", "workers", "api", "sudoku_batch", "synth")
+# What each package must never import (the pure pipeline knows no database, queue or driver).
+FORBIDDEN = {
+    "pipeline": {"celery", "sqlalchemy", "store", "workers", "jobs", "api", "sudoku_batch"},
+    "jobs": {"celery", "workers", "api", "sudoku_batch"},
+    "settings": {"store", "workers", "jobs", "api", "sudoku_batch"},
+    "store": {"celery", "workers", "jobs", "api", "sudoku_batch"},
+    "workers": {"api", "sudoku_batch"},
+    "api": {"sudoku_batch"},
+}
+
+
+def imported_packages(package: str) -> dict[str, set[str]]:
+    """For each top-level name a package's modules import, the modules that import it."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for path in (REPO_ROOT / package).rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                found[name.split(".")[0]].add(str(path.relative_to(REPO_ROOT)))
+    return found
+
+
+def test_no_package_imports_what_the_layout_forbids() -> None:
+    broken = {
+        f"{package} imports {name}": sorted(modules)
+        for package, forbidden in FORBIDDEN.items()
+        for name, modules in imported_packages(package).items()
+        if name in forbidden
+    }
+    assert not broken
+
+
+def test_there_is_no_import_cycle_between_packages() -> None:
+    graph = {
+        package: {name for name in imported_packages(package) if name in PACKAGES} - {package}
+        for package in PACKAGES
+    }
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        return any(
+            nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt}))
+            for nxt in graph[start]
+        )
+
+    cycles = [package for package in PACKAGES if reaches(package, package, {package})]
+    assert not cycles, {package: sorted(graph[package]) for package in cycles}
+
+
+def test_every_package_is_in_the_architecture_table() -> None:
+    table = (REPO_ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    missing = [package for package in PACKAGES if f"`{package}/`" not in table]
+    assert not missing
+    assert all(Path(REPO_ROOT / package).is_dir() for package in PACKAGES)
