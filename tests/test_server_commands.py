@@ -31,3 +31,19 @@ def test_submit_sends_base_names_only(tmp_path) -> None:
     (tmp_path / "book.pdf").write_bytes(b"x")
     names = [name for name, _ in upload_names([tmp_path / "scans", tmp_path / "book.pdf"])]
     assert names == ["p1.png", "book.pdf"]
+
+
+def test_keys_are_created_once_listed_and_revoked(tmp_path, monkeypatch, capsys) -> None:
+    from sudoku_batch.cli import main
+
+    monkeypatch.setenv("SUDOKU_BATCH_DATABASE_URL", f"sqlite:///{tmp_path / 'keys.sqlite'}")
+    assert main(["migrate"]) == 0
+    assert main(["keys", "create", "scanner"]) == 0
+    key = capsys.readouterr().out.strip()
+    assert key.startswith("sbk_") and len(key) > 40
+    assert main(["keys", "create", "scanner"]) == 2  # names are unique
+    assert main(["keys", "revoke", "scanner"]) == 0
+    capsys.readouterr()
+    assert main(["keys", "list"]) == 0
+    listed = capsys.readouterr().out
+    assert "scanner" in listed and "revoked" in listed and key not in listed
