@@ -1,36 +1,79 @@
 """FastAPI app: talks only to the database (through ``store``) and the queue (by task name).
 
-Run with ``uvicorn --factory api.app:create_app`` or ``sudoku-batch api``.
+Run with ``uvicorn --factory api.app:create_app`` or ``sudoku-batch api``. Every route but
+``/health`` needs an API key (``api.auth``); a batch is visible only to the key that made it,
+and to every other key it does not exist (404). URLs carry UUIDs, never row ids.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from typing import Annotated, Any
+from uuid import UUID
 
 import kombu.exceptions
 import redis.exceptions
-from fastapi import Depends, FastAPI, File, Form, HTTPException, Request, UploadFile
-from fastapi.responses import FileResponse
-from sqlalchemy import select
+import sqlalchemy.exc
+from fastapi import Depends, FastAPI, File, Form, HTTPException, Query, Request, UploadFile
+from fastapi.responses import FileResponse, JSONResponse
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
+from api.auth import ApiKeyId
+from api.schemas import (
+    BatchPage,
+    BatchStatus,
+    BatchSummary,
+    Health,
+    Problem,
+    PuzzleDetail,
+    ResultPage,
+    ResultRecord,
+    Submitted,
+    SubmittedFile,
+)
+from api.uploads import base_name, check_media, check_size, check_text
 from settings import Settings
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory, transaction
-from store.models import Solution
+from store.handover import Step
+from store.models import Batch, Puzzle, Solution
+from store.progress import batches_of_key, stage_progress
 from store.record import add_input_file, create_batch
-from store.results import BatchNotFound, batch_status, puzzle_result, result_records
-from workers.app import TASK_INGEST, TASK_INGEST_TEXT, make_celery
+from store.results import batch_status, puzzle_result, result_records
+from workers.app import make_celery
+from workers.publish import hand_over
+
+logger = logging.getLogger(__name__)
 
 BOX_PATTERN = r"^[1-9][0-9]?x[1-9][0-9]?$"
+MAX_PAGE = 1000
+BROKER_ERRORS = (kombu.exceptions.OperationalError, redis.exceptions.RedisError, OSError)
+DATABASE_ERRORS = (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError)
+
+# Every authenticated route can answer these; OpenAPI lists them with their schema.
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": Problem, "description": "no valid API key"},
+    503: {"model": Problem, "description": "the database is unreachable; try again shortly"},
+}
+NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    404: {"model": Problem, "description": "no such batch or puzzle for this key"},
+}
+UPLOAD_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    413: {"model": Problem, "description": "a file or the request is over the size limit"},
+    415: {"model": Problem, "description": "a file's content is not of an accepted kind"},
+    422: {"model": Problem, "description": "the form is not valid"},
+}
 
 
-def _box_shape(text: str | None) -> tuple[int, int] | None:
+def _box_shape(value: str | None) -> tuple[int, int] | None:
     """``"2x3"`` as (2, 3): box rows, box columns."""
-    if text is None:
+    if value is None:
         return None
-    rows, cols = text.split("x")
+    rows, cols = value.split("x")
     return int(rows), int(cols)
 
 
@@ -40,6 +83,38 @@ def _session(request: Request) -> Iterator[Session]:
 
 
 Db = Annotated[Session, Depends(_session)]
+Limit = Annotated[int, Query(ge=1, le=MAX_PAGE)]
+Offset = Annotated[int, Query(ge=0)]
+
+
+def _owned_batch(db: Session, batch_id: UUID, key_id: int) -> Batch:
+    batch = db.scalar(select(Batch).where(Batch.public_id == batch_id, Batch.api_key_id == key_id))
+    if batch is None:
+        raise HTTPException(404, f"there is no batch {batch_id}")
+    return batch
+
+
+def _owned_puzzle(db: Session, puzzle_id: UUID, key_id: int) -> tuple[Puzzle, Batch]:
+    row = db.execute(
+        select(Puzzle, Batch)
+        .join(Batch, Batch.id == Puzzle.batch_id)
+        .where(Puzzle.public_id == puzzle_id, Batch.api_key_id == key_id)
+    ).first()
+    if row is None:
+        raise HTTPException(404, f"there is no puzzle {puzzle_id}")
+    return row[0], row[1]
+
+
+def _public_record(record: dict[str, Any], batch: Batch, public: dict[int, UUID]) -> dict:
+    """A results record as clients see it: public ids, the render as a URL."""
+    puzzle_id = public.get(record["puzzle_id"]) if record.get("puzzle_id") else None
+    render = record.get("render_path")
+    return {
+        **record,
+        "batch_id": batch.public_id,
+        "puzzle_id": puzzle_id,
+        "render_path": f"/puzzles/{puzzle_id}/render.png" if render and puzzle_id else None,
+    }
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -47,51 +122,97 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     sessions = make_session_factory(make_engine(settings.database_url))
     queue = make_celery(settings)
     artifacts = Artifacts(settings.data_dir)
+    max_file = int(settings.max_file_mb * 2**20)
     app = FastAPI(
         title="sudoku-batch",
         summary="Submit photos, scans and PDF books of Sudoku; get solved, verified puzzles.",
+        # Refused with 413 while it arrives, before it is spooled to disk.
+        max_body_size=int(settings.max_request_mb * 2**20),
     )
-
     app.state.sessions = sessions
 
-    def store_and_queue(
-        files: list[UploadFile], label: str | None, task: str, box: tuple[int, int] | None = None
-    ) -> dict[str, Any]:
-        """Store the files as one batch and queue ``task`` for each; answers the batch id."""
-        unnamed = [i for i, upload in enumerate(files) if not upload.filename]
-        if unnamed:
-            raise HTTPException(422, f"file #{unnamed[0] + 1} has no file name")
-        with transaction(sessions) as db:
-            batch_id = create_batch(db, label)
-            inputs = []
-            for ordinal, upload in enumerate(files):
-                stored = artifacts.upload(batch_id, ordinal, upload.filename or "")
-                artifacts.save_stream(stored, upload.file)
-                inputs.append(
-                    {
-                        "id": add_input_file(db, batch_id, upload.filename or "", stored, box),
-                        "name": upload.filename,
-                    }
-                )
-        try:
-            for input_file in inputs:
-                queue.send_task(task, args=[input_file["id"]])
-        except (kombu.exceptions.OperationalError, redis.exceptions.RedisError) as error:
-            raise HTTPException(
-                503, f"batch {batch_id} was stored but the work queue is unreachable: {error}"
-            ) from error
-        return {"batch_id": batch_id, "input_files": inputs, "status": f"/batches/{batch_id}"}
+    @app.exception_handler(sqlalchemy.exc.OperationalError)
+    @app.exception_handler(sqlalchemy.exc.InterfaceError)
+    async def database_down(_: Request, error: Exception) -> JSONResponse:
+        logger.warning("database unreachable: %s", error)
+        return JSONResponse(
+            {"detail": "the database is unreachable; try again shortly"},
+            status_code=503,
+            headers={"Retry-After": "10"},
+        )
 
-    @app.post("/batches", status_code=201)
+    def store_and_queue(
+        files: list[UploadFile],
+        label: str | None,
+        key_id: int,
+        step: Step,
+        box: tuple[int, int] | None = None,
+    ) -> Submitted:
+        """Store the files as one batch of ``key_id`` and queue ``step`` for each."""
+        for upload in files:
+            check_size(upload, max_file)
+            if step is Step.INGEST_TEXT:
+                check_text(upload)
+            else:
+                check_media(upload)
+        names = [base_name(upload.filename) for upload in files]
+        with transaction(sessions) as db:
+            batch_id = create_batch(db, label, key_id)
+            input_ids = []
+            for ordinal, (upload, name) in enumerate(zip(files, names, strict=True)):
+                stored = artifacts.upload(batch_id, ordinal, name)
+                artifacts.save_stream(stored, upload.file)
+                input_ids.append(
+                    add_input_file(db, batch_id, name, stored, box, text=step is Step.INGEST_TEXT)
+                )
+            public_id = db.get_one(Batch, batch_id).public_id
+        # Committed first: if the queue (or the database, to note them sent) is down now, the
+        # recovery sweep sends these later. Either way the batch is stored: 201, not an error
+        # that would make the client send it twice.
+        queued = True
+        try:
+            hand_over(queue, sessions, step, input_ids)
+        except (*BROKER_ERRORS, *DATABASE_ERRORS) as error:
+            logger.warning("batch %s stored; queue unreachable (%s)", public_id, error)
+            queued = False
+        return Submitted(
+            batch_id=public_id,
+            input_files=[SubmittedFile(name=name) for name in names],
+            status=f"/batches/{public_id}",
+            queued=queued,
+        )
+
+    @app.get("/health", response_model=Health, responses={503: {"model": Health}})
+    def health() -> JSONResponse:
+        """Whether the database and the broker answer (no key needed): 200, or 503."""
+        state = Health(database=False, broker=False)
+        try:
+            with sessions() as db:
+                db.execute(text("SELECT 1"))
+            state.database = True
+        except DATABASE_ERRORS:
+            pass
+        try:
+            with queue.connection_for_write() as connection:
+                connection.ensure_connection(max_retries=1, interval_start=0, timeout=3)
+            state.broker = True
+        except BROKER_ERRORS:
+            pass
+        ok = state.database and state.broker
+        return JSONResponse(state.model_dump(), status_code=200 if ok else 503)
+
+    @app.post("/batches", status_code=201, responses=UPLOAD_ERRORS)
     def submit_batch(
+        key_id: ApiKeyId,
         files: Annotated[list[UploadFile], File(description="images, PDFs or zip archives")],
         label: Annotated[str | None, Form(max_length=200)] = None,
-    ) -> dict[str, Any]:
+    ) -> Submitted:
         """Store the files and queue them; answers the batch id at once."""
-        return store_and_queue(files, label, TASK_INGEST)
+        return store_and_queue(files, label, key_id, Step.INGEST)
 
-    @app.post("/text-batches", status_code=201)
+    @app.post("/text-batches", status_code=201, responses=UPLOAD_ERRORS)
     def submit_text_batch(
+        key_id: ApiKeyId,
         files: Annotated[
             list[UploadFile],
             File(description="UTF-8 text files, one puzzle per line (the solve-text format)"),
@@ -105,39 +226,95 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "(default: the usual one for each puzzle's size)",
             ),
         ] = None,
-    ) -> dict[str, Any]:
+    ) -> Submitted:
         """Store text files of puzzles and queue each line to be solved as written (no
         recognition): results are one record per line, ``page`` being the line number."""
-        return store_and_queue(files, label, TASK_INGEST_TEXT, _box_shape(box))
+        return store_and_queue(files, label, key_id, Step.INGEST_TEXT, _box_shape(box))
 
-    @app.get("/batches/{batch_id}")
-    def get_batch(batch_id: int, db: Db) -> dict[str, Any]:
-        """Counts of input files, pages and puzzles per state, and whether all are done."""
-        try:
-            return batch_status(db, batch_id)
-        except BatchNotFound as error:
-            raise HTTPException(404, str(error)) from error
+    @app.get("/batches", responses=ERRORS)
+    def list_batches(
+        key_id: ApiKeyId,
+        db: Db,
+        status: Annotated[str | None, Query(pattern="^(running|finished)$")] = None,
+        limit: Limit = 50,
+        offset: Offset = 0,
+    ) -> BatchPage:
+        """This key's batches, newest first; ``status``: running or finished."""
+        finished = None if status is None else status == "finished"
+        total, rows = batches_of_key(db, key_id, finished, limit, offset)
+        items = [
+            BatchSummary(
+                batch_id=batch.public_id,
+                label=batch.label,
+                created_at=batch.created_at,
+                finished=done,
+                status=f"/batches/{batch.public_id}",
+            )
+            for batch, done in rows
+        ]
+        return BatchPage(items=items, total=total, limit=limit, offset=offset)
 
-    @app.get("/batches/{batch_id}/results")
-    def get_results(batch_id: int, db: Db) -> list[dict[str, Any]]:
-        """One record per grid found, and one per page without a grid."""
-        try:
-            return result_records(db, batch_id)
-        except BatchNotFound as error:
-            raise HTTPException(404, str(error)) from error
+    @app.get("/batches/{batch_id}", responses=NOT_FOUND)
+    def get_batch(batch_id: UUID, key_id: ApiKeyId, db: Db) -> BatchStatus:
+        """Counts of input files, pages and puzzles per state, progress per stage (queued,
+        running, done, failed, the longest wait), and whether all is done."""
+        batch = _owned_batch(db, batch_id, key_id)
+        status = batch_status(db, batch.id)
+        return BatchStatus(
+            **{**status, "batch_id": batch.public_id, "created_at": batch.created_at},
+            stages={stage: vars(p) for stage, p in stage_progress(db, batch.id).items()},
+        )
 
-    @app.get("/puzzles/{puzzle_id}")
-    def get_puzzle(puzzle_id: int, db: Db) -> dict[str, Any]:
+    @app.get("/batches/{batch_id}/results", responses=NOT_FOUND)
+    def get_results(
+        batch_id: UUID,
+        key_id: ApiKeyId,
+        db: Db,
+        status: Annotated[str | None, Query(description="only records of this status")] = None,
+        confidence_below: Annotated[
+            float | None, Query(ge=0, le=1, description="only grids read with less confidence")
+        ] = None,
+        limit: Limit = 100,
+        offset: Offset = 0,
+    ) -> ResultPage:
+        """One record per grid found, one per page without a grid, in input order."""
+        batch = _owned_batch(db, batch_id, key_id)
+        records = result_records(db, batch.id)
+        if status is not None:
+            records = [r for r in records if r["status"] == status]
+        if confidence_below is not None:
+            records = [
+                r
+                for r in records
+                if r["confidence"] is not None and r["confidence"] < confidence_below
+            ]
+        ids = select(Puzzle.id, Puzzle.public_id).where(Puzzle.batch_id == batch.id)
+        public = {row_id: public_id for row_id, public_id in db.execute(ids)}
+        items = [
+            ResultRecord.model_validate(_public_record(r, batch, public))
+            for r in records[offset : offset + limit]
+        ]
+        return ResultPage(items=items, total=len(records), limit=limit, offset=offset)
+
+    @app.get("/puzzles/{puzzle_id}", responses=NOT_FOUND)
+    def get_puzzle(puzzle_id: UUID, key_id: ApiKeyId, db: Db) -> PuzzleDetail:
         """A puzzle's result record with every cell's reading."""
-        record = puzzle_result(db, puzzle_id)
-        if record is None:
-            raise HTTPException(404, f"there is no puzzle {puzzle_id}")
-        return record
+        puzzle, batch = _owned_puzzle(db, puzzle_id, key_id)
+        record = puzzle_result(db, puzzle.id)
+        assert record is not None  # it was just found
+        return PuzzleDetail.model_validate(
+            _public_record(record, batch, {puzzle.id: puzzle.public_id})
+        )
 
-    @app.get("/puzzles/{puzzle_id}/render.png", response_class=FileResponse)
-    def get_render(puzzle_id: int, db: Db) -> FileResponse:
+    @app.get(
+        "/puzzles/{puzzle_id}/render.png",
+        response_class=FileResponse,
+        responses={**NOT_FOUND, 200: {"content": {"image/png": {}}}},
+    )
+    def get_render(puzzle_id: UUID, key_id: ApiKeyId, db: Db) -> FileResponse:
         """The page region of the puzzle with the solution drawn in."""
-        render_path = db.scalar(select(Solution.render_path).where(Solution.puzzle_id == puzzle_id))
+        puzzle, _ = _owned_puzzle(db, puzzle_id, key_id)
+        render_path = db.scalar(select(Solution.render_path).where(Solution.puzzle_id == puzzle.id))
         if render_path is None:
             raise HTTPException(
                 404, f"puzzle {puzzle_id} has no render (not solved yet, or given as text)"

@@ -42,15 +42,19 @@ class Settings(BaseSettings):
     """Where data lives, which services to talk to, and which engines to run.
 
     Environment variables (all optional), each prefixed ``SUDOKU_BATCH_``: ``DATABASE_URL``
-    (default: a SQLite file in the data dir), ``BROKER_URL`` (Redis; also the Celery result
-    backend unless ``RESULT_BACKEND_URL`` is set), ``REDIS_KEY_PREFIX`` (keeps deployments or
+    (default: a SQLite file in the data dir), ``BROKER_URL`` (Redis; no result backend: the
+    database holds every outcome), ``REDIS_KEY_PREFIX`` (keeps deployments or
     test runs apart on one Redis), ``DATA_DIR`` (shared by the API and every worker),
-    ``OCR_ENGINE``, ``SAT_BACKEND``, ``SOLVE_TIMEOUT`` (seconds per puzzle), ``API_URL`` (for
-    ``submit``), and the input bounds ``MAX_IMAGE_PIXELS``, ``MAX_PDF_PAGE_POINTS``,
-    ``MAX_PAGES_PER_FILE``, ``MAX_FRAMES_PER_IMAGE``, ``MAX_MEMBER_BYTES``,
-    ``MAX_ARCHIVE_BYTES``, ``MAX_ARCHIVE_MEMBERS``, ``MAX_COMPRESSION_RATIO``. And Flower's
-    own ``FLOWER_BASIC_AUTH`` (``user:password``, comma-separated
-    for several users).
+    ``OCR_ENGINE``, ``SAT_BACKEND``, ``SOLVE_TIMEOUT`` (seconds per puzzle), ``API_URL``
+    and ``API_KEY`` (for ``submit`` and ``watch``); the input bounds ``MAX_IMAGE_PIXELS``,
+    ``MAX_PDF_PAGE_POINTS``, ``MAX_PAGES_PER_FILE``, ``MAX_FRAMES_PER_IMAGE``,
+    ``MAX_MEMBER_BYTES``, ``MAX_ARCHIVE_BYTES``, ``MAX_ARCHIVE_MEMBERS``,
+    ``MAX_COMPRESSION_RATIO``; the server's ``MAX_FILE_MB`` and ``MAX_REQUEST_MB`` (uploads
+    past them are refused with 413); the recovery sweep's ``SWEEP_SECONDS`` (how often each
+    worker beats and sweeps), ``LOST_AFTER``, ``DEAD_AFTER``, ``RECLAIM_AFTER`` (seconds, see
+    ``workers.sweep``) and ``OUTAGE_BACKOFF_MAX`` (the longest wait between a task's retries
+    while the database or Redis is down). And Flower's own ``FLOWER_BASIC_AUTH``
+    (``user:password``, comma-separated for several users; no empty password).
     """
 
     model_config = SettingsConfigDict(env_prefix=PREFIX, frozen=True, extra="ignore")
@@ -58,7 +62,6 @@ class Settings(BaseSettings):
     data_dir: Path = Path(DEFAULT_DATA_DIR)
     database_url: str = ""  # empty: a SQLite file in the data dir
     broker_url: str = DEFAULT_BROKER_URL
-    result_backend_url: str = ""  # empty: the broker
     redis_key_prefix: str = ""
     ocr_engine: str | None = None  # None: the pipeline's default engine
     sat_backend: str | None = None  # None: the pipeline's default backend
@@ -73,6 +76,14 @@ class Settings(BaseSettings):
     max_archive_bytes: PositiveInt = DEFAULT_LIMITS.max_archive_bytes
     max_archive_members: PositiveInt = DEFAULT_LIMITS.max_archive_members
     max_compression_ratio: PositiveFloat = DEFAULT_LIMITS.max_compression_ratio
+    api_key: str = ""
+    max_file_mb: PositiveFloat = 100.0
+    max_request_mb: PositiveFloat = 500.0
+    sweep_seconds: PositiveFloat = 15.0
+    lost_after: PositiveFloat = 60.0
+    dead_after: PositiveFloat = 45.0
+    reclaim_after: PositiveFloat | None = None  # None: the longest task, retried, plus a margin
+    outage_backoff_max: PositiveFloat = 60.0
     flower_basic_auth: str = Field(
         "", validation_alias=AliasChoices("FLOWER_BASIC_AUTH", "flower_basic_auth")
     )
@@ -91,8 +102,6 @@ class Settings(BaseSettings):
         object.__setattr__(self, "data_dir", data_dir)
         if not self.database_url:
             object.__setattr__(self, "database_url", f"sqlite:///{data_dir / DATABASE_FILE}")
-        if not self.result_backend_url:
-            object.__setattr__(self, "result_backend_url", self.broker_url)
         return self
 
     def input_limits(self) -> InputLimits:

@@ -12,6 +12,7 @@ and JSON text on SQLite. Timestamps are timezone-aware UTC on both.
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
@@ -26,6 +27,8 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    Uuid,
+    false,
     types,
 )
 from sqlalchemy.dialects.postgresql import JSONB
@@ -96,15 +99,54 @@ class PuzzleStatus(StrEnum):
     FAILED = "failed"
 
 
+class ApiKey(Base):
+    """A key the API accepts; only its SHA-256 is kept (keys are long random tokens, so a
+    fast hash is enough: there is no password to guess)."""
+
+    __tablename__ = "api_keys"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    revoked_at: Mapped[datetime | None] = mapped_column()
+
+
+class WorkerHeartbeat(Base):
+    """One running worker process tree (one start of a worker), as it last said it was alive:
+    a subject claimed by an incarnation that stopped beating is handed out again."""
+
+    __tablename__ = "worker_heartbeats"
+
+    incarnation: Mapped[str] = mapped_column(String(200), primary_key=True)
+    hostname: Mapped[str] = mapped_column(String(200))
+    started_at: Mapped[datetime] = mapped_column(default=utc_now)
+    last_seen: Mapped[datetime] = mapped_column(default=utc_now)
+
+
 class Batch(Base):
     __tablename__ = "batches"
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    # What URLs and clients see: a sequential id would let anyone count and guess batches.
+    public_id: Mapped[uuid.UUID] = mapped_column(Uuid, default=uuid.uuid4, unique=True, index=True)
+    # The key that submitted it (None: the embedded runner); only that key can read it.
+    api_key_id: Mapped[int | None] = mapped_column(ForeignKey("api_keys.id"), index=True)
     label: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
 
 
-class InputFile(Base):
+class Handover:
+    """When a subject (input file, page, puzzle) was last handed to its queue and claimed by a
+    task, so the recovery sweep can tell a waiting subject from a stranded one
+    (``workers.sweep``). ``queued_at`` None: stored, but its message not yet sent."""
+
+    queued_at: Mapped[datetime | None] = mapped_column()
+    started_at: Mapped[datetime | None] = mapped_column()
+    claimed_by: Mapped[str | None] = mapped_column(String(200))  # a worker incarnation
+
+
+class InputFile(Handover, Base):
     """One file a user handed in: an image, a PDF or a zip archive, or a text file of puzzles
     (one per line; each line is a page of it)."""
 
@@ -115,6 +157,8 @@ class InputFile(Base):
     batch_id: Mapped[int] = mapped_column(ForeignKey("batches.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(Text)  # as the user gave it; the results' ``source``
     stored_path: Mapped[str] = mapped_column(Text)  # relative to the data dir
+    # A text file of puzzles (one per line), ingested by its own task; else images/PDF/zip.
+    is_text: Mapped[bool] = mapped_column(default=False, server_default=false())
     # The box shape a user gave for a text file of puzzles; None: the usual one for each size.
     box_rows: Mapped[int | None] = mapped_column(Integer)
     box_cols: Mapped[int | None] = mapped_column(Integer)
@@ -126,7 +170,7 @@ class InputFile(Base):
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
 
 
-class Page(Base):
+class Page(Handover, Base):
     """One page of an input: an image, a PDF page, a TIFF frame or a zip member; or one puzzle
     line of a text file (``page_number`` is the line's number, ``format`` is ``text_line``)."""
 
@@ -152,13 +196,14 @@ class Page(Base):
     message: Mapped[str | None] = mapped_column(Text)
 
 
-class Puzzle(Base):
+class Puzzle(Handover, Base):
     """One grid found on a page, from rectification to verdict."""
 
     __tablename__ = "puzzles"
     __table_args__ = (UniqueConstraint("page_id", "index_on_page"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[uuid.UUID] = mapped_column(Uuid, default=uuid.uuid4, unique=True, index=True)
     batch_id: Mapped[int] = mapped_column(ForeignKey("batches.id", ondelete="CASCADE"), index=True)
     page_id: Mapped[int] = mapped_column(ForeignKey("pages.id", ondelete="CASCADE"), index=True)
     index_on_page: Mapped[int] = mapped_column(Integer)  # 0-based, reading order
@@ -233,6 +278,8 @@ class StageRun(Base):
     started_at: Mapped[datetime] = mapped_column()
     finished_at: Mapped[datetime] = mapped_column()
     seconds: Mapped[float] = mapped_column(Float)
+    # From being sent to its queue to being taken by a worker (None in the embedded runner).
+    waited_seconds: Mapped[float | None] = mapped_column(Float)
     worker: Mapped[str | None] = mapped_column(String(200))  # hostname and pid
     error_code: Mapped[str | None] = mapped_column(String(40))
     message: Mapped[str | None] = mapped_column(Text)

@@ -63,8 +63,8 @@ _DEFAULT_VERDICT_MESSAGES = {
 CELL_INSERT = insert(Cell.__table__)
 
 
-def create_batch(session: Session, label: str | None = None) -> int:
-    batch = Batch(label=label)
+def create_batch(session: Session, label: str | None = None, api_key_id: int | None = None) -> int:
+    batch = Batch(label=label, api_key_id=api_key_id)
     session.add(batch)
     session.flush()
     return batch.id
@@ -77,10 +77,12 @@ def add_input_file(
     stored_path: str,
     box: tuple[int, int] | None = None,
     content_hash: str | None = None,
+    *,
+    text: bool = False,
 ) -> int:
     """The input file stored at ``stored_path`` (relative to the data dir), named ``name``;
-    ``box`` is the box shape (rows, columns) given for a text file of puzzles; ``content_hash``
-    the SHA-256 of its bytes, when the caller knows it."""
+    ``text``: a text file of puzzles, with ``box`` the box shape (rows, columns) given;
+    ``content_hash`` the SHA-256 of its bytes, when the caller knows it."""
     row = session.scalar(
         select(InputFile).where(
             InputFile.batch_id == batch_id, InputFile.stored_path == stored_path
@@ -89,7 +91,7 @@ def add_input_file(
     if row is None:
         row = InputFile(batch_id=batch_id, stored_path=stored_path)
         session.add(row)
-    row.name = name
+    row.name, row.is_text = name, text
     row.box_rows, row.box_cols = box or (None, None)
     row.content_hash = content_hash
     session.flush()
@@ -419,6 +421,15 @@ def _record_run(
         )
     )
     finished = utc_now()
+    subject = (
+        session.get(InputFile, input_file_id)
+        if input_file_id is not None
+        else session.get(Page, page_id)
+        if page_id is not None
+        else session.get(Puzzle, puzzle_id)
+        if puzzle_id is not None
+        else None
+    )
     session.add(
         StageRun(
             batch_id=batch_id,
@@ -430,11 +441,19 @@ def _record_run(
             started_at=finished - timedelta(seconds=seconds),
             finished_at=finished,
             seconds=seconds,
+            waited_seconds=_waited(subject),
             worker=worker,
             error_code=error.code if error else None,
             message=error.message if error else None,
         )
     )
+
+
+def _waited(subject: InputFile | Page | Puzzle | None) -> float | None:
+    """How long the subject waited in its queue before a worker took it (server runs only)."""
+    if subject is None or subject.queued_at is None or subject.started_at is None:
+        return None
+    return max(0.0, (subject.started_at - subject.queued_at).total_seconds())
 
 
 def _is(column: Any, value: int | None) -> Any:

@@ -10,10 +10,21 @@ import argparse
 import sys
 
 from pipeline.errors import SudokuBatchError
-from sudoku_batch.commands import api, flower, migrate, run, solve_text, submit, worker
+from sudoku_batch.commands import (
+    api,
+    flower,
+    keys,
+    migrate,
+    recover,
+    run,
+    solve_text,
+    submit,
+    watch,
+    worker,
+)
 from sudoku_batch.outcome import ExitCode, exit_code_of_error
 
-COMMANDS = (run, solve_text, submit, worker, api, flower, migrate)
+COMMANDS = (run, solve_text, submit, watch, worker, api, flower, migrate, recover, keys)
 
 
 def build_parser() -> argparse.ArgumentParser:

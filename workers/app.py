@@ -11,16 +11,17 @@ from typing import Any
 from celery import Celery
 
 from settings import Settings
+from store.handover import Step
 
 # Task names: the API and the stages send work by name, so senders need not import the
 # pipeline. Each task has a queue of its own, so each stage can be scaled on its own.
-TASK_INGEST = "sudoku_batch.ingest"
-TASK_RECTIFY = "sudoku_batch.rectify"
-TASK_OCR = "sudoku_batch.ocr"
-TASK_SOLVE = "sudoku_batch.solve"
+TASK_INGEST = Step.INGEST.value
+TASK_RECTIFY = Step.RECTIFY.value
+TASK_OCR = Step.OCR.value
+TASK_SOLVE = Step.SOLVE.value
 # A text file of puzzles skips the vision stages: its lines are read as they are, then solved.
-TASK_INGEST_TEXT = "sudoku_batch.ingest_text"
-TASK_SOLVE_TEXT = "sudoku_batch.solve_text"
+TASK_INGEST_TEXT = Step.INGEST_TEXT.value
+TASK_SOLVE_TEXT = Step.SOLVE_TEXT.value
 QUEUE_OF_TASK = {
     TASK_INGEST: "ingest",
     TASK_RECTIFY: "rectify",
@@ -42,22 +43,29 @@ def solve_time_limits(solve_timeout: float) -> tuple[float, float]:
     return soft, soft + 60
 
 
+def longest_task(settings: Settings) -> float:
+    """The hard time limit of the longest stage task, in seconds."""
+    return max(solve_time_limits(settings.solve_timeout)[1], STAGE_TIME_LIMITS[1])
+
+
 def make_celery(settings: Settings) -> Celery:
-    app = Celery("sudoku_batch", broker=settings.broker_url, backend=settings.result_backend_url)
+    # No result backend: nothing reads task results (the database holds every outcome), and a
+    # failure to store one must never count as the task's failure.
+    app = Celery("sudoku_batch", broker=settings.broker_url)
     app.conf.update(celery_config(settings))
     return app
 
 
 def celery_config(settings: Settings) -> dict[str, Any]:
     solve_soft, solve_hard = solve_time_limits(settings.solve_timeout)
-    longest = max(solve_hard, STAGE_TIME_LIMITS[1])
     # With late acks an unacknowledged message comes back after the visibility timeout; it
-    # must outlast the longest task or a running task would be handed out twice.
-    transport: dict[str, Any] = {"visibility_timeout": int(2 * longest) + 600}
-    result_transport: dict[str, Any] = {}
+    # must outlast the longest task or a running task would be handed out twice. A dead
+    # worker's subjects do not wait for it: the recovery sweep hands them out again once the
+    # worker stops beating (about a minute, workers.sweep); the message coming back later
+    # finds them done and is dropped.
+    transport: dict[str, Any] = {"visibility_timeout": int(longest_task(settings)) + 120}
     if settings.redis_key_prefix:
         transport["global_keyprefix"] = settings.redis_key_prefix
-        result_transport["global_keyprefix"] = settings.redis_key_prefix
     soft, hard = STAGE_TIME_LIMITS
     return {
         "include": [
@@ -67,9 +75,9 @@ def celery_config(settings: Settings) -> dict[str, Any]:
             "workers.tasks.solve",
             "workers.tasks.ingest_text",
             "workers.tasks.solve_text",
+            "workers.sweep",
         ],
         "task_serializer": "json",
-        "result_serializer": "json",
         "accept_content": ["json"],
         "event_serializer": "json",
         # A task is acknowledged when done, and run again if its worker dies; every task is
@@ -92,13 +100,14 @@ def celery_config(settings: Settings) -> dict[str, Any]:
             for task in (TASK_SOLVE, TASK_SOLVE_TEXT)
         },
         "broker_transport_options": transport,
-        "result_backend_transport_options": result_transport,
         "broker_connection_retry_on_startup": True,
-        "result_expires": 7 * 24 * 3600,
-        # Flower sees every task from the moment it is sent until it ends.
+        # The broker may be down for a while: keep reconnecting instead of exiting.
+        "broker_connection_max_retries": None,
+        "task_ignore_result": True,
+        # Flower sees every task from the moment it is sent until it ends (from events: it
+        # needs no result backend).
         "worker_send_task_events": True,
         "task_send_sent_event": True,
-        "task_track_started": True,
         "task_routes": {name: {"queue": queue} for name, queue in QUEUE_OF_TASK.items()},
         "task_default_queue": QUEUE_OF_TASK[TASK_INGEST],
     }

@@ -7,9 +7,11 @@ a prefork parent holds no connection or model that its children would share afte
 from __future__ import annotations
 
 import os
+import socket
+import uuid
 from functools import cache
 
-from celery.signals import worker_process_init
+from celery.signals import worker_init, worker_process_init
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -59,6 +61,22 @@ def sat_backend() -> SatBackend:
 
 def worker_name(hostname: str | None) -> str:
     return f"{hostname or 'worker'} pid {os.getpid()}"
+
+
+# This start of this worker: set in the main process before the pool forks, so its children
+# claim subjects in its name and the main process beats for all of them (workers.sweep).
+INCARNATION = f"{socket.gethostname()}/{os.getpid()}/{uuid.uuid4().hex[:8]}"
+
+
+def incarnation() -> str:
+    return INCARNATION
+
+
+@worker_init.connect
+def _name_incarnation(sender: object = None, **_: object) -> None:
+    global INCARNATION
+    hostname = getattr(sender, "hostname", None) or socket.gethostname()
+    INCARNATION = f"{hostname}/{uuid.uuid4().hex[:8]}"
 
 
 @worker_process_init.connect

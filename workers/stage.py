@@ -2,18 +2,24 @@
 
 - A ``SudokuBatchError`` (bad page, no grid, engine missing...) is recorded at once as the
   subject's failure with its user-facing message; the batch goes on.
-- A transient error (database or Redis unreachable) is retried with exponential backoff:
-  the task is idempotent, so running it again is safe.
+- A transient error (database or Redis unreachable) is retried with exponential backoff
+  (capped at ``OUTAGE_BACKOFF_MAX``) for as long as the outage lasts, never recorded as the
+  subject's failure: the task is idempotent, so running it again is safe. If even the retry
+  cannot be sent (Redis down too), the recovery sweep hands the subject out again.
+- A task works only on a subject that still waits for it (``store.handover.claim``) and
+  records its outcome only if the subject still waits when it commits: a redelivered or
+  duplicated message never redoes or undoes a final outcome.
 - Anything else is a bug or a fluke: retried a couple of times, then recorded as failed with
   a message that says so, so the batch still finishes.
-- A task that fails for good all the same (retries spent on an outage, killed at its hard time
-  limit, its worker process lost once too often) is recorded by the ``task_failure`` handler
-  below, so no input file, page or puzzle is left pending for ever.
+- A task that fails for good all the same (killed at its hard time limit, its worker process
+  lost once too often) is recorded by the ``task_failure`` handler below, so no input file,
+  page or puzzle is left pending for ever.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -29,6 +35,7 @@ from celery.signals import task_failure
 from jobs.steps import Clock
 from pipeline.errors import InternalError, SudokuBatchError
 from store.db import transaction
+from store.handover import Step, claim, still_waiting
 from store.record import Stage, record_failure
 from workers import runtime
 
@@ -43,6 +50,8 @@ TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
 )
 UNEXPECTED_ERROR_RETRIES = 2
 UNEXPECTED_ERROR_DELAY = 5.0  # seconds, doubled on each retry
+# Outage retries go on until the outage ends; this only keeps Celery's counter finite.
+OUTAGE_RETRIES = 1_000_000
 
 
 class StageTimedOut(SudokuBatchError):
@@ -59,12 +68,6 @@ class WorkerLost(SudokuBatchError):
     code = "worker_lost"
 
 
-class ServicesUnreachable(SudokuBatchError):
-    """The database or the work queue stayed out of reach through every retry."""
-
-    code = "services_unreachable"
-
-
 class Subject(StrEnum):
     """What a stage task works on, named as ``record_failure``'s keyword for its id."""
 
@@ -74,24 +77,51 @@ class Subject(StrEnum):
 
 
 class StageTask(Task):
-    """A stage task: its one argument is the id of its ``subject``; set ``stage`` and
-    ``subject`` in the task decorator."""
+    """A stage task: its one argument is the id of its ``subject``, which waits for ``step``;
+    set ``step``, ``stage`` and ``subject`` in the task decorator."""
 
+    step: Step
     stage: Stage
     subject: Subject
-    autoretry_for = TRANSIENT_ERRORS
-    retry_backoff = 2
-    retry_backoff_max = 120
-    retry_jitter = True
+    # Counts the retries of a task whose process died (and unexpected errors, bounded below);
+    # outage retries are not bounded (OUTAGE_RETRIES).
     max_retries = 8
     # With task_retry_on_worker_lost, a task whose process died is sent again after this many
     # seconds, counted against max_retries; past them it fails and is recorded (see below).
     default_retry_delay = 30
 
 
+def outage_delay(retries: int) -> float:
+    """Seconds before outage retry ``retries + 1``: doubling, capped, jittered."""
+    cap = runtime.settings().outage_backoff_max
+    return min(cap, 2.0 ** (retries + 1)) * random.uniform(0.5, 1.0)
+
+
+def claimed(task: StageTask, subject_id: int) -> bool:
+    """Claim the task's subject; False (log it, and do nothing more) if it no longer waits
+    for this step: a redelivered or duplicated message for work already done."""
+    with transaction(runtime.sessions()) as session:
+        if claim(session, task.step, subject_id, runtime.incarnation()):
+            return True
+    logger.info("%s[%s]: already past this step, nothing to do", task.name, subject_id)
+    return False
+
+
 @contextmanager
 def failures_recorded(task: StageTask, subject_id: int) -> Iterator[Clock]:
     """Run a stage's body; record its failure against the task's subject."""
+    try:
+        with _failures_recorded(task, subject_id) as clock:
+            yield clock
+    except TRANSIENT_ERRORS as error:
+        # The database or Redis is down: wait and try again, as long as it takes.
+        raise task.retry(
+            exc=error, countdown=outage_delay(task.request.retries), max_retries=OUTAGE_RETRIES
+        ) from error
+
+
+@contextmanager
+def _failures_recorded(task: StageTask, subject_id: int) -> Iterator[Clock]:
     stage = task.stage
     clock = Clock()
     try:
@@ -118,14 +148,15 @@ def failures_recorded(task: StageTask, subject_id: int) -> Iterator[Clock]:
         logger.exception("%s failed unexpectedly; recording the failure", task.name)
         failure = InternalError.wrapping(error, stage)
     with transaction(runtime.sessions()) as session:
-        record_failure(
-            session,
-            failure,
-            stage,
-            **{task.subject: subject_id},
-            seconds=clock.seconds,
-            worker=runtime.worker_name(task.request.hostname),
-        )
+        if still_waiting(session, task.step, subject_id):
+            record_failure(
+                session,
+                failure,
+                stage,
+                **{task.subject: subject_id},
+                seconds=clock.seconds,
+                worker=runtime.worker_name(task.request.hostname),
+            )
 
 
 @task_failure.connect
@@ -137,18 +168,23 @@ def record_final_failure(
 ) -> None:
     """Record a stage task that failed for good against its subject, so its batch finishes.
 
-    Celery sends this signal from the process that ran the task for an exception the task
-    raised (here: retries spent on an outage), and from the worker's main process when the
-    task's process was killed at the hard time limit or lost past its retries; those tasks are
-    acknowledged, not redelivered. Recording replaces by subject, so a second signal for the
-    same failure (Celery sends two on a hard time limit) rewrites the same rows.
+    Celery sends this signal from the worker's main process when the task's process was killed
+    at the hard time limit or lost past its retries; those tasks are acknowledged, not
+    redelivered. Only a subject that still waits for the step is recorded, so a final outcome
+    is never overwritten, and a second signal for the same failure (Celery sends two on a hard
+    time limit) changes nothing. An outage is never a subject's failure: the subject stays
+    waiting, and the recovery sweep hands it out again once the services are back.
     """
     if not isinstance(sender, StageTask) or not args:
+        return
+    if isinstance(exception, TRANSIENT_ERRORS):
+        logger.warning("%s[%s]: gave up on an outage; the sweep will retry", sender.name, args[0])
         return
     failure = _final_failure(exception, sender.stage)
     try:
         with transaction(runtime.sessions()) as session:
-            record_failure(session, failure, sender.stage, **{sender.subject: args[0]})
+            if still_waiting(session, sender.step, args[0]):
+                record_failure(session, failure, sender.stage, **{sender.subject: args[0]})
     except sqlalchemy.exc.NoResultFound:
         pass  # its row is gone: nothing is waiting on it
     except Exception:
@@ -163,11 +199,6 @@ def _final_failure(exception: BaseException | None, stage: Stage) -> SudokuBatch
         return WorkerLost(
             f"the worker process running the {stage} stage died on every try (out of memory,"
             " or a crash); please report it with this input"
-        )
-    if isinstance(exception, TRANSIENT_ERRORS):
-        return ServicesUnreachable(
-            f"the {stage} stage could not reach the database or the work queue, even after"
-            " retrying for minutes; please submit this input again"
         )
     if isinstance(exception, Exception):
         return InternalError.wrapping(exception, stage)

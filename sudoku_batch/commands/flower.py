@@ -24,12 +24,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _flower(args: argparse.Namespace) -> int:
-    auth = Settings.from_env().flower_basic_auth
-    if ":" not in auth:
+    problem = auth_problem(Settings.from_env().flower_basic_auth)
+    if problem:
         # Flower shows task arguments and can shut workers down: never serve it unprotected.
-        raise FlowerAuthMissing("set FLOWER_BASIC_AUTH=user:password to start Flower")
+        raise FlowerAuthMissing(f"FLOWER_BASIC_AUTH: {problem}")
     from workers.app import app
 
     # Flower reads FLOWER_BASIC_AUTH itself, which keeps the password off the command line.
     app.start(argv=["flower", f"--address={args.address}", f"--port={args.port}"])
     return 0
+
+
+def auth_problem(auth: str) -> str | None:
+    """Why ``user:password[,user:password...]`` would not protect Flower, or None."""
+    if not auth:
+        return "set it to user:password to start Flower"
+    for pair in auth.split(","):
+        user, _, password = pair.partition(":")
+        if not user or not password:
+            return f"{pair!r} needs a user and a non-empty password (user:password)"
+    return None

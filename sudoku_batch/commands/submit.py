@@ -22,6 +22,7 @@ from sudoku_batch.errors import BadArguments
 from sudoku_batch.outcome import ExitCode, exit_code, summarise
 
 POLL_SECONDS = 1.0
+RESULTS_PAGE = 1000
 
 
 class ApiError(SudokuBatchError):
@@ -42,6 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--api", help="API base URL (default: SUDOKU_BATCH_API_URL or http://127.0.0.1:8000)"
     )
+    parser.add_argument(
+        "--api-key", help="the API key (default: SUDOKU_BATCH_API_KEY; see `keys create`)"
+    )
     parser.add_argument("--label", help="a name for the batch")
     parser.add_argument("--wait", action="store_true", help="wait for the batch to finish")
     parser.add_argument(
@@ -55,16 +59,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _submit(args: argparse.Namespace) -> int:
-    import httpx
-
     box = text_batch_box(args)
-    api = (args.api or Settings.from_env().api_url).rstrip("/")
+    settings = Settings.from_env()
     files, refused = upload_names(args.inputs)
     for problem in refused:
         print(f"sudoku-batch: not submitted: {problem}", file=sys.stderr)
     if not files:
         raise BadArguments("nothing to submit: no input could be read")
-    with httpx.Client(base_url=api, timeout=httpx.Timeout(30.0, write=None)) as client:
+    with api_client(args.api or settings.api_url, args.api_key or settings.api_key) as client:
         with ExitStack() as stack:
             parts = [
                 ("files", (name, stack.enter_context(path.open("rb")))) for name, path in files
@@ -80,7 +82,7 @@ def _submit(args: argparse.Namespace) -> int:
             print(batch_id)
             return ExitCode.SOME_INPUTS_FAILED if refused else ExitCode.OK
         wait_for(client, batch_id, progress=not args.no_progress)
-        records = _call(client, "GET", f"/batches/{batch_id}/results")
+        records = all_results(client, batch_id)
         if args.out:
             fetch_renders(client, records, args.out)
     lines = "".join(json.dumps(record) + "\n" for record in records)
@@ -102,28 +104,57 @@ def fetch_renders(client: Any, records: list[dict[str, Any]], out: Path) -> None
     for record in records:
         if record.get("render_path"):
             local = f"renders/puzzle-{record['puzzle_id']}.png"
-            response = client.get(f"/puzzles/{record['puzzle_id']}/render.png")
+            response = client.get(record["render_path"])
             if response.is_success:
                 (out / local).write_bytes(response.content)
                 record["render_path"] = local
 
 
+def api_client(url: str, key: str) -> Any:
+    """An HTTP client of the API that sends ``key``."""
+    import httpx
+
+    if not key:
+        raise ApiError("an API key is needed: --api-key KEY or SUDOKU_BATCH_API_KEY")
+    return httpx.Client(
+        base_url=url.rstrip("/"),
+        timeout=httpx.Timeout(30.0, write=None),
+        headers={"Authorization": f"Bearer {key}"},
+    )
+
+
+def all_results(client: Any, batch_id: str) -> list[dict[str, Any]]:
+    """Every results record of a batch, page by page."""
+    records: list[dict[str, Any]] = []
+    while True:
+        page = _call(
+            client,
+            "GET",
+            f"/batches/{batch_id}/results",
+            params={"offset": len(records), "limit": RESULTS_PAGE},
+        )
+        records += page["items"]
+        if not page["items"] or len(records) >= page["total"]:
+            return records
+
+
 def upload_names(inputs: list[Path]) -> tuple[list[tuple[str, Path]], list[str]]:
-    """(name as the user gave it, path) for every input file, by the rules ``run`` follows
+    """(base name, path) for every input file, by the rules ``run`` follows
     (pipeline.ingest.walk: a folder's notes and truth.json stay home); and the messages of
-    paths that are no input (missing, a FIFO, a dangling link), which are not uploaded."""
+    paths that are no input (missing, a FIFO, a dangling link), which are not uploaded. Only
+    base names leave this machine: a client's folders are nobody else's business."""
     from pipeline.ingest.walk import input_paths
 
     files, refused = [], []
     for found in input_paths(inputs):
         if found.problem is None:
-            files.append((found.label, found.path))
+            files.append((Path(found.label).name, found.path))
         else:
             refused.append(found.problem)
     return files, refused
 
 
-def wait_for(client: Any, batch_id: int, progress: bool) -> dict[str, Any]:
+def wait_for(client: Any, batch_id: str, progress: bool) -> dict[str, Any]:
     """Poll the batch until nothing is left to do, with a bar over all known work items."""
     from tqdm import tqdm
 

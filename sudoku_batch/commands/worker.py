@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 
 from pipeline.errors import SudokuBatchError
 
 ALL_QUEUES = "ingest,rectify,ocr,solve"
+PING_SECONDS = 10.0
 
 
 class UnknownQueue(SudokuBatchError):
@@ -30,7 +32,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="processes (default: %(default)s; each OCR process loads its own model)",
     )
     parser.add_argument("--pool", default="prefork", choices=("prefork", "solo", "threads"))
+    parser.add_argument(
+        "--hostname",
+        help="node name, unique per worker (default: QUEUES@HOST, e.g. ocr@host1; add a suffix"
+        " when running two workers for the same queues on one host)",
+    )
     parser.add_argument("--loglevel", default="INFO")
+    parser.add_argument(
+        "--ping",
+        action="store_true",
+        help="instead of running a worker, ask the one of this node name whether it is up"
+        " (exit 0 if it answers; for healthchecks)",
+    )
     parser.set_defaults(func=_worker)
 
 
@@ -48,6 +61,9 @@ def _worker(args: argparse.Namespace) -> int:
             f"unknown queue(s) {', '.join(unknown) or '(none given)'}; "
             f"choose from {', '.join(QUEUES)}"
         )
+    hostname = args.hostname or default_hostname(queues)
+    if args.ping:
+        return 0 if app.control.ping(destination=[hostname], timeout=PING_SECONDS) else 1
     app.worker_main(
         argv=[
             "worker",
@@ -55,6 +71,12 @@ def _worker(args: argparse.Namespace) -> int:
             f"--concurrency={args.concurrency}",
             f"--pool={args.pool}",
             f"--loglevel={args.loglevel}",
+            f"--hostname={hostname}",
         ]
     )
     return 0
+
+
+def default_hostname(queues: list[str]) -> str:
+    # Distinct per queue set, so Flower lists an OCR and a solve worker on one host apart.
+    return f"{'+'.join(queues)}@{socket.gethostname()}"

@@ -23,7 +23,10 @@ SERVICES = {
 }
 
 
-def compose(*args: str) -> str:
+SECRETS = {"FLOWER_BASIC_AUTH": "test:secret", "POSTGRES_PASSWORD": "pg-secret"}
+
+
+def compose(*args: str, env: dict[str, str] = SECRETS) -> str:
     binary = shutil.which("docker-compose")
     if binary is None:
         pytest.skip("docker-compose is not installed (apt-get install docker-compose; CI does)")
@@ -33,10 +36,15 @@ def compose(*args: str) -> str:
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, "FLOWER_BASIC_AUTH": "test:secret"},
+        env={**os.environ, **env},
     )
-    assert result.returncode == 0, result.stderr
+    if result.returncode != 0:
+        raise CompositionError(result.stderr)
     return result.stdout
+
+
+class CompositionError(Exception):
+    pass
 
 
 def test_docker_compose_config_validates() -> None:
@@ -45,3 +53,28 @@ def test_docker_compose_config_validates() -> None:
     assert "FLOWER_BASIC_AUTH: test:secret" in config
     # Workers must scale with --scale: no fixed container names anywhere.
     assert "container_name" not in config
+
+
+@pytest.mark.parametrize("missing", sorted(SECRETS))
+def test_compose_has_no_default_secrets(missing: str) -> None:
+    env = {name: value for name, value in SECRETS.items() if name != missing}
+    with pytest.raises(CompositionError, match=missing):
+        compose(env={**env, missing: ""})
+
+
+def test_compose_publishes_on_localhost_checks_health_and_outlasts_tasks() -> None:
+    import yaml
+
+    from settings import Settings
+    from workers.app import longest_task
+
+    services = yaml.safe_load(compose())["services"]
+    for name in ("api", "flower"):
+        for port in services[name]["ports"]:
+            assert str(port).startswith("127.0.0.1:") or port.get("host_ip") == "127.0.0.1"
+    assert "/health" in " ".join(services["api"]["healthcheck"]["test"])
+    longest = longest_task(Settings())
+    for name in ("ingest-worker", "rectify-worker", "ocr-worker", "solve-worker"):
+        assert "--ping" in services[name]["healthcheck"]["test"]
+        minutes = int(services[name]["stop_grace_period"].rstrip("m"))
+        assert minutes * 60 > longest

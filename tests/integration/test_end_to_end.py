@@ -15,18 +15,17 @@ import cv2
 import httpx
 import numpy as np
 import pytest
-from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from api.app import create_app
 from pipeline.grid import GridShape
 from settings import Settings
-from store.models import Cell, Page, Puzzle, Solution
+from store.models import Batch, Cell, Page, Puzzle, Solution
 from sudoku_batch.outcome import ExitCode
 from tests.integration.conftest import (
     RUN_ID,
     Service,
+    api_client,
     celery_argv,
     free_port,
     settings_env,
@@ -140,13 +139,15 @@ def blank_page() -> bytes:
 def test_a_batch_flows_through_every_queue_into_postgres_and_flower(
     stack: Stack, sessions: sessionmaker[Session]
 ) -> None:
-    with TestClient(create_app(stack.settings)) as api:
+    with api_client(stack.settings) as api:
+        refused = api.post("/batches", files=[("files", ("notes.txt", b"not a puzzle"))])
+        assert refused.status_code == 415
+        assert "not an image, PDF or zip" in refused.json()["detail"]
         submitted = api.post(
             "/batches",
             files=[
                 ("files", ("grid.png", grid_page())),
                 ("files", ("blank.png", blank_page())),
-                ("files", ("notes.txt", b"not a puzzle")),
             ],
         )
         assert submitted.status_code == 201, submitted.text
@@ -160,26 +161,31 @@ def test_a_batch_flows_through_every_queue_into_postgres_and_flower(
             status = wait_until(finished, BATCH_LIMIT, f"batch {batch_id} to finish", 1.0)
         except pytest.fail.Exception:
             pytest.fail(f"batch {batch_id} did not finish:\n{stack.logs()}")
-        records = api.get(f"/batches/{batch_id}/results").json()
+        records = api.get(f"/batches/{batch_id}/results").json()["items"]
         grid_id = next(r["puzzle_id"] for r in records if r["source"] == "grid.png")
         detail = api.get(f"/puzzles/{grid_id}").json()
         render = api.get(f"/puzzles/{grid_id}/render.png")
 
     by_source = {record["source"]: record for record in records}
     assert by_source["blank.png"]["status"] == "no_grid", stack.logs()
-    assert by_source["notes.txt"]["status"] == "failed"
-    assert "not an image, PDF or zip" in by_source["notes.txt"]["message"]
     grid = by_source["grid.png"]
     assert grid["status"] in {"solved", "unsolvable", "multiple_solutions", "timeout"}, grid
     assert grid["size"] == [9, 9] and grid["box"] == [3, 3]
     assert status["puzzles"] == {grid["status"]: 1}
+    # Progress per stage, from the rows: all done, and how long work waited for a worker.
+    done = {stage: progress["done"] for stage, progress in status["stages"].items()}
+    assert done == {"ingest": 2, "rectify": 1, "ocr": 1, "solve": 1}
+    assert status["stages"]["rectify"]["failed"] == 1  # the blank page: no grid
+    assert all(stage["queued"] == stage["running"] == 0 for stage in status["stages"].values())
+    assert status["stages"]["ocr"]["mean_wait_seconds"] >= 0
     assert len(detail["cells"]) == 81
     if grid["status"] == "solved":
         assert render.headers["content-type"] == "image/png"
         assert cv2.imdecode(np.frombuffer(render.content, np.uint8), cv2.IMREAD_COLOR) is not None
 
     with sessions() as db:
-        puzzle = db.scalars(select(Puzzle).where(Puzzle.batch_id == batch_id)).one()
+        batch = db.scalars(select(Batch).where(Batch.public_id == batch_id)).one()
+        puzzle = db.scalars(select(Puzzle).where(Puzzle.batch_id == batch.id)).one()
         assert puzzle.givens is not None and puzzle.lowest_confidence is not None
         # Every cell that takes a digit carries a confidence: a given's in its digit, an
         # empty cell's in its being empty.
@@ -197,7 +203,7 @@ def test_a_batch_flows_through_every_queue_into_postgres_and_flower(
         assert unsure == 0 and digits == givens > 0
         solution = db.scalars(select(Solution).where(Solution.puzzle_id == puzzle.id)).one()
         assert solution.verdict and solution.backend
-        assert db.scalar(select(func.count()).where(Page.batch_id == batch_id)) == 3
+        assert db.scalar(select(func.count()).where(Page.batch_id == batch.id)) == 2
 
     tasks = stack.flower.get("/api/tasks").json()
     finished_names = {task["name"] for task in tasks.values() if task["state"] == "SUCCESS"}
@@ -208,6 +214,11 @@ def test_a_batch_flows_through_every_queue_into_postgres_and_flower(
         "sudoku_batch.solve",
     }
     assert {task["worker"] for task in tasks.values()} == {stack.worker_name}
+    # Readable in Flower: where each task's subject comes from, not only its id.
+    ocr = next(task for task in tasks.values() if task["name"] == "sudoku_batch.ocr")
+    assert "grid.png p1 #0" in ocr["args"]
+    # No result backend: nothing is stored where nothing reads it.
+    assert {task.get("result") for task in tasks.values()} <= {None, "None"}
 
 
 def test_a_text_batch_submitted_with_the_cli_is_solved_line_by_line_on_the_solve_queue(
@@ -217,12 +228,17 @@ def test_a_text_batch_submitted_with_the_cli_is_solved_line_by_line_on_the_solve
     puzzles.write_bytes(PUZZLES)  # a solvable, an unsolvable, a many-solution, a malformed line
     env = settings_env(stack.settings)
     api_url = f"http://127.0.0.1:{free_port()}"
+    made = subprocess.run(
+        [*CLI, "keys", "create", f"cli-{RUN_ID}"], env=env, capture_output=True, text=True
+    )
+    assert made.returncode == 0 and "shown only now" in made.stderr, made.stderr
+    key = made.stdout.strip()
     api = Service("api", [*CLI, "api", f"--port={api_url.rsplit(':', 1)[1]}"], env, tmp_path)
     try:
         wait_until(lambda: _answers(f"{api_url}/docs"), WORKER_START_LIMIT, "the API")
         submitted = subprocess.run(
             [*CLI, "submit", "--text", str(puzzles), "--wait", "--no-progress", f"--api={api_url}"],
-            env=env,
+            env={**env, "SUDOKU_BATCH_API_KEY": key},
             capture_output=True,
             text=True,
             timeout=BATCH_LIMIT,
@@ -240,9 +256,8 @@ def test_a_text_batch_submitted_with_the_cli_is_solved_line_by_line_on_the_solve
         (5, "multiple_solutions"),
         (6, "failed"),
     ]
-    batch_id = records[0]["batch_id"]
-
     with sessions() as db:
+        batch_id = db.scalar(select(Batch.id).where(Batch.public_id == records[0]["batch_id"]))
         verdicts = db.execute(
             select(Page.page_number, Page.status, Puzzle.status, Solution.verdict, Page.error_code)
             .outerjoin(Puzzle, Puzzle.page_id == Page.id)

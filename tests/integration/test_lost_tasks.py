@@ -15,11 +15,13 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from pipeline.ingest.sources import PageFormat, PageSource
 from settings import Settings
+from store.handover import Step
 from store.models import Page
 from store.results import batch_status
 from tests.integration.conftest import Service, settings_env, wait_until
 from tests.integration.test_stage_failures import new_page
-from workers.app import TASK_RECTIFY, make_celery
+from workers.app import make_celery
+from workers.publish import hand_over
 
 pytestmark = pytest.mark.services
 
@@ -53,7 +55,8 @@ def test_a_task_that_never_finishes_is_recorded_as_failed_once_and_for_all(
         tmp_path,
     )
     try:
-        make_celery(settings).send_task(TASK_RECTIFY, args=[page_id])
+        # Sent as the stages send, noted sent: else the worker's sweep would send it again.
+        hand_over(make_celery(settings), sessions, Step.RECTIFY, [page_id])
 
         def recorded() -> Page | None:
             with sessions() as db:

@@ -15,22 +15,26 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from api.app import create_app
 from pipeline.grid import GridShape
 from settings import Settings
 from store.db import make_engine, make_session_factory
-from store.models import Cell, InputFile, Page, Puzzle, Solution, StageRun
+from store.models import Batch, Cell, InputFile, Page, Puzzle, Solution, StageRun
 from sudoku_batch.embedded import DATABASE_NAME, EmbeddedOptions, run_batch
 from sudoku_batch.embedded_text import run_text_batch
 from synth.grid_image import render_grid
 from synth.pdf import write_jpeg_pdf
 from synth.unique import unique_puzzle
 from tests.conftest import REPO_ROOT
-from tests.integration.conftest import Service, celery_argv, settings_env, wait_until
+from tests.integration.conftest import (
+    Service,
+    api_client,
+    celery_argv,
+    settings_env,
+    wait_until,
+)
 
 pytestmark = pytest.mark.services
 
@@ -92,7 +96,8 @@ def server(make_settings: Callable[[str], Settings], tmp_path_factory) -> Iterat
 
 
 def submit(settings: Settings, endpoint: str, files: list[Path]) -> int:
-    with TestClient(create_app(settings)) as api:
+    """The batch's row id, once it finished."""
+    with api_client(settings) as api:
         answer = api.post(
             endpoint, files=[("files", (path.name, path.read_bytes())) for path in files]
         )
@@ -104,7 +109,12 @@ def submit(settings: Settings, endpoint: str, files: list[Path]) -> int:
             f"batch {batch_id} to finish",
             1.0,
         )
-        return batch_id
+    engine = make_engine(settings.database_url)
+    try:
+        with make_session_factory(engine)() as db:
+            return db.scalars(select(Batch.id).where(Batch.public_id == batch_id)).one()
+    finally:
+        engine.dispose()
 
 
 def rows(sessions: sessionmaker[Session], batch_id: int) -> dict[str, Any]:

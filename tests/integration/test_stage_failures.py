@@ -1,21 +1,21 @@
 """The stage tasks' failure policy, run eagerly in this process on the test database: a user
 error is recorded at once; an unexpected error is retried, then recorded; a task past its
-soft time limit is recorded as too slow; a task that fails for good (out of retries on an
-outage) is recorded, so its batch finishes."""
+soft time limit is recorded as too slow; an outage is retried until it ends and never recorded
+as a failure; a final outcome is never redone or undone."""
 
 from __future__ import annotations
 
 import pytest
 import redis
-from celery.exceptions import SoftTimeLimitExceeded
+from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 from sqlalchemy.orm import Session, sessionmaker
 
+from pipeline.errors import UnsupportedInput
 from pipeline.ingest.sources import PageFormat, PageSource
 from store.db import transaction
 from store.models import Page, StageRun
 from store.record import add_input_file, add_pages, create_batch
-from store.results import batch_status
-from workers.stage import UNEXPECTED_ERROR_RETRIES, StageTask
+from workers.stage import UNEXPECTED_ERROR_RETRIES, StageTask, record_final_failure
 from workers.tasks import rectify
 
 pytestmark = pytest.mark.services
@@ -78,21 +78,54 @@ def test_a_task_past_its_soft_time_limit_is_recorded_as_too_slow(
     assert outcome(sessions, page_id)[:2] == ("failed", "stage_timeout")
 
 
-def test_a_task_out_of_retries_on_an_outage_is_recorded_and_its_batch_finishes(
+def test_an_outage_is_retried_until_it_ends_and_never_recorded_as_the_page_failing(
+    worker_runtime: None, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = []
+    outage = StageTask.max_retries + 3  # longer than any retry budget: outages have none
+
+    def unreachable_for_a_while(source: PageSource, *_: object) -> None:
+        calls.append(source)
+        if len(calls) <= outage:
+            raise redis.exceptions.ConnectionError("Connection refused")
+        raise UnsupportedInput("p.png: back, and not an image")
+
+    monkeypatch.setattr(rectify, "load_page_step", unreachable_for_a_while)
+    page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
+    rectify.rectify_page_boards.apply(args=[page_id])
+    assert len(calls) == outage + 1
+    assert outcome(sessions, page_id)[:2] == ("failed", "unsupported_input")
+
+
+def test_a_second_delivery_neither_redoes_nor_undoes_a_final_outcome(
     worker_runtime: None, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = []
 
-    def unreachable(source: PageSource, *_: object) -> None:
+    def user_error(source: PageSource, *_: object) -> None:
         calls.append(source)
-        raise redis.exceptions.ConnectionError("Connection refused")
+        raise UnsupportedInput("p.png: not an image")
 
-    monkeypatch.setattr(rectify, "load_page_step", unreachable)
+    monkeypatch.setattr(rectify, "load_page_step", user_error)
     page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
-    result = rectify.rectify_page_boards.apply(args=[page_id])
-    assert result.failed() and len(calls) == 1 + StageTask.max_retries
-    status, code, message = outcome(sessions, page_id)
-    assert (status, code) == ("failed", "services_unreachable")
-    assert "could not reach the database or the work queue" in (message or "")
+    rectify.rectify_page_boards.apply(args=[page_id])
+    rectify.rectify_page_boards.apply(args=[page_id])  # redelivered: the page is final
+    assert len(calls) == 1
+    # A failure signal for it (a lost worker, a time limit) changes nothing either.
+    record_final_failure(
+        sender=rectify.rectify_page_boards, exception=TimeLimitExceeded(360), args=[page_id]
+    )
+    assert outcome(sessions, page_id)[:2] == ("failed", "unsupported_input")
+
+
+def test_a_gave_up_outage_leaves_the_page_waiting_for_the_sweep(
+    worker_runtime: None, sessions: sessionmaker[Session]
+) -> None:
+    page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
+    record_final_failure(
+        sender=rectify.rectify_page_boards,
+        exception=redis.exceptions.ConnectionError("down"),
+        args=[page_id],
+    )
     with sessions() as db:
-        assert batch_status(db, db.get_one(Page, page_id).batch_id)["finished"]
+        assert db.get_one(Page, page_id).status == "pending"

@@ -6,29 +6,37 @@ book is rasterised by every rectify worker in parallel rather than by one ingest
 
 from __future__ import annotations
 
-from typing import Any
-
 from pipeline.ingest.sources import expand_input
 from store import load
 from store.db import transaction
+from store.handover import Step, still_waiting
 from store.record import Stage, add_pages
 from workers import runtime
-from workers.app import TASK_INGEST, TASK_RECTIFY, app
-from workers.stage import StageTask, Subject, failures_recorded
+from workers.app import TASK_INGEST, app
+from workers.publish import hand_over
+from workers.stage import StageTask, Subject, claimed, failures_recorded
 
 
 @app.task(
-    base=StageTask, bind=True, name=TASK_INGEST, stage=Stage.INGEST, subject=Subject.INPUT_FILE
+    base=StageTask,
+    bind=True,
+    name=TASK_INGEST,
+    step=Step.INGEST,
+    stage=Stage.INGEST,
+    subject=Subject.INPUT_FILE,
 )
-def ingest_input_file(self: StageTask, input_file_id: int) -> dict[str, Any]:
-    page_ids: list[int] = []
+def ingest_input_file(self: StageTask, input_file_id: int) -> None:
     with failures_recorded(self, input_file_id) as clock:
+        if not claimed(self, input_file_id):
+            return
         with transaction(runtime.sessions()) as session:
             path, name = load.stored_input(session, input_file_id, runtime.artifacts())
         # The rules of `run` and `submit` (pipeline.ingest.walk): every unit gets a page, one
         # refused at listing is failed there with its reason and never sent on.
         sources = list(expand_input(path, name, runtime.settings().input_limits()))
         with transaction(runtime.sessions()) as session:
+            if not still_waiting(session, self.step, input_file_id):
+                return
             page_ids = add_pages(
                 session,
                 input_file_id,
@@ -36,7 +44,7 @@ def ingest_input_file(self: StageTask, input_file_id: int) -> dict[str, Any]:
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
             )
-        for page_id, source in zip(page_ids, sources, strict=True):
-            if not source.refused:
-                app.send_task(TASK_RECTIFY, args=[page_id])
-    return {"input_file_id": input_file_id, "pages": page_ids}
+        readable = [
+            page_id for page_id, source in zip(page_ids, sources, strict=True) if not source.refused
+        ]
+        hand_over(app, runtime.sessions(), Step.RECTIFY, readable)

@@ -2,31 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pipeline.ingest.textpuzzle import read_puzzle_file
 from store import load
 from store.db import transaction
+from store.handover import Step, still_waiting
 from store.record import Stage, add_text_puzzles
 from workers import runtime
-from workers.app import TASK_INGEST_TEXT, TASK_SOLVE_TEXT, app
-from workers.stage import StageTask, Subject, failures_recorded
+from workers.app import TASK_INGEST_TEXT, app
+from workers.publish import hand_over
+from workers.stage import StageTask, Subject, claimed, failures_recorded
 
 
 @app.task(
     base=StageTask,
     bind=True,
     name=TASK_INGEST_TEXT,
+    step=Step.INGEST_TEXT,
     stage=Stage.INGEST,
     subject=Subject.INPUT_FILE,
 )
-def ingest_text_file(self: StageTask, input_file_id: int) -> dict[str, Any]:
-    puzzle_ids: list[int] = []
+def ingest_text_file(self: StageTask, input_file_id: int) -> None:
     with failures_recorded(self, input_file_id) as clock:
+        if not claimed(self, input_file_id):
+            return
         with transaction(runtime.sessions()) as session:
             path, name, box = load.text_puzzle_file(session, input_file_id, runtime.artifacts())
         lines = read_puzzle_file(path, name, box)
         with transaction(runtime.sessions()) as session:
+            if not still_waiting(session, self.step, input_file_id):
+                return
             puzzle_ids = add_text_puzzles(
                 session,
                 input_file_id,
@@ -34,6 +38,4 @@ def ingest_text_file(self: StageTask, input_file_id: int) -> dict[str, Any]:
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
             )
-        for puzzle_id in puzzle_ids:
-            app.send_task(TASK_SOLVE_TEXT, args=[puzzle_id])
-    return {"input_file_id": input_file_id, "puzzles": len(puzzle_ids)}
+        hand_over(app, runtime.sessions(), Step.SOLVE_TEXT, puzzle_ids)

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from jobs.steps import read_board_step
 from store import load
 from store.db import transaction
+from store.handover import Step, still_waiting, unsent
+from store.models import Puzzle
 from store.record import Stage, record_reading
 from workers import runtime
-from workers.app import TASK_OCR, TASK_SOLVE, app
-from workers.stage import StageTask, Subject, failures_recorded
+from workers.app import TASK_OCR, app
+from workers.publish import hand_over
+from workers.stage import StageTask, Subject, claimed, failures_recorded
 
 
-@app.task(base=StageTask, bind=True, name=TASK_OCR, stage=Stage.OCR, subject=Subject.PUZZLE)
-def read_board(self: StageTask, puzzle_id: int) -> dict[str, Any]:
+@app.task(
+    base=StageTask, bind=True, name=TASK_OCR, step=Step.OCR, stage=Stage.OCR, subject=Subject.PUZZLE
+)
+def read_board(self: StageTask, puzzle_id: int) -> None:
     artifacts = runtime.artifacts()
     with failures_recorded(self, puzzle_id) as clock:
+        if not claimed(self, puzzle_id):
+            return
         with transaction(runtime.sessions()) as session:
             board, image_path = load.stored_board(session, puzzle_id, artifacts)
             cells = load.stored_cells(session, puzzle_id)
@@ -24,6 +29,8 @@ def read_board(self: StageTask, puzzle_id: int) -> dict[str, Any]:
         engine = runtime.ocr_engine()
         read = read_board_step(board, image_path, cells, page, index, engine, artifacts)
         with transaction(runtime.sessions()) as session:
+            if not still_waiting(session, self.step, puzzle_id):
+                return
             record_reading(
                 session,
                 puzzle_id,
@@ -32,5 +39,5 @@ def read_board(self: StageTask, puzzle_id: int) -> dict[str, Any]:
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
             )
-        app.send_task(TASK_SOLVE, args=[puzzle_id])
-    return {"puzzle_id": puzzle_id}
+            unsent(session, Puzzle, [puzzle_id])  # now waiting for the solve step
+        hand_over(app, runtime.sessions(), Step.SOLVE, [puzzle_id])

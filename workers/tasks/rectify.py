@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from jobs.steps import find_boards_step, load_page_step
 from pipeline.ingest.sources import DEFAULT_PDF_DPI
 from store import load
 from store.db import transaction
+from store.handover import Step, still_waiting
 from store.record import Stage, record_boards, record_page_image
 from workers import runtime
-from workers.app import TASK_OCR, TASK_RECTIFY, app
-from workers.stage import StageTask, Subject, failures_recorded
+from workers.app import TASK_RECTIFY, app
+from workers.publish import hand_over
+from workers.stage import StageTask, Subject, claimed, failures_recorded
 
 
-@app.task(base=StageTask, bind=True, name=TASK_RECTIFY, stage=Stage.RECTIFY, subject=Subject.PAGE)
-def rectify_page_boards(self: StageTask, page_id: int) -> dict[str, Any]:
-    puzzle_ids: list[int] = []
+@app.task(
+    base=StageTask,
+    bind=True,
+    name=TASK_RECTIFY,
+    step=Step.RECTIFY,
+    stage=Stage.RECTIFY,
+    subject=Subject.PAGE,
+)
+def rectify_page_boards(self: StageTask, page_id: int) -> None:
     artifacts = runtime.artifacts()
     with failures_recorded(self, page_id) as clock:
+        if not claimed(self, page_id):
+            return
         with transaction(runtime.sessions()) as session:
             source = load.page_source(session, page_id, artifacts)
             page = load.page_ref(session, page_id)
@@ -29,6 +37,8 @@ def rectify_page_boards(self: StageTask, page_id: int) -> dict[str, Any]:
             record_page_image(session, page_id, loaded.image_path, loaded.width, loaded.height)
         found = find_boards_step(loaded.pixels, page, artifacts)
         with transaction(runtime.sessions()) as session:
+            if not still_waiting(session, self.step, page_id):
+                return
             puzzle_ids = record_boards(
                 session,
                 page_id,
@@ -37,6 +47,4 @@ def rectify_page_boards(self: StageTask, page_id: int) -> dict[str, Any]:
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
             )
-        for puzzle_id in puzzle_ids:
-            app.send_task(TASK_OCR, args=[puzzle_id])
-    return {"page_id": page_id, "puzzles": puzzle_ids}
+        hand_over(app, runtime.sessions(), Step.OCR, puzzle_ids)

@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from jobs.steps import solve_board_step
 from store import load
 from store.db import transaction
+from store.handover import Step, still_waiting
 from store.record import Stage, record_solution
 from workers import runtime
 from workers.app import TASK_SOLVE, app
-from workers.stage import StageTask, Subject, failures_recorded
+from workers.stage import StageTask, Subject, claimed, failures_recorded
 
 
-@app.task(base=StageTask, bind=True, name=TASK_SOLVE, stage=Stage.SOLVE, subject=Subject.PUZZLE)
-def solve_board(self: StageTask, puzzle_id: int) -> dict[str, Any]:
+@app.task(
+    base=StageTask,
+    bind=True,
+    name=TASK_SOLVE,
+    step=Step.SOLVE,
+    stage=Stage.SOLVE,
+    subject=Subject.PUZZLE,
+)
+def solve_board(self: StageTask, puzzle_id: int) -> None:
     artifacts = runtime.artifacts()
-    verdict = None
     with failures_recorded(self, puzzle_id) as clock:
+        if not claimed(self, puzzle_id):
+            return
         with transaction(runtime.sessions()) as session:
             reading = load.stored_reading(session, puzzle_id)
             board, _ = load.stored_board(session, puzzle_id, artifacts)
@@ -33,6 +40,8 @@ def solve_board(self: StageTask, puzzle_id: int) -> dict[str, Any]:
             artifacts,
         )
         with transaction(runtime.sessions()) as session:
+            if not still_waiting(session, self.step, puzzle_id):
+                return
             record_solution(
                 session,
                 puzzle_id,
@@ -41,5 +50,3 @@ def solve_board(self: StageTask, puzzle_id: int) -> dict[str, Any]:
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
             )
-        verdict = str(solved.solution.result.verdict)
-    return {"puzzle_id": puzzle_id, "verdict": verdict}

@@ -2,27 +2,34 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from jobs.steps import solve_text_step
 from store import load
 from store.db import transaction
+from store.handover import Step, still_waiting
 from store.record import Stage, record_solution
 from workers import runtime
 from workers.app import TASK_SOLVE_TEXT, app
-from workers.stage import StageTask, Subject, failures_recorded
+from workers.stage import StageTask, Subject, claimed, failures_recorded
 
 
 @app.task(
-    base=StageTask, bind=True, name=TASK_SOLVE_TEXT, stage=Stage.SOLVE, subject=Subject.PUZZLE
+    base=StageTask,
+    bind=True,
+    name=TASK_SOLVE_TEXT,
+    step=Step.SOLVE_TEXT,
+    stage=Stage.SOLVE,
+    subject=Subject.PUZZLE,
 )
-def solve_text_puzzle(self: StageTask, puzzle_id: int) -> dict[str, Any]:
-    verdict = None
+def solve_text_puzzle(self: StageTask, puzzle_id: int) -> None:
     with failures_recorded(self, puzzle_id) as clock:
+        if not claimed(self, puzzle_id):
+            return
         with transaction(runtime.sessions()) as session:
             puzzle = load.stored_puzzle(session, puzzle_id)
         solved = solve_text_step(puzzle, runtime.sat_backend(), runtime.settings().solve_timeout)
         with transaction(runtime.sessions()) as session:
+            if not still_waiting(session, self.step, puzzle_id):
+                return
             record_solution(
                 session,
                 puzzle_id,
@@ -31,5 +38,3 @@ def solve_text_puzzle(self: StageTask, puzzle_id: int) -> dict[str, Any]:
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
             )
-        verdict = str(solved.solution.result.verdict)
-    return {"puzzle_id": puzzle_id, "verdict": verdict}

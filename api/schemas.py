@@ -1,0 +1,117 @@
+"""The API's response models: what OpenAPI documents and every route answers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from pydantic import BaseModel, Field
+
+
+class Problem(BaseModel):
+    detail: str
+
+
+class SubmittedFile(BaseModel):
+    name: str = Field(description="the file's base name, as the results' `source` shows it")
+
+
+class Submitted(BaseModel):
+    batch_id: UUID
+    input_files: list[SubmittedFile]
+    status: str = Field(description="where to follow the batch")
+    queued: bool = Field(
+        description="false if the work queue was unreachable: the batch is stored and is "
+        "queued by the recovery sweep once the queue is back"
+    )
+
+
+class StageProgress(BaseModel):
+    queued: int
+    running: int
+    done: int
+    failed: int
+    oldest_wait_seconds: float | None = Field(
+        description="the longest any subject still queued for the stage has waited"
+    )
+    mean_wait_seconds: float | None = Field(
+        description="from sent to taken by a worker, over the stage's finished runs"
+    )
+
+
+class BatchStatus(BaseModel):
+    batch_id: UUID
+    label: str | None
+    created_at: datetime
+    inputs: dict[str, int]
+    pages: dict[str, int]
+    puzzles: dict[str, int]
+    unfinished: int
+    finished: bool
+    stages: dict[str, StageProgress] = Field(description="ingest, rectify, ocr, solve")
+
+
+class BatchSummary(BaseModel):
+    batch_id: UUID
+    label: str | None
+    created_at: datetime
+    finished: bool
+    status: str
+
+
+class BatchPage(BaseModel):
+    items: list[BatchSummary]
+    total: int
+    limit: int
+    offset: int
+
+
+class ResultRecord(BaseModel):
+    """One grid, or a page without one, or an input file that failed before its pages."""
+
+    batch_id: UUID
+    puzzle_id: UUID | None
+    source: str
+    page: int | None
+    index: int | None
+    status: str
+    size: list[int] | None
+    box: list[int] | None
+    givens: list[Any] | None
+    solution: list[Any] | None
+    second_solution: list[Any] | None
+    confidence: float | None
+    message: str | None
+    error_code: str | None
+    doubts: list[Any] = []
+    rotation: int | None = None
+    corners: list[Any] | None = None
+    backend: str | None = None
+    render_path: str | None = Field(None, description="URL of the render, if drawn")
+    seconds: dict[str, float] = {}
+
+
+class ResultPage(BaseModel):
+    items: list[ResultRecord]
+    total: int
+    limit: int
+    offset: int
+
+
+class CellReading(BaseModel):
+    row: int
+    col: int
+    kind: str
+    digit: int | None
+    confidence: float | None
+    alternatives: list[Any]
+
+
+class PuzzleDetail(ResultRecord):
+    cells: list[CellReading]
+
+
+class Health(BaseModel):
+    database: bool
+    broker: bool

@@ -1,0 +1,57 @@
+"""Checking uploads before anything is stored: names reduced to base names, sizes within the
+limits (413), content recognised by its first bytes, whatever type the client declared."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from fastapi import HTTPException, UploadFile
+
+# What the ingest stage can read, by signature: PNG, JPEG, TIFF (both byte orders), GIF, BMP,
+# WebP, PDF, zip.
+SIGNATURES = (
+    b"\x89PNG\r\n\x1a\n",
+    b"\xff\xd8\xff",
+    b"II*\x00",
+    b"MM\x00*",
+    b"GIF87a",
+    b"GIF89a",
+    b"BM",
+    b"%PDF-",
+    b"PK\x03\x04",
+)
+
+
+def base_name(filename: str | None) -> str:
+    """The client's file name without any folder: never echo a client's path back."""
+    name = PurePosixPath((filename or "").replace("\\", "/")).name
+    return name.strip() or "upload"
+
+
+def check_size(upload: UploadFile, max_bytes: int) -> None:
+    if upload.size is not None and upload.size > max_bytes:
+        raise HTTPException(
+            413, f"{base_name(upload.filename)} is larger than {max_bytes // 2**20} MB"
+        )
+
+
+def _head(upload: UploadFile, size: int = 16) -> bytes:
+    head = upload.file.read(size)
+    upload.file.seek(0)
+    return head
+
+
+def check_media(upload: UploadFile) -> None:
+    """An image, PDF or zip archive by its content; else 415."""
+    head = _head(upload)
+    riff_webp = head[:4] == b"RIFF" and head[8:12] == b"WEBP"
+    if not (riff_webp or head.startswith(SIGNATURES)):
+        raise HTTPException(
+            415, f"{base_name(upload.filename)} is not an image, PDF or zip archive"
+        )
+
+
+def check_text(upload: UploadFile) -> None:
+    """Text (no NUL byte in its first KiB); else 415."""
+    if b"\x00" in _head(upload, 1024):
+        raise HTTPException(415, f"{base_name(upload.filename)} is not a text file")
