@@ -33,14 +33,14 @@ from api.schemas import (
     Submitted,
     SubmittedFile,
 )
-from api.uploads import base_name, check_media, check_size, check_text
+from api.uploads import base_name, check_size, check_text, is_media, not_media, not_media_message
 from settings import Settings
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory, transaction
 from store.handover import Step
 from store.models import Batch, Puzzle, Solution
 from store.progress import batches_of_key, stage_progress
-from store.record import add_input_file, create_batch
+from store.record import Stage, add_input_file, create_batch, record_failure
 from store.results import batch_status, puzzle_result, result_records
 from workers.app import make_celery
 from workers.publish import hand_over
@@ -149,22 +149,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         box: tuple[int, int] | None = None,
     ) -> Submitted:
         """Store the files as one batch of ``key_id`` and queue ``step`` for each."""
+        text = step is Step.INGEST_TEXT
         for upload in files:
             check_size(upload, max_file)
-            if step is Step.INGEST_TEXT:
+            if text:
                 check_text(upload)
-            else:
-                check_media(upload)
+        # Content is judged by its bytes. A file that is no image, PDF or zip is never
+        # stored, but it is recorded as failed beside the others (every unit of a bulk upload
+        # gets a record); a request holding nothing else is refused whole.
+        readable = [text or is_media(upload) for upload in files]
+        if not any(readable):
+            raise HTTPException(415, not_media_message(files[0]))
         names = [base_name(upload.filename) for upload in files]
         with transaction(sessions) as db:
             batch_id = create_batch(db, label, key_id)
             input_ids = []
-            for ordinal, (upload, name) in enumerate(zip(files, names, strict=True)):
+            for ordinal, (upload, name, ok) in enumerate(zip(files, names, readable, strict=True)):
                 stored = artifacts.upload(batch_id, ordinal, name)
-                artifacts.save_stream(stored, upload.file)
-                input_ids.append(
-                    add_input_file(db, batch_id, name, stored, box, text=step is Step.INGEST_TEXT)
-                )
+                input_id = add_input_file(db, batch_id, name, stored, box, text=text)
+                if ok:
+                    artifacts.save_stream(stored, upload.file)
+                    input_ids.append(input_id)
+                else:
+                    record_failure(
+                        db, not_media(upload, name), Stage.INGEST, input_file_id=input_id
+                    )
             public_id = db.get_one(Batch, batch_id).public_id
         # Committed first: if the queue (or the database, to note them sent) is down now, the
         # recovery sweep sends these later. Either way the batch is stored: 201, not an error

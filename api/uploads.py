@@ -7,6 +7,9 @@ from pathlib import PurePosixPath
 
 from fastapi import HTTPException, UploadFile
 
+from pipeline.errors import SudokuBatchError, UnreadableInput, UnsupportedInput
+from pipeline.ingest.walk import READABLE_SUFFIXES, suffix
+
 # What the ingest stage can read, by signature: PNG, JPEG, TIFF (both byte orders), GIF, BMP,
 # WebP, PDF, zip.
 SIGNATURES = (
@@ -41,14 +44,23 @@ def _head(upload: UploadFile, size: int = 16) -> bytes:
     return head
 
 
-def check_media(upload: UploadFile) -> None:
-    """An image, PDF or zip archive by its content; else 415."""
+def is_media(upload: UploadFile) -> bool:
+    """Whether an upload is an image, PDF or zip archive by its content."""
     head = _head(upload)
-    riff_webp = head[:4] == b"RIFF" and head[8:12] == b"WEBP"
-    if not (riff_webp or head.startswith(SIGNATURES)):
-        raise HTTPException(
-            415, f"{base_name(upload.filename)} is not an image, PDF or zip archive"
-        )
+    return (head[:4] == b"RIFF" and head[8:12] == b"WEBP") or head.startswith(SIGNATURES)
+
+
+def not_media_message(upload: UploadFile) -> str:
+    return f"{base_name(upload.filename)} is not an image, PDF or zip archive"
+
+
+def not_media(upload: UploadFile, name: str) -> SudokuBatchError:
+    """Why an upload that is no image, PDF or zip fails, by the rule ``run`` applies to a
+    file named outright: damaged if its name says it is one, else of a kind not read."""
+    message = f"{not_media_message(upload)} by its content"
+    if suffix(name) in READABLE_SUFFIXES:
+        return UnreadableInput(message)
+    return UnsupportedInput(message)
 
 
 def check_text(upload: UploadFile) -> None:
