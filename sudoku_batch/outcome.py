@@ -52,12 +52,14 @@ def exit_code(records: Iterable[dict[str, Any]], interrupted: bool = False) -> E
 def summarise(records: list[dict[str, Any]]) -> str:
     """One line: files, pages and grids counted apart, grid verdicts, pages without a grid,
     and failures by error code."""
-    files = {record["input_file_id"] for record in records}
+    # Counted from the contract's own fields, so the API's records (which carry no row ids)
+    # count as results.jsonl's do.
+    files = {_file_of(record["source"]) for record in records}
     # A file or member refused before it was opened as pages is a failure, not a page.
     pages = {
-        record["page_id"]
+        (record["source"], record["page"])
         for record in records
-        if record["page_id"] is not None and record.get("error_code") not in REFUSALS
+        if record["page"] is not None and record.get("error_code") not in REFUSALS
     }
     grids = [record for record in records if record.get("puzzle_id") is not None]
     verdicts = Counter(record["status"] for record in grids)
@@ -101,3 +103,9 @@ def exit_code_of_error(error: SudokuBatchError) -> ExitCode:
     """The exit code of an error that ended a command: an input's error (e.g. solve-text's
     one file unreadable) is an input that failed."""
     return _EXIT_OF_CODE.get(error.code, ExitCode.SOME_INPUTS_FAILED)
+
+
+def _file_of(source: str) -> str:
+    """The input file a record's source is in: ``book.zip`` for ``book.zip/p1.png``."""
+    archive = source.find(".zip/")
+    return source if archive < 0 else source[: archive + len(".zip")]

@@ -29,23 +29,29 @@ def new_page(sessions: sessionmaker[Session], source: PageSource) -> int:
     return page_id
 
 
-def outcome(sessions: sessionmaker[Session], page_id: int) -> tuple[str, str | None, str | None]:
+def outcome(
+    sessions: sessionmaker[Session], page_id: int, stage: str = "rectify"
+) -> tuple[str, str | None, str | None]:
     with sessions() as db:
         page = db.get_one(Page, page_id)
-        run = db.query(StageRun).filter_by(page_id=page_id, stage="rectify").one()
+        run = db.query(StageRun).filter_by(page_id=page_id, stage=stage).one()
         assert run.status == "failed" and run.error_code == page.error_code
         return page.status, page.error_code, page.message
 
 
-def test_a_user_error_fails_the_page_at_once(
+def test_a_page_refused_at_listing_is_final_at_once_and_no_stage_redoes_it(
     worker_runtime: None, sessions: sessionmaker[Session]
 ) -> None:
     problem = "notes.txt: not an image, PDF or zip archive"
     page_id = new_page(
         sessions, PageSource("notes.txt", 1, "notes.txt", PageFormat.UNSUPPORTED, problem=problem)
     )
-    rectify.rectify_page_boards.apply(args=[page_id])
-    assert outcome(sessions, page_id) == ("failed", "unsupported_input", problem)
+    failed = ("failed", "unsupported_input", problem)
+    assert outcome(sessions, page_id, stage="ingest") == failed
+    rectify.rectify_page_boards.apply(args=[page_id])  # a stray message finds nothing to do
+    assert outcome(sessions, page_id, stage="ingest") == failed
+    with sessions() as db:
+        assert db.query(StageRun).filter_by(page_id=page_id, stage="rectify").count() == 0
 
 
 def test_an_unexpected_error_is_retried_then_recorded(
