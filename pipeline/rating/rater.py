@@ -18,7 +18,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pipeline.grid import Grid, Puzzle
-from pipeline.rating import chains, fish, intersections, singles, subsets, wings
+from pipeline.rating import (
+    chains,
+    fish,
+    intersections,
+    single_digit,
+    singles,
+    subsets,
+    uniqueness,
+    wings,
+)
 from pipeline.rating.candidates import Board, Contradiction
 from pipeline.rating.levels import level_of
 from pipeline.rating.search import search
@@ -45,11 +54,17 @@ BASIC_TECHNIQUES: tuple[Technique, ...] = (
     subsets.naked_subset(3),
     fish.fish(3),
     subsets.hidden_subset(3),
+    single_digit.skyscraper,
+    single_digit.two_string_kite,
+    single_digit.turbot_fish,
+    single_digit.empty_rectangle,
     wings.xy_wing,
     wings.xyz_wing,
+    uniqueness.unique_loops,
     subsets.naked_subset(4),
     fish.fish(4),
     subsets.hidden_subset(4),
+    uniqueness.bug,
 )
 CHAIN_TECHNIQUES: tuple[Technique, ...] = (
     chains.forcing_chains,

@@ -1,0 +1,107 @@
+"""The single-digit and uniqueness patterns on small candidate states built for each: the
+pattern is found, with the eliminations it implies and SE's rating for it."""
+
+from __future__ import annotations
+
+from pipeline.ingest.textpuzzle import parse_puzzle_line
+from pipeline.rating.candidates import Board
+from pipeline.rating.single_digit import (
+    empty_rectangle,
+    skyscraper,
+    turbot_fish,
+    two_string_kite,
+)
+from pipeline.rating.uniqueness import unique_loops
+
+ONE = 1
+
+
+def _board() -> Board:
+    return Board.from_puzzle(parse_puzzle_line("0" * 81).puzzle)
+
+
+def _only(board: Board, digit: int, cells: list[tuple[int, int]], unit: list[int]) -> None:
+    """Strike ``digit`` from the cells of ``unit`` (cell indices) other than ``cells``."""
+    keep = {r * 9 + c for r, c in cells}
+    for cell in unit:
+        if cell not in keep:
+            board.cands[cell] &= ~(1 << (digit - 1))
+
+
+def row(r: int) -> list[int]:
+    return [r * 9 + c for c in range(9)]
+
+
+def col(c: int) -> list[int]:
+    return [r * 9 + c for r in range(9)]
+
+
+def box(b: int) -> list[int]:
+    r0, c0 = 3 * (b // 3), 3 * (b % 3)
+    return [(r0 + i) * 9 + c0 + j for i in range(3) for j in range(3)]
+
+
+def test_skyscraper_two_rows_joined_in_a_column():
+    board = _board()
+    _only(board, ONE, [(0, 0), (0, 4)], row(0))
+    _only(board, ONE, [(4, 0), (4, 5)], row(4))
+    step = skyscraper(board)
+    assert step.difficulty == 4.0 and step.technique == "Skyscraper"
+    # The cells that see both tops, r1c5 and r5c6.
+    assert {(1 * 9 + 5, 1), (2 * 9 + 5, 1), (3 * 9 + 4, 1), (5 * 9 + 4, 1)} <= set(
+        step.eliminations
+    )
+
+
+def test_two_string_kite_a_row_and_a_column_joined_in_a_box():
+    board = _board()
+    _only(board, ONE, [(0, 1), (0, 6)], row(0))
+    _only(board, ONE, [(2, 0), (7, 0)], col(0))
+    step = two_string_kite(board)
+    assert step.difficulty == 4.1 and (7 * 9 + 6, 1) in step.eliminations
+
+
+def test_turbot_fish_with_a_box_link():
+    board = _board()
+    _only(board, ONE, [(0, 0), (0, 5)], row(0))
+    _only(board, ONE, [(3, 5), (5, 3)], box(4))
+    step = turbot_fish(board)
+    assert step.difficulty == 4.2 and step.technique == "Turbot fish"
+    assert (5 * 9 + 0, 1) in step.eliminations  # r6c1 sees r1c1 and r6c4
+
+
+def test_empty_rectangle_with_a_column_link():
+    board = _board()
+    _only(board, ONE, [(1, 0), (1, 1), (1, 2), (0, 1), (2, 1)], box(0))
+    _only(board, ONE, [(1, 5), (6, 5)], col(5))
+    step = empty_rectangle(board)
+    assert step.difficulty == 4.2 and (6 * 9 + 1, 1) in step.eliminations
+
+
+def _rectangle(cands: dict[tuple[int, int], str]) -> Board:
+    """Every cell {3..9} except the listed ones."""
+    board = _board()
+    board.cands = [sum(1 << (d - 1) for d in range(3, 10))] * 81
+    for (r, c), digits in cands.items():
+        board.cands[r * 9 + c] = sum(1 << (int(d) - 1) for d in digits)
+    return board
+
+
+def test_unique_rectangle_type_1_strikes_the_pair_from_the_fourth_cell():
+    board = _rectangle({(0, 0): "12", (0, 3): "12", (1, 0): "12", (1, 3): "125"})
+    step = unique_loops(board)
+    assert step.technique == "Unique rectangle type 1" and step.difficulty == 4.5
+    assert set(step.eliminations) == {(12, 1), (12, 2)}
+
+
+def test_unique_rectangle_type_4_keeps_the_locked_digit():
+    # Row 2 holds 1 only in the rectangle's two roof cells: 2 leaves both.
+    board = _rectangle({(0, 0): "12", (0, 3): "12", (1, 0): "123", (1, 3): "124", (1, 6): "23"})
+    step = unique_loops(board)
+    assert step.technique == "Unique rectangle type 4" and step.difficulty == 4.6
+    assert set(step.eliminations) == {(9, 2), (12, 2)}
+
+
+def test_no_unique_rectangle_over_four_boxes():
+    board = _rectangle({(0, 0): "12", (0, 4): "12", (4, 0): "12", (4, 4): "125"})
+    assert unique_loops(board) is None
