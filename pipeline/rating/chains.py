@@ -83,9 +83,14 @@ def _candidates(board: Board) -> list[int]:
 def forcing_chains(board: Board) -> Step | None:
     links = StaticLinks(board)
     off = links.off
+    reach, m = links.reach()
+    ons = (1 << m) - 1
     hints: list[Hint] = []
     for on in _candidates(board):
         for start in (on, on + off):
+            implied = reach[start]
+            if not implied & (implied >> m) & ons:
+                continue  # leads to no contradiction: nothing to trace
             found = links.follow(start, stop_at_contradiction=True)
             if found.contradiction is None:
                 continue
@@ -146,9 +151,15 @@ def _common_hints(
 
 def multiple_forcing_chains(board: Board) -> Step | None:
     links = StaticLinks(board)
+    reach, _ = links.reach()
     follow = {}
     hints: list[Hint] = []
     for base, starts in _groups(board):
+        common = -1
+        for s in starts:
+            common &= reach[s]
+        if not common:
+            continue  # the branches agree on nothing: nothing to trace
         branches = []
         for s in starts:
             if s not in follow:

@@ -69,20 +69,15 @@ def _two_link_findings(board: Board) -> dict[float, tuple[str, set[tuple[int, in
     return found
 
 
-def _kind_step(difficulty: float):
-    def find(board: Board) -> Step | None:
-        found = _two_link_findings(board).get(difficulty)
-        if not found:
-            return None
-        name, gone = found
-        return Step(name, difficulty, eliminations=tuple(sorted(gone)))
-
-    return find
-
-
-skyscraper = _kind_step(SKYSCRAPER)
-two_string_kite = _kind_step(TWO_STRING_KITE)
-turbot_fish = _kind_step(TURBOT_FISH)
+def two_strong_links(board: Board) -> Step | None:
+    """The easiest of skyscraper, two-string kite and turbot fish that applies (one search for
+    the three, which stand next to each other in SE's order)."""
+    found = _two_link_findings(board)
+    if not found:
+        return None
+    difficulty = min(found)
+    name, gone = found[difficulty]
+    return Step(name, difficulty, eliminations=tuple(sorted(gone)))
 
 
 def empty_rectangle(board: Board) -> Step | None:

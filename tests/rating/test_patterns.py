@@ -5,12 +5,7 @@ from __future__ import annotations
 
 from pipeline.ingest.textpuzzle import parse_puzzle_line
 from pipeline.rating.candidates import Board
-from pipeline.rating.single_digit import (
-    empty_rectangle,
-    skyscraper,
-    turbot_fish,
-    two_string_kite,
-)
+from pipeline.rating.single_digit import empty_rectangle, two_strong_links
 from pipeline.rating.uniqueness import unique_loops
 
 ONE = 1
@@ -45,7 +40,7 @@ def test_skyscraper_two_rows_joined_in_a_column():
     board = _board()
     _only(board, ONE, [(0, 0), (0, 4)], row(0))
     _only(board, ONE, [(4, 0), (4, 5)], row(4))
-    step = skyscraper(board)
+    step = two_strong_links(board)
     assert step.difficulty == 4.0 and step.technique == "Skyscraper"
     # The cells that see both tops, r1c5 and r5c6.
     assert {(1 * 9 + 5, 1), (2 * 9 + 5, 1), (3 * 9 + 4, 1), (5 * 9 + 4, 1)} <= set(
@@ -57,7 +52,7 @@ def test_two_string_kite_a_row_and_a_column_joined_in_a_box():
     board = _board()
     _only(board, ONE, [(0, 1), (0, 6)], row(0))
     _only(board, ONE, [(2, 0), (7, 0)], col(0))
-    step = two_string_kite(board)
+    step = two_strong_links(board)
     assert step.difficulty == 4.1 and (7 * 9 + 6, 1) in step.eliminations
 
 
@@ -65,7 +60,7 @@ def test_turbot_fish_with_a_box_link():
     board = _board()
     _only(board, ONE, [(0, 0), (0, 5)], row(0))
     _only(board, ONE, [(3, 5), (5, 3)], box(4))
-    step = turbot_fish(board)
+    step = two_strong_links(board)
     assert step.difficulty == 4.2 and step.technique == "Turbot fish"
     assert (5 * 9 + 0, 1) in step.eliminations  # r6c1 sees r1c1 and r6c4
 
