@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from pipeline.rating.candidates import Board
+from pipeline.rating.candidates import Board, digit_places
 
 X_LINK = 1  # strong link between the two places of a digit in a unit
 Y_LINK = 2  # strong link between the two digits of a cell
@@ -191,30 +191,32 @@ def _closure(succ: list[list[int]]) -> list[int]:
     return [comp_reach[comp[v]] for v in range(count)]
 
 
-def follow_dynamic(board: Board, start: int, digit_only: int = 0) -> Consequences:
+def follow_dynamic(
+    board: Board, start: int, digit_only: int = 0, where0: list[int] | None = None
+) -> Consequences:
     """Play ``start`` out on a copy of the candidates (see the module notes); with
-    ``digit_only`` (a digit bit) only that digit's links are followed, as Nishio does."""
+    ``digit_only`` (a digit bit) only that digit's links are followed, as Nishio does.
+    ``where0`` is ``digit_places`` of the board, when the caller has it already.
+
+    The places of each digit are kept as cell bitmasks beside the candidates, so the places
+    left in a unit are one ``&`` (the order in which literals are found is that of scanning
+    cells in ascending order, as before)."""
     geo = board.geo
     n = geo.size
     off = off_base(board)
     orig = board.cands
     cands = orig[:]
+    where = list(where0) if where0 is not None else digit_places(orig, n)
+    owhere = where[:]
+    unit_masks, peer_masks, cell_units = geo.unit_masks, geo.peer_masks, geo.cell_units
     parents: dict[int, tuple[int, ...]] = {start: ()}
     queue = deque([start])
     clash: list[tuple[int, ...]] = []
 
-    def strike(cell: int, bit: int, parent: int) -> None:
-        cands[cell] &= ~bit
-        lit = cell * n + bit.bit_length() - 1 + off
-        if lit not in parents:
-            parents[lit] = (parent,)
-            queue.append(lit)
-        if not cands[cell] and not digit_only:
-            clash.append(_offs(orig[cell], cell, n, off))
-
     if start >= off:
         c, i = divmod(start - off, n)
         cands[c] &= ~(1 << i)
+        where[i] &= ~(1 << c)
     while queue and not clash:
         lit = queue.popleft()
         if lit < off:
@@ -223,38 +225,60 @@ def follow_dynamic(board: Board, start: int, digit_only: int = 0) -> Consequence
             if not cands[c] & bit:
                 clash.append((lit, lit + off))
                 break
+            struck = []
             if not digit_only:
                 others = cands[c] & ~bit
                 while others:
                     e = others & -others
                     others ^= e
-                    strike(c, e, lit)
-            for p in geo.peers[c]:
-                if cands[p] & bit:
-                    strike(p, bit, lit)
+                    struck.append((c, e.bit_length() - 1))
+            hits = where[i] & peer_masks[c]
+            while hits:
+                low = hits & -hits
+                hits ^= low
+                struck.append((low.bit_length() - 1, i))
+            for cell, j in struck:
+                cands[cell] &= ~(1 << j)
+                where[j] &= ~(1 << cell)
+                x = cell * n + j + off
+                if x not in parents:
+                    parents[x] = (lit,)
+                    queue.append(x)
+                if not cands[cell] and not digit_only:
+                    clash.append(_offs(orig[cell], cell, n, off))
         else:
             c, i = divmod(lit - off, n)
-            bit = 1 << i
             m = cands[c]
             if not digit_only and m and m & (m - 1) == 0:
                 on = c * n + m.bit_length() - 1
                 if on not in parents:
                     parents[on] = tuple(x for x in _offs(orig[c], c, n, off) if x != on + off)
                     queue.append(on)
-            for u in geo.cell_units[c]:
-                unit = geo.units[u]
-                places = [p for p in unit if cands[p] & bit]
-                if len(places) > 1:
+            wi = where[i]
+            for u in cell_units[c]:
+                places = wi & unit_masks[u]
+                if places & (places - 1):
                     continue
-                emptied = tuple(p * n + i + off for p in unit if orig[p] & bit)
+                if places:
+                    on = (places.bit_length() - 1) * n + i
+                    if on in parents:
+                        continue
+                emptied = _cells_lits(owhere[i] & unit_masks[u], n, i + off)
                 if not places:
                     clash.append(emptied)
                     break
-                on = places[0] * n + i
-                if on not in parents:
-                    parents[on] = tuple(x for x in emptied if x != on + off)
-                    queue.append(on)
+                parents[on] = tuple(x for x in emptied if x != on + off)
+                queue.append(on)
     return Consequences(parents, clash[0] if clash else None)
+
+
+def _cells_lits(mask: int, n: int, add: int) -> tuple[int, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append((low.bit_length() - 1) * n + add)
+    return tuple(out)
 
 
 def _offs(mask: int, cell: int, n: int, off: int) -> tuple[int, ...]:
