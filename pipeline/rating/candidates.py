@@ -86,6 +86,20 @@ def digits_of(mask: int) -> list[int]:
     return out
 
 
+_MEMO: dict[tuple, object] = {}
+
+
+def memo(key: tuple, board: Board, compute):
+    """``compute()`` once per board state and ``key``: several techniques of a pass share one
+    scan (e.g. direct and plain hidden pairs); a few recent states are kept."""
+    full = (key, id(board.geo), tuple(board.cands))
+    if full not in _MEMO:
+        if len(_MEMO) > 64:
+            _MEMO.clear()
+        _MEMO[full] = (board.geo, compute())  # the geometry kept alive: its id stays unique
+    return _MEMO[full][1]
+
+
 class Board:
     """Placed digits (0 = open) and the candidates of the open cells (0 for placed cells)."""
 

@@ -16,7 +16,7 @@ meets the other arm.
 
 from __future__ import annotations
 
-from pipeline.rating.candidates import Board, Geometry
+from pipeline.rating.candidates import Board, Geometry, digit_places
 from pipeline.rating.step import Step
 
 SKYSCRAPER = 4.0
@@ -25,15 +25,23 @@ TURBOT_FISH = 4.2
 EMPTY_RECTANGLE = 4.2
 
 
-def strong_links(board: Board, bit: int) -> list[tuple[int, int, int]]:
-    """(a, b, unit) for each unit where the digit ``bit`` has exactly two places, both
-    orientations."""
-    cands = board.cands
+def _bits(mask: int) -> list[int]:
     out = []
-    for u, unit in enumerate(board.geo.units):
-        places = [c for c in unit if cands[c] & bit]
-        if len(places) == 2:
-            a, b = places
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(low.bit_length() - 1)
+    return out
+
+
+def strong_links(geo: Geometry, places: int) -> list[tuple[int, int, int]]:
+    """(a, b, unit) for each unit where a digit (its ``places``, a cell bitmask) has exactly two
+    places, both orientations."""
+    out = []
+    for u, mask in enumerate(geo.unit_masks):
+        here = places & mask
+        if here and here.bit_count() == 2:
+            a, b = _bits(here)
             out.append((a, b, u))
             out.append((b, a, u))
     return out
@@ -50,22 +58,23 @@ def _difficulty(geo: Geometry, u1: int, u2: int) -> tuple[float, str]:
 
 
 def _two_link_findings(board: Board) -> dict[float, tuple[str, set[tuple[int, int]]]]:
-    geo, cands = board.geo, board.cands
-    n = geo.size
+    geo = board.geo
+    peer_masks = geo.peer_masks
     found: dict[float, tuple[str, set[tuple[int, int]]]] = {}
-    for digit in range(1, n + 1):
-        bit = 1 << (digit - 1)
-        links = strong_links(board, bit)
+    for i, places in enumerate(digit_places(board.cands, geo.size)):
+        links = strong_links(geo, places)
         for a, b, u1 in links:
+            near = peer_masks[b] & ~(1 << a)
             for c, e, u2 in links:
-                if u1 == u2 or c in (a, b) or e in (a, b) or c not in geo.peer_sets[b]:
+                if u1 == u2 or not near >> c & 1 or e == a or e == b:
                     continue
-                seen = geo.peer_sets[a] & geo.peer_sets[e]
-                gone = {(x, digit) for x in seen if cands[x] & bit}
+                gone = peer_masks[a] & peer_masks[e] & places
                 if not gone:
                     continue
                 difficulty, name = _difficulty(geo, u1, u2)
-                found.setdefault(difficulty, (name, set()))[1].update(gone)
+                found.setdefault(difficulty, (name, set()))[1].update(
+                    (x, i + 1) for x in _bits(gone)
+                )
     return found
 
 
@@ -81,47 +90,55 @@ def two_strong_links(board: Board) -> Step | None:
 
 
 def empty_rectangle(board: Board) -> Step | None:
-    geo, cands = board.geo, board.cands
+    geo = board.geo
     n = geo.size
     if n != 9:
         return None
     gone: set[tuple[int, int]] = set()
-    for digit in range(1, n + 1):
-        bit = 1 << (digit - 1)
+    for i, places in enumerate(digit_places(board.cands, n)):
         for b in range(2 * n, 3 * n):
-            places = [c for c in geo.units[b] if cands[c] & bit]
-            if len(places) < 2:
+            inside = places & geo.unit_masks[b]
+            cells = _bits(inside)
+            if len(cells) < 2 or len({c // n for c in cells}) == 1:
                 continue
-            rows = {c // n for c in places}
-            cols = {c % n for c in places}
-            if len(rows) == 1 or len(cols) == 1:
+            if len({c % n for c in cells}) == 1:
                 continue
-            box_rows = sorted({c // n for c in geo.units[b]})
-            box_cols = sorted({c % n for c in geo.units[b]})
-            for r in box_rows:
-                for col in box_cols:
-                    if not all(c // n == r or c % n == col for c in places):
+            box_rows = {c // n for c in geo.units[b]}
+            box_cols = {c % n for c in geo.units[b]}
+            for r in sorted(box_rows):
+                for col in sorted(box_cols):
+                    if any(c // n != r and c % n != col for c in cells):
                         continue
-                    # A strong link in a column crossing the row arm at row r ...
-                    for c2 in range(n):
-                        if c2 in box_cols:
-                            continue
-                        column = [r2 * n + c2 for r2 in range(n) if cands[r2 * n + c2] & bit]
-                        if len(column) == 2 and r * n + c2 in column:
-                            far = column[0] if column[1] == r * n + c2 else column[1]
-                            target = (far // n) * n + col
-                            if far // n not in box_rows and cands[target] & bit:
-                                gone.add((target, digit))
-                    # ... or in a row crossing the column arm at column col.
-                    for r2 in range(n):
-                        if r2 in box_rows:
-                            continue
-                        row = [r2 * n + c2 for c2 in range(n) if cands[r2 * n + c2] & bit]
-                        if len(row) == 2 and r2 * n + col in row:
-                            far = row[0] if row[1] == r2 * n + col else row[1]
-                            target = r * n + far % n
-                            if far % n not in box_cols and cands[target] & bit:
-                                gone.add((target, digit))
+                    # A strong link in a column crossing the row arm, or in a row crossing the
+                    # column arm (the same, transposed).
+                    for across, arm, other_arm, lines in (
+                        (True, r, col, box_cols),
+                        (False, col, r, box_rows),
+                    ):
+                        gone |= _er_hits(geo, places, i, across, arm, other_arm, lines)
     if not gone:
         return None
     return Step("Empty rectangle", EMPTY_RECTANGLE, eliminations=tuple(sorted(gone)))
+
+
+def _er_hits(geo, places, i, columns, arm, other_arm, box_lines) -> set[tuple[int, int]]:
+    """For lines (columns when ``columns``, else rows) outside the box with a strong link one
+    end of which lies on the ``arm`` (a row, resp. column): the far end's crossing with the
+    ``other_arm`` loses the digit."""
+    n = geo.size
+    out = set()
+    for line in range(n):
+        if line in box_lines:
+            continue
+        here = places & geo.unit_masks[n + line if columns else line]
+        if here.bit_count() != 2:
+            continue
+        near = arm * n + line if columns else line * n + arm
+        if not here >> near & 1:
+            continue
+        far = (here ^ (1 << near)).bit_length() - 1
+        far_line = far // n if columns else far % n
+        target = far_line * n + other_arm if columns else other_arm * n + far_line
+        if places >> target & 1 and far_line // 3 != arm // 3:  # far end outside the box
+            out.add((target, i + 1))
+    return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from pipeline.rating.candidates import Board
+from pipeline.rating.candidates import Board, memo
 from pipeline.rating.intersections import Finding, eliminations_step
 from pipeline.rating.step import Step
 
@@ -47,7 +47,11 @@ def hidden_findings(board: Board, k: int) -> Iterator[Finding]:
     return (gone for _, gone in hidden_findings_by_unit(board, k))
 
 
-def hidden_findings_by_unit(board: Board, k: int) -> Iterator[tuple[tuple[int, ...], Finding]]:
+def hidden_findings_by_unit(board: Board, k: int) -> list[tuple[tuple[int, ...], Finding]]:
+    return memo(("hidden", k), board, lambda: list(_hidden_findings_by_unit(board, k)))
+
+
+def _hidden_findings_by_unit(board: Board, k: int) -> Iterator[tuple[tuple[int, ...], Finding]]:
     cands, n = board.cands, board.geo.size
     for unit in board.geo.units:
         places: dict[int, int] = {}  # digit bit -> bitmask over the unit's positions

@@ -54,11 +54,17 @@ def _loops(board: Board, max_length: int) -> list[tuple[int, list[int]]]:
         seen_keys.clear()
         for start in sorted(holders):
             if cands[start] == pair:
-                _extend(board.geo, holders, [start], True, max_length, seen_keys, found, pair)
+                _extend(board, holders, [start], True, max_length, seen_keys, found, (pair, 0, 0))
     return found
 
 
-def _extend(geo, holders, path, by_row, max_length, seen_keys, found, pair) -> None:
+def _extend(board, holders, path, by_row, max_length, seen_keys, found, state) -> None:
+    """Depth first along alternating row and column moves. ``state`` is (pair, number of cells
+    with extra digits so far, union of their extras): a path with three or more such cells is
+    only worth extending while they all share one single extra digit (type 2), as types 1 and
+    4 take one and two."""
+    geo, cands = board.geo, board.cands
+    pair, extra_cells, extra_union = state
     n = geo.size
     last = path[-1]
     r, c = divmod(last, n)
@@ -75,8 +81,13 @@ def _extend(geo, holders, path, by_row, max_length, seen_keys, found, pair) -> N
             continue
         if nxt in path or len(path) >= max_length or not _fits(geo, path, nxt):
             continue
+        extra = cands[nxt] & ~pair
+        count, union = extra_cells + (extra != 0), extra_union | extra
+        if count > 2 and union & (union - 1):
+            continue
         path.append(nxt)
-        _extend(geo, holders, path, not by_row, max_length, seen_keys, found, pair)
+        state = (pair, count, union)
+        _extend(board, holders, path, not by_row, max_length, seen_keys, found, state)
         path.pop()
 
 
