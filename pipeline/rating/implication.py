@@ -65,6 +65,8 @@ class StaticLinks:
         self.off = off
         self.weak: dict[int, list[int]] = {}
         self.strong: dict[int, list[tuple[int, int]]] = {}
+        where = digit_places(cands, n)
+        peer_masks, unit_masks, cell_units = geo.peer_masks, geo.unit_masks, geo.cell_units
         for c, m in enumerate(cands):
             bits = m
             while bits:
@@ -73,16 +75,20 @@ class StaticLinks:
                 i = bit.bit_length() - 1
                 lit = c * n + i
                 weak = [c * n + j + off for j in range(n) if m >> j & 1 and j != i]
-                weak += [p * n + i + off for p in geo.peers[c] if cands[p] & bit]
+                hits = where[i] & peer_masks[c]
+                while hits:
+                    low = hits & -hits
+                    hits ^= low
+                    weak.append((low.bit_length() - 1) * n + i + off)
                 self.weak[lit] = weak
                 strong = []
                 if m.bit_count() == 2:
                     other = (m & ~bit).bit_length() - 1
                     strong.append((c * n + other, Y_LINK))
-                for u in geo.cell_units[c]:
-                    places = [p for p in geo.units[u] if cands[p] & bit]
-                    if len(places) == 2:
-                        p = places[0] if places[1] == c else places[1]
+                for u in cell_units[c]:
+                    here = where[i] & unit_masks[u]
+                    if here.bit_count() == 2:
+                        p = (here & ~(1 << c)).bit_length() - 1
                         strong.append((p * n + i, X_LINK))
                 self.strong[lit + off] = strong
 
