@@ -62,6 +62,7 @@ BASIC_TECHNIQUES: tuple[Technique, ...] = (
     subsets.naked_subset(4),
     fish.fish(4),
     subsets.hidden_subset(4),
+    wings.wxyz_wing,
     uniqueness.bug,
 )
 CHAIN_TECHNIQUES: tuple[Technique, ...] = (

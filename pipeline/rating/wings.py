@@ -50,3 +50,68 @@ def xy_wing(board: Board) -> Step | None:
 def xyz_wing(board: Board) -> Step | None:
     gone = _wings(board, 3)
     return Step("XYZ-wing", XYZ_WING, eliminations=tuple(gone)) if gone else None
+
+
+WXYZ_WING = 5.5
+
+
+def wxyz_wing(board: Board) -> Step | None:
+    """WXYZ-wing as Sukaku Explainer rates it (5.5, 5.6 when the largest cell of the pattern
+    has three candidates): a pivot and three cells it sees, four cells holding four digits in
+    all, where every digit but one (z) is restricted (its cells in the pattern all see each
+    other, so it fills at most one of them). Were z nowhere in the pattern, four cells would
+    take three digits: so z is in one of its pattern cells, and leaves every cell seeing all of
+    those. The three-cell versions are the XY- and XYZ-wing."""
+    geo, cands = board.geo, board.cands
+    peer_sets = geo.peer_sets
+    best: dict[float, set[tuple[int, int]]] = {}
+    for pivot, pm in enumerate(cands):
+        if not 2 <= pm.bit_count() <= 4:
+            continue
+        wings = [
+            p
+            for p in geo.peers[pivot]
+            if cands[p] and cands[p].bit_count() <= 4 and (cands[p] | pm).bit_count() <= 4
+        ]
+        for i, a in enumerate(wings):
+            ua = pm | cands[a]
+            for j in range(i + 1, len(wings)):
+                b = wings[j]
+                ub = ua | cands[b]
+                if ub.bit_count() > 4:
+                    continue
+                for c in wings[j + 1 :]:
+                    union = ub | cands[c]
+                    if union.bit_count() != 4:
+                        continue
+                    cells = (pivot, a, b, c)
+                    z = _only_unrestricted(cells, union, cands, peer_sets)
+                    if not z:
+                        continue
+                    holders = [x for x in cells if cands[x] & z]
+                    seen = set(peer_sets[holders[0]])
+                    for x in holders[1:]:
+                        seen &= peer_sets[x]
+                    gone = {(x, z.bit_length()) for x in seen if cands[x] & z and x not in cells}
+                    if gone:
+                        biggest = max(cands[x].bit_count() for x in cells)
+                        difficulty = WXYZ_WING + (0.1 if biggest == 3 else 0.0)
+                        best.setdefault(round(difficulty, 1), set()).update(gone)
+    if not best:
+        return None
+    difficulty = min(best)
+    return Step("WXYZ-wing", difficulty, eliminations=tuple(sorted(best[difficulty])))
+
+
+def _only_unrestricted(cells, union: int, cands, peer_sets) -> int:
+    """The one digit of ``union`` whose pattern cells do not all see each other, or 0."""
+    found = 0
+    for d in digits_of(union):
+        bit = 1 << (d - 1)
+        holders = [x for x in cells if cands[x] & bit]
+        if all(y in peer_sets[x] for k, x in enumerate(holders) for y in holders[k + 1 :]):
+            continue
+        if found:
+            return 0
+        found = bit
+    return found

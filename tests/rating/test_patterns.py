@@ -7,6 +7,7 @@ from pipeline.ingest.textpuzzle import parse_puzzle_line
 from pipeline.rating.candidates import Board
 from pipeline.rating.single_digit import empty_rectangle, two_strong_links
 from pipeline.rating.uniqueness import unique_loops
+from pipeline.rating.wings import wxyz_wing
 
 ONE = 1
 
@@ -100,3 +101,13 @@ def test_unique_rectangle_type_4_keeps_the_locked_digit():
 def test_no_unique_rectangle_over_four_boxes():
     board = _rectangle({(0, 0): "12", (0, 4): "12", (4, 0): "12", (4, 4): "125"})
     assert unique_loops(board) is None
+
+
+def test_wxyz_wing_strikes_the_one_unrestricted_digit():
+    # Pivot r1c1 {1,2,3,4}; r1c2 {1,4}, r1c3 {2,4} in its row and box, r5c1 {3,4} in its
+    # column: 1, 2 and 3 are restricted (their cells see each other), 4 is not. r2c1 and r3c1
+    # see every 4 of the pattern and lose it.
+    board = _rectangle({(0, 0): "1234", (0, 1): "14", (0, 2): "24", (4, 0): "34"})
+    step = wxyz_wing(board)
+    assert step.technique == "WXYZ-wing" and step.difficulty == 5.5
+    assert {(1 * 9, 4), (2 * 9, 4)} <= set(step.eliminations)
