@@ -85,7 +85,7 @@ def wxyz_wing(board: Board) -> Step | None:
                     if union.bit_count() != 4:
                         continue
                     cells = (pivot, a, b, c)
-                    z = _only_unrestricted(cells, union, cands, peer_sets)
+                    z = _only_unrestricted(cells, union, cands, geo.peer_masks)
                     if not z:
                         continue
                     holders = [x for x in cells if cands[x] & z]
@@ -103,13 +103,16 @@ def wxyz_wing(board: Board) -> Step | None:
     return Step("WXYZ-wing", difficulty, eliminations=tuple(sorted(best[difficulty])))
 
 
-def _only_unrestricted(cells, union: int, cands, peer_sets) -> int:
+def _only_unrestricted(cells, union: int, cands, peer_masks) -> int:
     """The one digit of ``union`` whose pattern cells do not all see each other, or 0."""
     found = 0
     for d in digits_of(union):
         bit = 1 << (d - 1)
-        holders = [x for x in cells if cands[x] & bit]
-        if all(y in peer_sets[x] for k, x in enumerate(holders) for y in holders[k + 1 :]):
+        holders = 0
+        for x in cells:
+            if cands[x] & bit:
+                holders |= 1 << x
+        if all(not holders & ~(peer_masks[x] | 1 << x) for x in cells if holders >> x & 1):
             continue
         if found:
             return 0
