@@ -11,6 +11,8 @@ types 2 and 4:
 * type 1: one cell has extra digits: x and y leave it;
 * type 2: the extra digit z is the same single digit in every cell that has extras: z leaves
   every cell that sees all of them;
+* type 3: the two cells with extras share a unit, and their extras with j other cells of it make
+  a naked subset of j + 1 digits: those leave the unit's other cells (+ 0.1 per cell j);
 * type 4: the cells with extras are two in one unit where x has no other place: y leaves them.
 
 Bivalue universal grave (BUG, 5.6-5.7): if every open cell had two candidates and every digit
@@ -20,6 +22,8 @@ cells with more hold the same extra digit each: it leaves every cell that sees a
 """
 
 from __future__ import annotations
+
+from itertools import combinations
 
 from pipeline.rating.candidates import Board
 from pipeline.rating.step import Step
@@ -143,12 +147,40 @@ def unique_loops(board: Board) -> Step | None:
                             gone |= {(a, drop.bit_length()), (b, drop.bit_length())}
                 if gone:
                     difficulty, name = base + 0.1, f"{kind} type 4"
-        if gone and (best is None or difficulty < best[0] - 1e-9):
-            best = (difficulty, name, gone)
+        options = [(difficulty, name, gone)] if gone else []
+        if len(extra) == 2:
+            options += _type3(board, loop, pair, extra, base, kind)
+        for option in options:
+            if best is None or option[0] < best[0] - 1e-9:
+                best = option
     if best is None:
         return None
     difficulty, name, gone = best
     return Step(name, round(difficulty, 1), eliminations=tuple(sorted(gone)))
+
+
+def _type3(board: Board, loop, pair: int, extra, base: float, kind: str) -> list:
+    """Type 3: the two cells with extras share a unit; one of their extra digits is true, so
+    they act as one cell holding those extras, which with j other cells of the unit can make a
+    naked subset of j + 1 digits: those leave the rest of the unit (SE: + 0.1 per cell j)."""
+    geo, cands = board.geo, board.cands
+    a, b = extra
+    extras = (cands[a] | cands[b]) & ~pair
+    out = []
+    for u in sorted(set(geo.cell_units[a]) & set(geo.cell_units[b])):
+        others = [c for c in geo.units[u] if cands[c] and c not in loop]
+        small = [c for c in others if (cands[c] | extras).bit_count() <= 4]
+        for j in (1, 2, 3):
+            for group in combinations(small, j):
+                union = extras
+                for c in group:
+                    union |= cands[c]
+                if union.bit_count() != j + 1:
+                    continue
+                gone = {(c, d) for c in others if c not in group for d in _digits(cands[c] & union)}
+                if gone:
+                    out.append((base + 0.1 * j, f"{kind} type 3", gone))
+    return out
 
 
 def _digits(mask: int) -> list[int]:

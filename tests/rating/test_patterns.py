@@ -98,6 +98,19 @@ def test_unique_rectangle_type_4_keeps_the_locked_digit():
     assert set(step.eliminations) == {(9, 2), (12, 2)}
 
 
+def test_unique_rectangle_type_3_makes_a_naked_pair_with_the_extras():
+    # Roof r2c1 {1,2,3} and r2c4 {1,2,4}: one of them takes 3 or 4, so with r2c7 {3,4} they
+    # make a naked pair on 3 and 4 in row 2, and 3 and 4 leave its other cells (r2c9). r2c8
+    # {1,2,5} keeps type 4 out.
+    board = _rectangle(
+        {(0, 0): "12", (0, 3): "12", (1, 0): "123", (1, 3): "124", (1, 6): "34", (1, 7): "125"}
+        | {(1, 8): "345"}
+    )
+    step = unique_loops(board)
+    assert step.technique == "Unique rectangle type 3" and step.difficulty == 4.6
+    assert {(1 * 9 + 8, 3), (1 * 9 + 8, 4)} <= set(step.eliminations)
+
+
 def test_no_unique_rectangle_over_four_boxes():
     board = _rectangle({(0, 0): "12", (0, 4): "12", (4, 0): "12", (4, 4): "125"})
     assert unique_loops(board) is None
