@@ -124,3 +124,26 @@ def test_wxyz_wing_strikes_the_one_unrestricted_digit():
     step = wxyz_wing(board)
     assert step.technique == "WXYZ-wing" and step.difficulty == 5.5
     assert {(1 * 9, 4), (2 * 9, 4)} <= set(step.eliminations)
+
+
+def test_a_uniqueness_step_is_not_trusted_on_a_puzzle_with_two_solutions(monkeypatch):
+    # A solved grid with a deadly rectangle left open (r1c1, r1c2, r4c1, r4c2 can swap 1 and
+    # 2): two solutions. A step named as a uniqueness pattern that picks one of them lets the
+    # singles finish a valid grid; the rater must count the solutions and refuse.
+    from pipeline.rating import rate_puzzle, rater
+    from pipeline.rating.step import Step
+
+    solved = "123456789456789123789123456214365897365897214897214365531642978642978531978531642"
+    grid = list(solved)
+    for cell in (0, 1, 27, 28):
+        grid[cell] = "0"
+    puzzle = parse_puzzle_line("".join(grid)).puzzle
+
+    def pretend_rectangle(board):
+        if board.cands[0] == 0b11:
+            return Step("Unique rectangle type 1", 4.5, eliminations=((0, 2),))
+        return None
+
+    monkeypatch.setattr(rater, "BASIC_TECHNIQUES", (pretend_rectangle, *rater.BASIC_TECHNIQUES))
+    rating = rate_puzzle(puzzle)
+    assert rating.score is None and "more than one" in rating.reason
