@@ -85,19 +85,16 @@ def forcing_chains(board: Board) -> Step | None:
     off = links.off
     reach, m = links.reach()
     ons = (1 << m) - 1
+    ids = {code: i for i, code in enumerate(sorted(links.weak))}
+    ids.update({code + off: i + m for code, i in list(ids.items())})
     hints: list[Hint] = []
     for on in _candidates(board):
         for start in (on, on + off):
             implied = reach[start]
             if not implied & (implied >> m) & ons:
                 continue  # leads to no contradiction: nothing to trace
-            found = links.follow(start, stop_at_contradiction=True)
-            if found.contradiction is None:
-                continue
-            a, b = found.contradiction
-            used = found.kinds[a] | found.kinds[b]
+            used, size = links.contradiction_of(start, ids)
             base = XY_CHAIN if used == X_LINK | Y_LINK else X_CHAIN if used == X_LINK else Y_CHAIN
-            size = len(ancestors(found.parents, (a, b)))
             hints.append((base + length_bonus(size), start, False))
     return _step("Forcing chain", hints, board)
 

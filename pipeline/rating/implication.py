@@ -105,13 +105,45 @@ class StaticLinks:
         ids = {lit: i for i, lit in enumerate(ons)}
         ids.update({lit + self.off: i + m for i, lit in enumerate(ons)})
         succ: list[list[int]] = [[] for _ in range(2 * m)]
+        kinds: list[list[int]] = [[] for _ in range(2 * m)]
         for lit, nexts in self.weak.items():
             succ[ids[lit]] = [ids[x] for x in nexts]
+            kinds[ids[lit]] = [0] * len(nexts)
         for lit, strong in self.strong.items():
             succ[ids[lit]] = [ids[x] for x, _ in strong]
+            kinds[ids[lit]] = [kind for _, kind in strong]
+        self.dense = (succ, kinds, m)
         closure = _closure(succ)
         codes = ons + [lit + self.off for lit in ons]
         return {code: closure[i] for i, code in enumerate(codes)}, m
+
+    def contradiction_of(self, start: int, ids: dict[int, int]) -> tuple[int, int]:
+        """What ``follow(start, stop_at_contradiction=True)`` finds, on the dense ids that
+        ``reach`` built (call it first), in the same breadth-first order: (the strong-link kinds
+        the two clashing literals were reached by, the number of literals they rest on); (0, 0)
+        when there is no contradiction."""
+        succ, kinds, m = self.dense
+        s = ids[start]
+        parent = {s: -1}
+        kind = {s: 0}
+        queue = deque([s])
+        while queue:
+            v = queue.popleft()
+            for w, k in zip(succ[v], kinds[v], strict=True):
+                if w in parent:
+                    continue
+                parent[w] = v
+                kind[w] = kind[v] | k
+                neg = w - m if w >= m else w + m
+                if neg in parent:
+                    rests = set()
+                    for x in (w, neg):
+                        while x != -1 and x not in rests:
+                            rests.add(x)
+                            x = parent[x]
+                    return kind[w] | kind[neg], len(rests)
+                queue.append(w)
+        return 0, 0
 
     def follow(self, start: int, stop_at_contradiction: bool) -> Consequences:
         """Breadth first from ``start``, so the first contradiction met is a short one."""
