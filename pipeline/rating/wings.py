@@ -7,7 +7,7 @@ cells losing z must see the pivot too.
 
 from __future__ import annotations
 
-from pipeline.rating.candidates import Board, digits_of
+from pipeline.rating.candidates import Board, digit_places, digits_of
 from pipeline.rating.step import Step
 
 XY_WING = 4.2
@@ -63,7 +63,8 @@ def wxyz_wing(board: Board) -> Step | None:
     take three digits: so z is in one of its pattern cells, and leaves every cell seeing all of
     those. The three-cell versions are the XY- and XYZ-wing."""
     geo, cands = board.geo, board.cands
-    peer_sets = geo.peer_sets
+    peer_masks = geo.peer_masks
+    where = digit_places(cands, geo.size)
     best: dict[float, set[tuple[int, int]]] = {}
     for pivot, pm in enumerate(cands):
         if not 2 <= pm.bit_count() <= 4:
@@ -84,37 +85,44 @@ def wxyz_wing(board: Board) -> Step | None:
                     union = ub | cands[c]
                     if union.bit_count() != 4:
                         continue
-                    cells = (pivot, a, b, c)
-                    z = _only_unrestricted(cells, union, cands, geo.peer_masks)
+                    cells = 1 << pivot | 1 << a | 1 << b | 1 << c
+                    z, seen = _only_unrestricted(cells, union, where, peer_masks)
                     if not z:
                         continue
-                    holders = [x for x in cells if cands[x] & z]
-                    seen = set(peer_sets[holders[0]])
-                    for x in holders[1:]:
-                        seen &= peer_sets[x]
-                    gone = {(x, z.bit_length()) for x in seen if cands[x] & z and x not in cells}
+                    gone = seen & where[z - 1] & ~cells
                     if gone:
-                        biggest = max(cands[x].bit_count() for x in cells)
-                        difficulty = WXYZ_WING + (0.1 if biggest == 3 else 0.0)
-                        best.setdefault(round(difficulty, 1), set()).update(gone)
+                        biggest = max(cands[x].bit_count() for x in (pivot, a, b, c))
+                        difficulty = round(WXYZ_WING + (0.1 if biggest == 3 else 0.0), 1)
+                        best.setdefault(difficulty, set()).update(
+                            (x, z) for x in range(len(cands)) if gone >> x & 1
+                        )
     if not best:
         return None
     difficulty = min(best)
     return Step("WXYZ-wing", difficulty, eliminations=tuple(sorted(best[difficulty])))
 
 
-def _only_unrestricted(cells, union: int, cands, peer_masks) -> int:
-    """The one digit of ``union`` whose pattern cells do not all see each other, or 0."""
-    found = 0
-    for d in digits_of(union):
-        bit = 1 << (d - 1)
-        holders = 0
-        for x in cells:
-            if cands[x] & bit:
-                holders |= 1 << x
-        if all(not holders & ~(peer_masks[x] | 1 << x) for x in cells if holders >> x & 1):
+def _only_unrestricted(cells: int, union: int, where, peer_masks) -> tuple[int, int]:
+    """The one digit of ``union`` whose cells in the pattern (a cell bitmask) do not all see
+    each other, and the cells that see all of those; (0, 0) when there is not exactly one."""
+    found, seen = 0, 0
+    while union:
+        low = union & -union
+        union ^= low
+        d = low.bit_length()
+        holders = where[d - 1] & cells
+        common = -1
+        restricted = True
+        h = holders
+        while h:
+            x = (h & -h).bit_length() - 1
+            h &= h - 1
+            common &= peer_masks[x]
+            if holders & ~(peer_masks[x] | 1 << x):
+                restricted = False
+        if restricted:
             continue
         if found:
-            return 0
-        found = bit
-    return found
+            return 0, 0
+        found, seen = d, common
+    return found, seen
