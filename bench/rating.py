@@ -44,6 +44,7 @@ def main() -> int:
     confusion: dict[str, Counter] = defaultdict(Counter)
     by_band: dict[int, list[float]] = defaultdict(list)  # signed errors (0 inside the range)
     cpu_all = cpu_le9 = 0.0
+    by_level_cpu: dict[str, list[float]] = defaultdict(list)  # our level -> CPU seconds
     count_le9 = unrated = 0
     for text, published, _source in rows:
         lo, _, hi = published.partition("-")
@@ -60,6 +61,7 @@ def main() -> int:
             unrated += 1
             print(f"unrated: {text} ({published}): {rating.reason}")
             continue
+        by_level_cpu[rating.level].append(spent)
         if rating.score <= 9.0:
             cpu_le9 += spent
             count_le9 += 1
@@ -90,6 +92,13 @@ def main() -> int:
     print(f"\nspeed (CPU, one core): {total / cpu_all:.0f} puzzles/s overall", end="")
     if count_le9:
         print(f"; {count_le9 / cpu_le9:.0f} puzzles/s for the {count_le9} rated <= 9")
+    print("by our level: puzzles, puzzles/s, median ms")
+    for name in names:
+        spent_list = by_level_cpu.get(name)
+        if spent_list:
+            rate = len(spent_list) / sum(spent_list)
+            median_ms = 1000 * statistics.median(spent_list)
+            print(f"  {name:>11}  {len(spent_list):4d}  {rate:7.0f}  {median_ms:7.1f}")
     return 0
 
 
