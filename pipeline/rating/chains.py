@@ -21,7 +21,7 @@ each of the thresholds 4, 6, 8, 12, 16, 24, 32, 48, ... it exceeds.
 
 from __future__ import annotations
 
-from pipeline.rating.candidates import Board, digit_places
+from pipeline.rating.candidates import Board, digit_places, memo
 from pipeline.rating.implication import (
     X_LINK,
     Y_LINK,
@@ -80,8 +80,14 @@ def _candidates(board: Board) -> list[int]:
     return [c * n + i for c, m in enumerate(board.cands) for i in range(n) if m >> i & 1]
 
 
+def _static_links(board: Board) -> StaticLinks:
+    """The links of this board state, shared by the static tiers (forcing chains, then
+    multiple forcing chains on the same state when Nishio finds nothing in between)."""
+    return memo(("static links",), board, lambda: StaticLinks(board))
+
+
 def forcing_chains(board: Board) -> Step | None:
-    links = StaticLinks(board)
+    links = _static_links(board)
     off = links.off
     reach, m = links.reach()
     ons = (1 << m) - 1
@@ -175,7 +181,7 @@ def _common_hints(
 
 
 def multiple_forcing_chains(board: Board) -> Step | None:
-    links = StaticLinks(board)
+    links = _static_links(board)
     reach, _ = links.reach()
     follow = {}
     hints: list[Hint] = []

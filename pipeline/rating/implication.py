@@ -63,6 +63,7 @@ class StaticLinks:
         n = geo.size
         off = off_base(board)
         self.off = off
+        self._reach: tuple[dict[int, int], int] | None = None
         self.weak: dict[int, list[int]] = {}
         self.strong: dict[int, list[tuple[int, int]]] = {}
         where = digit_places(cands, n)
@@ -99,7 +100,10 @@ class StaticLinks:
 
         A transitive closure over the strongly connected components (Tarjan, iterative), so a
         whole board costs about one pass over the links instead of one search per literal; the
-        chain tiers use it to find which assumptions lead anywhere before tracing those."""
+        chain tiers use it to find which assumptions lead anywhere before tracing those.
+        Computed once per board state and kept."""
+        if self._reach is not None:
+            return self._reach
         ons = sorted(self.weak)
         m = len(ons)
         ids = {lit: i for i, lit in enumerate(ons)}
@@ -115,7 +119,8 @@ class StaticLinks:
         self.dense = (succ, kinds, m)
         closure = _closure(succ)
         codes = ons + [lit + self.off for lit in ons]
-        return {code: closure[i] for i, code in enumerate(codes)}, m
+        self._reach = {code: closure[i] for i, code in enumerate(codes)}, m
+        return self._reach
 
     def contradiction_of(self, start: int, ids: dict[int, int]) -> tuple[int, int]:
         """What ``follow(start, stop_at_contradiction=True)`` finds, on the dense ids that
