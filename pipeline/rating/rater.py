@@ -64,6 +64,7 @@ BASIC_TECHNIQUES: tuple[Technique, ...] = (
     subsets.naked_subset(4),
     fish.fish(4),
     subsets.hidden_subset(4),
+    single_digit.three_strong_links,
     wings.wxyz_wing,
     uniqueness.bug,
 )

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from pipeline.ingest.textpuzzle import parse_puzzle_line
 from pipeline.rating.candidates import Board
-from pipeline.rating.single_digit import empty_rectangle, two_strong_links
+from pipeline.rating.single_digit import (
+    empty_rectangle,
+    three_strong_links,
+    two_strong_links,
+)
 from pipeline.rating.uniqueness import unique_loops
 from pipeline.rating.wings import wxyz_wing
 
@@ -72,6 +76,18 @@ def test_empty_rectangle_with_a_column_link():
     _only(board, ONE, [(1, 5), (6, 5)], col(5))
     step = empty_rectangle(board)
     assert step.difficulty == 4.2 and (6 * 9 + 1, 1) in step.eliminations
+
+
+def test_three_strong_links_in_rows():
+    # 1 only at r1c1/r1c5, r4c5/r4c7 and r8c7/r8c2, the links joined in columns 5 and 7:
+    # r1c1 or r8c2 is 1, so r2c2 and r3c2 (box 1 and column 2) lose it.
+    board = _board()
+    _only(board, ONE, [(0, 0), (0, 4)], row(0))
+    _only(board, ONE, [(3, 4), (3, 6)], row(3))
+    _only(board, ONE, [(7, 6), (7, 1)], row(7))
+    step = three_strong_links(board)
+    assert step.technique == "3 skyscrapers" and step.difficulty == 5.4
+    assert {(1 * 9 + 1, 1), (2 * 9 + 1, 1)} <= set(step.eliminations)
 
 
 def _rectangle(cands: dict[tuple[int, int], str]) -> Board:
