@@ -74,6 +74,8 @@ def wxyz_wing(board: Board) -> Step | None:
             for p in geo.peers[pivot]
             if cands[p] and cands[p].bit_count() <= 4 and (cands[p] | pm).bit_count() <= 4
         ]
+        # The pivot sees every wing, so a digit is unrestricted exactly when two wings that do
+        # not see each other both hold it: z is the union of those shared digits, if single.
         for i, a in enumerate(wings):
             ua = pm | cands[a]
             for j in range(i + 1, len(wings)):
@@ -81,48 +83,32 @@ def wxyz_wing(board: Board) -> Step | None:
                 ub = ua | cands[b]
                 if ub.bit_count() > 4:
                     continue
+                zab = 0 if peer_masks[a] >> b & 1 else cands[a] & cands[b]
                 for c in wings[j + 1 :]:
                     union = ub | cands[c]
                     if union.bit_count() != 4:
                         continue
-                    cells = 1 << pivot | 1 << a | 1 << b | 1 << c
-                    z, seen = _only_unrestricted(cells, union, where, peer_masks)
-                    if not z:
+                    z = zab
+                    if not peer_masks[a] >> c & 1:
+                        z |= cands[a] & cands[c]
+                    if not peer_masks[b] >> c & 1:
+                        z |= cands[b] & cands[c]
+                    if not z or z & (z - 1):
                         continue
-                    gone = seen & where[z - 1] & ~cells
+                    seen = -1
+                    for x in (pivot, a, b, c):
+                        if cands[x] & z:
+                            seen &= peer_masks[x]
+                    cells = 1 << pivot | 1 << a | 1 << b | 1 << c
+                    d = z.bit_length()
+                    gone = seen & where[d - 1] & ~cells
                     if gone:
                         biggest = max(cands[x].bit_count() for x in (pivot, a, b, c))
                         difficulty = round(WXYZ_WING + (0.1 if biggest == 3 else 0.0), 1)
                         best.setdefault(difficulty, set()).update(
-                            (x, z) for x in range(len(cands)) if gone >> x & 1
+                            (x, d) for x in range(len(cands)) if gone >> x & 1
                         )
     if not best:
         return None
     difficulty = min(best)
     return Step("WXYZ-wing", difficulty, eliminations=tuple(sorted(best[difficulty])))
-
-
-def _only_unrestricted(cells: int, union: int, where, peer_masks) -> tuple[int, int]:
-    """The one digit of ``union`` whose cells in the pattern (a cell bitmask) do not all see
-    each other, and the cells that see all of those; (0, 0) when there is not exactly one."""
-    found, seen = 0, 0
-    while union:
-        low = union & -union
-        union ^= low
-        d = low.bit_length()
-        holders = where[d - 1] & cells
-        common = -1
-        restricted = True
-        h = holders
-        while h:
-            x = (h & -h).bit_length() - 1
-            h &= h - 1
-            common &= peer_masks[x]
-            if holders & ~(peer_masks[x] | 1 << x):
-                restricted = False
-        if restricted:
-            continue
-        if found:
-            return 0, 0
-        found, seen = d, common
-    return found, seen
