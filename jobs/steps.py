@@ -160,7 +160,7 @@ def solve_board_step(
         )
         render_path = artifacts.render(page, index)
         artifacts.write_image(render_path, drawn)
-    facts = puzzle_facts(solution.puzzle, solution.result, rating_seconds)
+    facts = puzzle_facts(reading.puzzle(), solution.puzzle, solution.result, rating_seconds)
     return SolvedBoard(solution, render_path, clock.seconds, facts)
 
 
@@ -174,7 +174,7 @@ def solve_text_step(
     page to draw the solution on."""
     clock = Clock()
     result = solve_puzzle(puzzle, backend, timeout)
-    facts = puzzle_facts(puzzle, result, rating_seconds)
+    facts = puzzle_facts(puzzle, puzzle, result, rating_seconds)
     return SolvedBoard(PuzzleSolution(puzzle, result), None, clock.seconds, facts)
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import signal
 import threading
-from contextlib import contextmanager
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 from pipeline.grid import Grid, Puzzle
 from pipeline.rating import Rating, level_of, rate_puzzle

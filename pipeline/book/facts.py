@@ -37,9 +37,16 @@ def role_of(puzzle: Puzzle) -> Role:
 
 
 def puzzle_facts(
-    puzzle: Puzzle, result: SolveResult, rating_seconds: float = DEFAULT_RATING_SECONDS
+    printed: Puzzle,
+    solved: Puzzle,
+    result: SolveResult,
+    rating_seconds: float = DEFAULT_RATING_SECONDS,
 ) -> PuzzleFacts:
-    role = role_of(puzzle)
+    """``printed``: the grid as read; ``solved``: the one solved (readings that clashed set
+    aside). The role is the printed grid's: a printed answer with one wrong digit clashes, and
+    setting that digit aside must not make it a puzzle."""
+    role = role_of(printed)
+    puzzle = solved
     if role is Role.ANSWER:
         # An answer is not a puzzle to rate or to find copies of: its puzzle is.
         return PuzzleFacts(role, None, (), "unrated", None, None, None)
