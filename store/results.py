@@ -96,7 +96,8 @@ def puzzle_record(
         "solution": solution.grid if solution else None,
         "second_solution": solution.second_grid if solution else None,
         "confidence": puzzle.lowest_confidence,
-        # A solved puzzle left unrated (or rated off the SE scale) says why here.
+        # A solved puzzle left unrated says why here; so does one whose score is not SE's
+        # own (another size, or the search-effort fallback past dynamic forcing chains).
         "message": puzzle.message or puzzle.rating_reason,
         "error_code": puzzle.error_code,
         **book_fields(puzzle, findings),
