@@ -17,7 +17,7 @@ from store.models import Batch
 from store.results import result_records
 
 LOW_CONFIDENCE = 0.9  # a grid read less surely than this is listed for a look by eye
-GRID_STATES = ("solved", "unsolvable", "multiple_solutions", "timeout", "failed", "pending")
+BROKEN_ANSWER = "this printed answer breaks the rules"
 
 
 @dataclass
@@ -25,6 +25,7 @@ class GridSection:
     record: dict[str, Any]
     cells: list[list[dict[str, Any]]]  # rows of {text, kind}: given, solved, wrong, doubted
     fixes: list[str]
+    answer_to: GridSection | None = None  # for a printed answer: its puzzle
 
     @property
     def title(self) -> str:
@@ -85,9 +86,13 @@ def build_report(session: Session, batch_id: int) -> BookReport:
             by_page[key].grids.append(grid)
             grids.append(grid)
     unmatched = set(findings.unmatched_answers) | set(findings.ambiguous_answers)
+    by_id = {g.record["puzzle_id"]: g for g in grids}
     for grid in grids:
         if grid.record["puzzle_id"] in unmatched:
             grid.fixes.append("this printed answer fits no puzzle of the batch (or several)")
+        puzzle = by_id.get(findings.answer_for.get(grid.record["puzzle_id"]))
+        if puzzle is not None:
+            _mark_answer(grid, puzzle)
     puzzles = [g for g in grids if g.record["role"] != "answer"]
     return BookReport(
         batch_label=batch.label or f"batch {batch.id}",
@@ -106,6 +111,23 @@ def build_report(session: Session, batch_id: int) -> BookReport:
         sections=sections,
         to_fix=sum(1 for g in grids if g.fixes),
     )
+
+
+def _mark_answer(answer: GridSection, puzzle: GridSection) -> None:
+    """An answer paired with its puzzle: say whose it is, and mark and name its misprints."""
+    key = puzzle.record["answer_key"]
+    solution = puzzle.record["solution"] or []
+    misprints = []
+    for r, c in key["wrong_cells"]:
+        answer.cells[r][c]["kind"] = "wrong"
+        if solution:
+            misprints.append(f"r{r + 1}c{c + 1} should be {_symbol(solution[r][c])}")
+    if misprints:
+        # The clash the solver reported is this misprint: say it in an editor's terms.
+        answer.fixes[:] = ["misprinted: " + ", ".join(misprints)] + [
+            fix for fix in answer.fixes if not fix.startswith(BROKEN_ANSWER)
+        ]
+    answer.answer_to = puzzle
 
 
 def _level_histogram(puzzles: list[GridSection]) -> list[tuple[str, int]]:
@@ -161,7 +183,7 @@ def fixes_of(record: dict[str, Any]) -> list[str]:
     fixes = []
     status, role, message = record["status"], record["role"], record["message"]
     if status == "unsolvable":
-        what = "this printed answer breaks the rules" if role == "answer" else "no solution"
+        what = BROKEN_ANSWER if role == "answer" else "no solution"
         fixes.append(f"{what}: {message}")
     elif status == "multiple_solutions":
         fixes.append("more than one solution: add a given where the solutions differ")

@@ -116,6 +116,7 @@ def test_the_report_opens_in_headless_chromium_without_console_errors(book_run) 
     assert "Answer-key mismatches (1)" in opened.dom
     assert "Duplicates (1)" in opened.dom
     assert f"is wrong at r5c{wrong[1] + 1}" in opened.dom
+    assert f"misprinted: r5c{wrong[1] + 1} should be" in opened.dom
     assert png.stat().st_size > 10_000 and pdf.read_bytes().startswith(b"%PDF")
 
 
