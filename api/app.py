@@ -16,7 +16,7 @@ import kombu.exceptions
 import redis.exceptions
 import sqlalchemy.exc
 from fastapi import Depends, FastAPI, File, Form, HTTPException, Query, Request, UploadFile
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
@@ -34,6 +34,8 @@ from api.schemas import (
     SubmittedFile,
 )
 from api.uploads import base_name, check_size, check_text, is_media, not_media, not_media_message
+from reports.book_report import build_report
+from reports.html import render_report_html
 from settings import Settings
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory, transaction
@@ -304,6 +306,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for r in records[offset : offset + limit]
         ]
         return ResultPage(items=items, total=len(records), limit=limit, offset=offset)
+
+    @app.get(
+        "/batches/{batch_id}/report.html",
+        response_class=HTMLResponse,
+        responses={**NOT_FOUND, 200: {"content": {"text/html": {}}}},
+    )
+    def get_report(batch_id: UUID, key_id: ApiKeyId, db: Db) -> HTMLResponse:
+        """The book check as one HTML page: summary (verdicts, levels, ratings, answer-key
+        mismatches, duplicates, low-confidence readings) and every grid with what to fix."""
+        batch = _owned_batch(db, batch_id, key_id)
+        return HTMLResponse(render_report_html(build_report(db, batch.id)))
 
     @app.get("/puzzles/{puzzle_id}", responses=NOT_FOUND)
     def get_puzzle(puzzle_id: UUID, key_id: ApiKeyId, db: Db) -> PuzzleDetail:

@@ -67,6 +67,19 @@ class BatchPage(BaseModel):
     offset: int
 
 
+class GridPlace(BaseModel):
+    source: str
+    page: int
+    index: int
+
+
+class AnswerKeyCheck(GridPlace):
+    """Where the printed answer is, and whether it matches the unique solution."""
+
+    matches: bool
+    wrong_cells: list[list[int]] = Field(description="[row, col], 0-based")
+
+
 class ResultRecord(BaseModel):
     """One grid, or a page without one, or an input file that failed before its pages."""
 
@@ -84,6 +97,17 @@ class ResultRecord(BaseModel):
     confidence: float | None
     message: str | None
     error_code: str | None
+    role: str | None = Field(None, description="puzzle, or answer (every cell printed)")
+    rating: float | None = Field(None, description="SE scale; null: the reason is in message")
+    techniques: list[str] = Field([], description="techniques used, hardest last")
+    level: str | None = Field(None, description="easy ... extreme, or unrated")
+    answer_key: AnswerKeyCheck | None = Field(
+        None, description="the printed answer paired with this puzzle, checked; null: none"
+    )
+    duplicate_of: GridPlace | None = Field(
+        None, description="the first copy (exact or disguised) of this puzzle in the batch"
+    )
+    printed_label: str | None = Field(None, description="the difficulty printed near the grid")
     doubts: list[Any] = []
     rotation: int | None = None
     corners: list[Any] | None = None

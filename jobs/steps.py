@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind, RectifiedBoard
+from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from pipeline.book.facts import PuzzleFacts, puzzle_facts
 from pipeline.grid import Puzzle
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, load_page
@@ -74,12 +76,14 @@ class ReadBoard:
 
 @dataclass
 class SolvedBoard:
-    """A board's reading solved (doubting contradictory readings), and the drawing of its
-    solution when it has exactly one."""
+    """A board's reading solved (doubting contradictory readings), the drawing of its
+    solution when it has exactly one, and what the book check needs of it (role, rating,
+    canonical form)."""
 
     solution: PuzzleSolution
     render_path: str | None
     seconds: float
+    facts: PuzzleFacts
 
 
 def load_page_step(
@@ -142,6 +146,7 @@ def solve_board_step(
     backend: SatBackend,
     timeout: float,
     artifacts: Artifacts,
+    rating_seconds: float = DEFAULT_RATING_SECONDS,
 ) -> SolvedBoard:
     """Only a unique solution is drawn: one of several (or an unproven one) is no answer,
     and drawing it would look like one. ``page_pixels`` None: nothing to draw on."""
@@ -155,15 +160,22 @@ def solve_board_step(
         )
         render_path = artifacts.render(page, index)
         artifacts.write_image(render_path, drawn)
-    return SolvedBoard(solution, render_path, clock.seconds)
+    facts = puzzle_facts(reading.puzzle(), solution.puzzle, solution.result, rating_seconds)
+    return SolvedBoard(solution, render_path, clock.seconds, facts)
 
 
-def solve_text_step(puzzle: Puzzle, backend: SatBackend, timeout: float) -> SolvedBoard:
+def solve_text_step(
+    puzzle: Puzzle,
+    backend: SatBackend,
+    timeout: float,
+    rating_seconds: float = DEFAULT_RATING_SECONDS,
+) -> SolvedBoard:
     """A puzzle given as text: its givens are certain, so none is doubted, and there is no
     page to draw the solution on."""
     clock = Clock()
     result = solve_puzzle(puzzle, backend, timeout)
-    return SolvedBoard(PuzzleSolution(puzzle, result), None, clock.seconds)
+    facts = puzzle_facts(puzzle, puzzle, result, rating_seconds)
+    return SolvedBoard(PuzzleSolution(puzzle, result), None, clock.seconds, facts)
 
 
 def _write_cell_images(

@@ -222,6 +222,20 @@ class Puzzle(Handover, Base):
     lowest_confidence: Mapped[float | None] = mapped_column(Float)
     error_code: Mapped[str | None] = mapped_column(String(40))
     message: Mapped[str | None] = mapped_column(Text)
+    # The book check (pipeline.book.facts), set with the solution. ``role``: puzzle, or answer
+    # (every cell printed). ``rating`` on the SE scale, None with ``rating_reason`` saying why.
+    role: Mapped[str | None] = mapped_column(String(10), index=True)
+    rating: Mapped[float | None] = mapped_column(Float, index=True)
+    techniques: Mapped[list[Any] | None] = mapped_column()  # names, hardest last
+    level: Mapped[str | None] = mapped_column(String(20), index=True)
+    rating_reason: Mapped[str | None] = mapped_column(Text)
+    # Equal for a puzzle and every disguise of it: indexed, so copies are one lookup away, in a
+    # batch and across batches. ``canonical_complete`` False: a weaker form (16x16 and up).
+    canonical: Mapped[str | None] = mapped_column(Text, index=True)
+    canonical_complete: Mapped[bool | None] = mapped_column()
+    # Printed near the grid ("Easy", "Puzzle 12"), when read; not read from images yet.
+    printed_label: Mapped[str | None] = mapped_column(String(40))
+    printed_number: Mapped[int | None] = mapped_column(Integer)
 
 
 class Cell(Base):

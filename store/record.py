@@ -19,6 +19,7 @@ from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from pipeline.board import BoardImage, RectifiedBoard
+from pipeline.book.facts import PuzzleFacts
 from pipeline.errors import Interrupted, NoGridFound, SudokuBatchError
 from pipeline.grid import Grid
 from pipeline.ingest.sources import PageSource
@@ -196,6 +197,7 @@ def add_text_puzzles(
         puzzle.givens = grid_json(given.givens)
         puzzle.lowest_confidence = 1.0 if any(any(row) for row in given.givens) else None
         puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
+        set_facts(puzzle, None)
         puzzles.append(puzzle)
     for stale in old_puzzles.values():
         session.delete(stale)
@@ -261,6 +263,7 @@ def _set_board(puzzle: Puzzle, board: BoardImage, image_path: str) -> None:
     puzzle.board_image_path = image_path
     puzzle.givens = puzzle.lowest_confidence = None
     puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.PENDING, None, None
+    set_facts(puzzle, None)
     _set_geometry(puzzle, board)
 
 
@@ -297,6 +300,7 @@ def record_reading(
     puzzle.givens = grid_json(reading.givens())
     puzzle.lowest_confidence = reading.lowest_confidence()
     puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
+    set_facts(puzzle, None)
     session.execute(delete(Cell).where(Cell.puzzle_id == puzzle_id))
     session.execute(delete(Solution).where(Solution.puzzle_id == puzzle_id))
     session.execute(CELL_INSERT, _cell_rows(puzzle_id, reading.cells))
@@ -326,9 +330,13 @@ def record_solution(
     render_path: str | None,
     seconds: float,
     worker: str | None = None,
+    *,
+    facts: PuzzleFacts | None = None,
 ) -> None:
-    """A puzzle's verdict, solution(s), doubted readings and render (None if not drawn)."""
+    """A puzzle's verdict, solution(s), doubted readings and render (None if not drawn), and
+    its book-check facts (role, rating, canonical form; None: unknown, left empty)."""
     puzzle = session.get_one(Puzzle, puzzle_id)
+    set_facts(puzzle, facts)
     result = solution.result
     row = session.scalar(select(Solution).where(Solution.puzzle_id == puzzle_id))
     if row is None:
@@ -349,6 +357,19 @@ def record_solution(
     puzzle.error_code = None if result.verdict is Verdict.SOLVED else str(result.verdict)
     puzzle.message = message
     _record_run(session, Stage.SOLVE, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
+
+
+def set_facts(puzzle: Puzzle, facts: PuzzleFacts | None) -> None:
+    """The book-check columns from ``facts``; None clears them (a puzzle read again or failed
+    keeps no rating of an earlier reading)."""
+    if facts is None:
+        puzzle.role = puzzle.rating = puzzle.techniques = puzzle.level = None
+        puzzle.rating_reason = puzzle.canonical = puzzle.canonical_complete = None
+        return
+    puzzle.role, puzzle.rating = str(facts.role), facts.rating
+    puzzle.techniques, puzzle.level = list(facts.techniques), facts.level
+    puzzle.rating_reason = facts.rating_reason
+    puzzle.canonical, puzzle.canonical_complete = facts.canonical, facts.canonical_complete
 
 
 def record_failure(
@@ -382,6 +403,7 @@ def record_failure(
     elif puzzle_id is not None:
         subject = session.get_one(Puzzle, puzzle_id)
         subject.status = PuzzleStatus.FAILED
+        set_facts(subject, None)
         session.execute(delete(Solution).where(Solution.puzzle_id == puzzle_id))
     else:
         raise ValueError("record_failure needs an input_file_id, page_id or puzzle_id")

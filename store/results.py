@@ -15,6 +15,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from pipeline.book.findings import BookFindings
+from store.book_check import NO_BOOK_FIELDS, batch_findings, book_fields
 from store.models import (
     Batch,
     Cell,
@@ -56,6 +58,7 @@ def result_records(session: Session, batch_id: int) -> list[dict[str, Any]]:
         for s in session.scalars(select(Solution).join(Puzzle).where(Puzzle.batch_id == batch_id))
     }
     timings = _timings(session, batch_id)
+    findings = batch_findings(session, batch_id)
     records = []
     for input_file in inputs:
         if input_file.status == InputStatus.FAILED:
@@ -66,15 +69,22 @@ def result_records(session: Session, batch_id: int) -> list[dict[str, Any]]:
                 records.append(_page_record(page))
             for puzzle in puzzles:
                 records.append(
-                    puzzle_record(page, puzzle, solutions.get(puzzle.id), timings[puzzle.id])
+                    puzzle_record(
+                        page, puzzle, solutions.get(puzzle.id), timings[puzzle.id], findings
+                    )
                 )
     return records
 
 
 def puzzle_record(
-    page: Page, puzzle: Puzzle, solution: Solution | None, seconds: dict[str, float]
+    page: Page,
+    puzzle: Puzzle,
+    solution: Solution | None,
+    seconds: dict[str, float],
+    findings: BookFindings | None = None,
 ) -> dict[str, Any]:
-    """One grid's result record."""
+    """One grid's result record; ``findings``: the batch's book check (None: not computed,
+    so no answer key or duplicate is named)."""
     return {
         **_page_fields(page),
         "puzzle_id": puzzle.id,
@@ -86,8 +96,11 @@ def puzzle_record(
         "solution": solution.grid if solution else None,
         "second_solution": solution.second_grid if solution else None,
         "confidence": puzzle.lowest_confidence,
-        "message": puzzle.message,
+        # A solved puzzle left unrated says why here; so does one whose score is not SE's
+        # own (another size, or the search-effort fallback past dynamic forcing chains).
+        "message": puzzle.message or puzzle.rating_reason,
         "error_code": puzzle.error_code,
+        **book_fields(puzzle, findings),
         "doubts": solution.doubts if solution else [],
         "rotation": puzzle.rotation,
         "corners": puzzle.corners,
@@ -124,8 +137,9 @@ def puzzle_result(session: Session, puzzle_id: int) -> dict[str, Any] | None:
         run.stage: run.seconds
         for run in session.scalars(select(StageRun).where(StageRun.puzzle_id == puzzle_id))
     }
+    findings = batch_findings(session, puzzle.batch_id)
     return {
-        **puzzle_record(page, puzzle, solution, seconds),
+        **puzzle_record(page, puzzle, solution, seconds, findings),
         "cells": puzzle_cells(session, puzzle_id),
     }
 
@@ -211,6 +225,7 @@ def _empty_grid_fields() -> dict[str, Any]:
         "solution": None,
         "second_solution": None,
         "confidence": None,
+        **NO_BOOK_FIELDS,
         "doubts": [],
     }
 

@@ -11,11 +11,13 @@ import sys
 
 from pipeline.errors import SudokuBatchError
 from sudoku_batch.commands import (
+    answer_key,
     api,
     flower,
     keys,
     migrate,
     recover,
+    report,
     run,
     solve_text,
     submit,
@@ -24,7 +26,20 @@ from sudoku_batch.commands import (
 )
 from sudoku_batch.outcome import ExitCode, exit_code_of_error
 
-COMMANDS = (run, solve_text, submit, watch, worker, api, flower, migrate, recover, keys)
+COMMANDS = (
+    run,
+    solve_text,
+    submit,
+    watch,
+    report,
+    answer_key,
+    worker,
+    api,
+    flower,
+    migrate,
+    recover,
+    keys,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -182,6 +182,7 @@ def _persist(session, page_id: int, outcome: PageOutcome) -> None:
                 board.solved.solution,
                 board.solved.render_path,
                 board.solved.seconds,
+                facts=board.solved.facts,
             )
         if board.error is not None and board.error_stage is not None:
             record_failure(

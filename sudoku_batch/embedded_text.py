@@ -70,7 +70,12 @@ def run_text_batch(
                 record_failure(session, solved, Stage.SOLVE, puzzle_id=puzzle_id)
             else:
                 record_solution(
-                    session, puzzle_id, solved.solution, solved.render_path, solved.seconds
+                    session,
+                    puzzle_id,
+                    solved.solution,
+                    solved.render_path,
+                    solved.seconds,
+                    facts=solved.facts,
                 )
         bar.update(1)
     bar.close()

@@ -9,13 +9,24 @@ from pathlib import Path
 
 from tests.conftest import REPO_ROOT
 
-PACKAGES = ("pipeline", "jobs", "settings", "store", "workers", "api", "sudoku_batch", "synth")
+PACKAGES = (
+    "pipeline",
+    "jobs",
+    "settings",
+    "store",
+    "reports",
+    "workers",
+    "api",
+    "sudoku_batch",
+    "synth",
+)
 # What each package must never import (the pure pipeline knows no database, queue or driver).
 FORBIDDEN = {
     "pipeline": {"celery", "sqlalchemy", "store", "workers", "jobs", "api", "sudoku_batch"},
     "jobs": {"celery", "workers", "api", "sudoku_batch"},
     "settings": {"store", "workers", "jobs", "api", "sudoku_batch"},
-    "store": {"celery", "workers", "jobs", "api", "sudoku_batch"},
+    "store": {"celery", "workers", "jobs", "api", "sudoku_batch", "reports"},
+    "reports": {"celery", "workers", "jobs", "api", "sudoku_batch"},
     "workers": {"api", "sudoku_batch"},
     "api": {"sudoku_batch"},
 }

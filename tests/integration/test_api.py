@@ -80,6 +80,7 @@ def test_every_route_but_health_needs_a_live_key(settings: Settings) -> None:
             ("POST", "/text-batches"),
             ("GET", f"/batches/{uuid.uuid4()}"),
             ("GET", f"/batches/{uuid.uuid4()}/results"),
+            ("GET", f"/batches/{uuid.uuid4()}/report.html"),
             ("GET", f"/puzzles/{uuid.uuid4()}"),
             ("GET", f"/puzzles/{uuid.uuid4()}/render.png"),
         ):
@@ -124,12 +125,16 @@ def test_another_keys_batch_and_puzzles_do_not_exist(
         f"/batches/{batch['batch_id']}",
         f"/batches/{batch['batch_id']}/results",
         f"/puzzles/{puzzle_id}",
+        f"/batches/{batch['batch_id']}/report.html",
         f"/puzzles/{puzzle_id}/render.png",
     ]
     for url in urls:
         assert stranger.get(url).status_code == 404, url
     assert batch["batch_id"] not in stranger.get("/batches").text
     assert client.get(urls[2]).json()["puzzle_id"] == str(puzzle_id)
+    report = client.get(urls[3])
+    assert report.status_code == 200 and report.headers["content-type"].startswith("text/html")
+    assert "Book check" in report.text and "grid.png" in report.text
 
 
 def test_unknown_ids_answer_404_with_a_reason(client: TestClient) -> None:

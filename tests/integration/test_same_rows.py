@@ -163,6 +163,13 @@ def rows(sessions: sessionmaker[Session], batch_id: int) -> dict[str, Any]:
                     _rounded(z.homography),
                     _rounded(z.lattice),
                     bool(z.board_image_path),
+                    # The book check, worked out in the solve step both drivers run.
+                    z.role,
+                    z.rating,
+                    z.techniques,
+                    z.level,
+                    z.rating_reason,
+                    z.canonical,
                 )
                 for z in puzzles
             },
@@ -253,6 +260,8 @@ def test_both_drivers_write_the_same_rows(
 
     served, embedded = rows(sessions, batch_id), embedded_rows(tmp_path / "out")
     assert served["puzzles"], "the server found no puzzle: nothing was compared"
+    ratings = [value[14] for value in served["puzzles"].values() if value[0] == "solved"]
+    assert ratings and all(ratings), "every solved puzzle is rated by both drivers alike"
     for table in served:
         assert embedded[table] == served[table], f"{table} differ between the drivers"
     if kind == "images":

@@ -49,4 +49,5 @@ def solve_board(self: StageTask, puzzle_id: int) -> None:
                 solved.render_path,
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
+                facts=solved.facts,
             )

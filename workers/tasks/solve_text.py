@@ -37,4 +37,5 @@ def solve_text_puzzle(self: StageTask, puzzle_id: int) -> None:
                 solved.render_path,
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
+                facts=solved.facts,
             )

@@ -1,0 +1,72 @@
+"""What the book check needs to know of each grid, worked out in the solve step (both drivers
+run it, so embedded and server rows agree): is it a puzzle or a printed answer, how hard is it,
+and its canonical form, under which disguised copies meet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS, rate_within
+from pipeline.grid import Puzzle
+from pipeline.rating import Rating
+from pipeline.solve.canonical import canonical_form
+from pipeline.solve.result import SolveResult, Verdict
+
+
+class Role(StrEnum):
+    PUZZLE = "puzzle"
+    ANSWER = "answer"  # every cell printed: a solution on an answer page
+
+
+@dataclass(frozen=True)
+class PuzzleFacts:
+    role: Role
+    rating: float | None  # SE scale; None: see rating_reason
+    techniques: tuple[str, ...]  # hardest last
+    level: str  # pipeline.rating.levels, "unrated" when rating is None
+    rating_reason: str | None  # why unrated, or a caveat on the score (e.g. not 9x9)
+    canonical: str | None  # None for answers and for grids with blocked cells
+    canonical_complete: bool | None  # False: a weaker form (16x16 and up), copies may be missed
+
+
+def role_of(puzzle: Puzzle) -> Role:
+    cells = [v for row in puzzle.givens for v in row if v is not None]
+    return Role.ANSWER if cells and all(cells) else Role.PUZZLE
+
+
+def puzzle_facts(
+    printed: Puzzle,
+    solved: Puzzle,
+    result: SolveResult,
+    rating_seconds: float = DEFAULT_RATING_SECONDS,
+) -> PuzzleFacts:
+    """``printed``: the grid as read; ``solved``: the one solved (readings that clashed set
+    aside). The role is the printed grid's: a printed answer with one wrong digit clashes, and
+    setting that digit aside must not make it a puzzle."""
+    role = role_of(printed)
+    puzzle = solved
+    if role is Role.ANSWER:
+        # An answer is not a puzzle to rate or to find copies of: its puzzle is.
+        return PuzzleFacts(role, None, (), "unrated", None, None, None)
+    rating = _rating(puzzle, result, rating_seconds)
+    blocked = any(v is None for row in puzzle.givens for v in row)
+    # A blocked cell would count as an empty one in the form: no form rather than a false match.
+    form = None if blocked else canonical_form(puzzle)
+    return PuzzleFacts(
+        role,
+        rating.score,
+        rating.techniques,
+        rating.level,
+        rating.reason,
+        form.text if form else None,
+        form.complete if form else None,
+    )
+
+
+def _rating(puzzle: Puzzle, result: SolveResult, seconds: float) -> Rating:
+    if result.verdict is not Verdict.SOLVED or result.solution is None:
+        # A rating says how hard the unique solution is to reach; without one there is none.
+        return Rating(None, (), "unrated", "not rated: the puzzle has no unique solution")
+    return rate_within(puzzle, result.solution, seconds)

@@ -1,0 +1,71 @@
+"""The book check of a batch, read from its rows (see ``pipeline.book.findings``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from pipeline.book.findings import BookFindings, GridEntry, book_findings
+from pipeline.grid import Grid
+from pipeline.solve.result import Verdict
+from store.models import InputFile, Page, Puzzle, Solution
+
+
+def batch_findings(session: Session, batch_id: int) -> BookFindings:
+    rows = session.execute(
+        select(Puzzle, Page, Solution.verdict, Solution.grid)
+        .join(Page, Page.id == Puzzle.page_id)
+        .join(InputFile, InputFile.id == Page.input_file_id)
+        .outerjoin(Solution, Solution.puzzle_id == Puzzle.id)
+        .where(Puzzle.batch_id == batch_id)
+        .order_by(InputFile.id, Page.id, Puzzle.index_on_page)
+    ).all()
+    return book_findings([_entry(*row) for row in rows])
+
+
+def _entry(puzzle: Puzzle, page: Page, verdict: str | None, grid: Any) -> GridEntry:
+    unique = verdict == Verdict.SOLVED
+    return GridEntry(
+        id=puzzle.id,
+        source=page.source,
+        page=page.page_number,
+        index=puzzle.index_on_page,
+        role=puzzle.role,
+        size=puzzle.size,
+        givens=as_grid(puzzle.givens),
+        solution=as_grid(grid) if unique else None,
+        canonical=puzzle.canonical,
+        level=puzzle.level,
+        printed_number=puzzle.printed_number,
+    )
+
+
+def as_grid(rows: list[list[int | None]] | None) -> Grid | None:
+    """JSON rows as a hashable grid."""
+    return None if rows is None else tuple(tuple(row) for row in rows)
+
+
+def book_fields(puzzle: Puzzle, findings: BookFindings | None) -> dict[str, Any]:
+    """The results contract's book-check fields of one puzzle."""
+    return {
+        "role": puzzle.role,
+        "rating": puzzle.rating,
+        "techniques": puzzle.techniques or [],
+        "level": puzzle.level,
+        "answer_key": findings.answer_key.get(puzzle.id) if findings else None,
+        "duplicate_of": findings.duplicate_of.get(puzzle.id) if findings else None,
+        "printed_label": puzzle.printed_label,
+    }
+
+
+NO_BOOK_FIELDS: dict[str, Any] = {
+    "role": None,
+    "rating": None,
+    "techniques": [],
+    "level": None,
+    "answer_key": None,
+    "duplicate_of": None,
+    "printed_label": None,
+}

@@ -1,0 +1,61 @@
+"""Naming a batch on the command line: an output folder of ``run`` (its newest batch), or a
+batch's UUID or row id in the database of ``--database-url``."""
+
+from __future__ import annotations
+
+import argparse
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sudoku_batch.errors import BadArguments
+
+
+def add_batch_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "batch",
+        metavar="BATCH",
+        help="an output folder of `run` (its newest batch), or a batch UUID or id",
+    )
+    parser.add_argument(
+        "--database-url", help="default: the folder's SQLite file, else SUDOKU_BATCH_DATABASE_URL"
+    )
+
+
+@contextmanager
+def batch_session(args: argparse.Namespace) -> Iterator[tuple[object, int]]:
+    """A session on the batch's database and the batch's row id."""
+    from sqlalchemy import select
+
+    from settings import Settings
+    from store.db import make_engine, make_session_factory
+    from store.models import Batch
+    from sudoku_batch.embedded import DATABASE_NAME
+
+    folder = Path(args.batch)
+    if args.database_url:
+        url = args.database_url
+    elif (folder / DATABASE_NAME).is_file():
+        url = f"sqlite:///{(folder / DATABASE_NAME).resolve()}"
+    else:
+        url = Settings.from_env().database_url
+    engine = make_engine(url)
+    try:
+        with make_session_factory(engine)() as session:
+            if (folder / DATABASE_NAME).is_file() and not args.database_url:
+                query = select(Batch.id).order_by(Batch.id.desc()).limit(1)
+            elif args.batch.isdigit():
+                query = select(Batch.id).where(Batch.id == int(args.batch))
+            else:
+                try:
+                    public = uuid.UUID(args.batch)
+                except ValueError:
+                    raise BadArguments(f"{args.batch} is no output folder, UUID or id") from None
+                query = select(Batch.id).where(Batch.public_id == public)
+            batch_id = session.scalar(query)
+            if batch_id is None:
+                raise BadArguments(f"there is no batch {args.batch}")
+            yield session, batch_id
+    finally:
+        engine.dispose()
