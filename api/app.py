@@ -7,6 +7,7 @@ and to every other key it does not exist (404). URLs carry UUIDs, never row ids.
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Iterator
 from typing import Annotated, Any
@@ -16,7 +17,7 @@ import kombu.exceptions
 import redis.exceptions
 import sqlalchemy.exc
 from fastapi import Depends, FastAPI, File, Form, HTTPException, Query, Request, UploadFile
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
@@ -37,6 +38,7 @@ from api.uploads import base_name, check_size, check_text, is_media, not_media, 
 from settings import Settings
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory, transaction
+from store.exports import write_csv
 from store.handover import Step
 from store.models import Batch, Puzzle, Solution
 from store.progress import batches_of_key, stage_progress
@@ -103,6 +105,11 @@ def _owned_puzzle(db: Session, puzzle_id: UUID, key_id: int) -> tuple[Puzzle, Ba
     if row is None:
         raise HTTPException(404, f"there is no puzzle {puzzle_id}")
     return row[0], row[1]
+
+
+def _public_puzzle_ids(db: Session, batch: Batch) -> dict[int, UUID]:
+    ids = select(Puzzle.id, Puzzle.public_id).where(Puzzle.batch_id == batch.id)
+    return {row_id: public_id for row_id, public_id in db.execute(ids)}
 
 
 def _public_record(record: dict[str, Any], batch: Batch, public: dict[int, UUID]) -> dict:
@@ -297,13 +304,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 for r in records
                 if r["confidence"] is not None and r["confidence"] < confidence_below
             ]
-        ids = select(Puzzle.id, Puzzle.public_id).where(Puzzle.batch_id == batch.id)
-        public = {row_id: public_id for row_id, public_id in db.execute(ids)}
+        public = _public_puzzle_ids(db, batch)
         items = [
             ResultRecord.model_validate(_public_record(r, batch, public))
             for r in records[offset : offset + limit]
         ]
         return ResultPage(items=items, total=len(records), limit=limit, offset=offset)
+
+    @app.get(
+        "/batches/{batch_id}/results.csv",
+        response_class=Response,
+        responses={**NOT_FOUND, 200: {"content": {"text/csv": {}}}},
+    )
+    def get_results_csv(batch_id: UUID, key_id: ApiKeyId, db: Db) -> Response:
+        """Every results record as one CSV row (columns and grid alphabet: store.exports)."""
+        batch = _owned_batch(db, batch_id, key_id)
+        public = _public_puzzle_ids(db, batch)
+        out = io.StringIO()
+        write_csv((_public_record(r, batch, public) for r in result_records(db, batch.id)), out)
+        return Response(
+            out.getvalue(),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="results-{batch_id}.csv"'},
+        )
 
     @app.get("/puzzles/{puzzle_id}", responses=NOT_FOUND)
     def get_puzzle(puzzle_id: UUID, key_id: ApiKeyId, db: Db) -> PuzzleDetail:

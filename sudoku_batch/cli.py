@@ -12,6 +12,7 @@ import sys
 from pipeline.errors import SudokuBatchError
 from sudoku_batch.commands import (
     api,
+    export,
     flower,
     keys,
     migrate,
@@ -24,7 +25,7 @@ from sudoku_batch.commands import (
 )
 from sudoku_batch.outcome import ExitCode, exit_code_of_error
 
-COMMANDS = (run, solve_text, submit, watch, worker, api, flower, migrate, recover, keys)
+COMMANDS = (run, solve_text, submit, watch, worker, api, flower, migrate, recover, keys, export)
 
 
 def build_parser() -> argparse.ArgumentParser:
