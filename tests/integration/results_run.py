@@ -3,9 +3,10 @@ tests of the ``results`` view, the documented queries and the exports look at.
 
 One SQLite output folder holds three batches: an image batch (the examples, a synthetic
 two-page book, a blank page, a file that is no image), a text batch (solved, two solutions,
-clashing givens, a line that is no puzzle, and one example puzzle again, so a puzzle appears in
-two batches), and a batch left unfinished on purpose (written directly: an embedded run always
-finishes). Every row is then copied, ids and all, into a fresh PostgreSQL database.
+clashing givens, a line that is no puzzle, one example puzzle again, so a puzzle appears in two
+batches; and a file of comments only, which fails before its lines are listed), and a batch
+left unfinished on purpose (written directly: an embedded run always finishes). Every row is
+then copied, ids and all, into a fresh PostgreSQL database.
 """
 
 from __future__ import annotations
@@ -77,7 +78,9 @@ def run_everything(tmp: Path) -> RealRun:
     jsonl[image.batch_id] = _read_jsonl(out / RESULTS_NAME)
     puzzles = tmp / "puzzles.txt"
     puzzles.write_text("\n".join([*TEXT_PUZZLES, example_puzzle_line()]) + "\n")
-    text_records = run_text_batch([puzzles], options)
+    comments = tmp / "comments-only.txt"  # no puzzle line: the file fails before listing
+    comments.write_text("# nothing but a comment\n")
+    text_records = run_text_batch([puzzles, comments], options)
     text_batch = text_records[0]["batch_id"]
     jsonl[text_batch] = _read_jsonl(out / RESULTS_NAME)
     sqlite_url = f"sqlite:///{out / DATABASE_NAME}"
