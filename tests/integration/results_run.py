@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 import psycopg
 import pytest
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, text
 from sqlalchemy.engine import make_url
 
 from pipeline.ingest.textpuzzle import format_grid
@@ -146,6 +146,13 @@ def _copy_to_postgres(sqlite_url: str) -> str:
                 rows = [dict(row._mapping) for row in reading.execute(select(table))]
                 if rows:
                     writing.execute(insert(table), rows)
+                if "id" in table.c:  # rows came with their ids: new rows continue after them
+                    writing.execute(
+                        text(
+                            f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'),"
+                            f" (SELECT coalesce(max(id), 0) + 1 FROM {table.name}), false)"
+                        )
+                    )
     finally:
         source.dispose()
         target.dispose()
