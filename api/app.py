@@ -43,7 +43,7 @@ from store.handover import Step
 from store.models import Batch, Puzzle, Solution
 from store.progress import batches_of_key, stage_progress
 from store.record import Stage, add_input_file, create_batch, record_failure
-from store.results import batch_status, puzzle_result, result_records
+from store.results import batch_status, count_records, puzzle_result, result_records
 from workers.app import make_celery
 from workers.publish import hand_over
 
@@ -295,21 +295,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ) -> ResultPage:
         """One record per grid found, one per page without a grid, in input order."""
         batch = _owned_batch(db, batch_id, key_id)
-        records = result_records(db, batch.id)
-        if status is not None:
-            records = [r for r in records if r["status"] == status]
-        if confidence_below is not None:
-            records = [
-                r
-                for r in records
-                if r["confidence"] is not None and r["confidence"] < confidence_below
-            ]
+        filters = {"status": status, "confidence_below": confidence_below}
+        records = result_records(db, batch.id, **filters, limit=limit, offset=offset)
         public = _public_puzzle_ids(db, batch)
-        items = [
-            ResultRecord.model_validate(_public_record(r, batch, public))
-            for r in records[offset : offset + limit]
-        ]
-        return ResultPage(items=items, total=len(records), limit=limit, offset=offset)
+        items = [ResultRecord.model_validate(_public_record(r, batch, public)) for r in records]
+        total = count_records(db, batch.id, **filters)
+        return ResultPage(items=items, total=total, limit=limit, offset=offset)
 
     @app.get(
         "/batches/{batch_id}/results.csv",

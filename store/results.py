@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from store import results_view
@@ -34,16 +34,52 @@ class BatchNotFound(LookupError):
     pass
 
 
-def result_records(session: Session, batch_id: int) -> list[dict[str, Any]]:
+def result_records(
+    session: Session,
+    batch_id: int,
+    *,
+    status: str | None = None,
+    confidence_below: float | None = None,
+    limit: int | None = None,
+    offset: int = 0,
+) -> list[dict[str, Any]]:
     """The results contract for a batch, in input order, then page, then reading order: the
-    rows of the ``results`` view, so results.jsonl, the API and SQL always agree."""
+    rows of the ``results`` view, so results.jsonl, the API and SQL always agree. Optionally
+    only the records of one status, or of grids read with less confidence, and one page of
+    them."""
     _require_batch(session, batch_id)
-    rows = session.execute(
+    query = (
         select(results_view.results)
-        .where(results_view.results.c.batch_id == batch_id)
+        .where(*_record_filters(batch_id, status, confidence_below))
         .order_by(*results_view.RESULTS_ORDER)
+        .limit(limit)
+        .offset(offset)
     )
-    return [results_view.record_of_row(row) for row in rows]
+    return [results_view.record_of_row(row) for row in session.execute(query)]
+
+
+def count_records(
+    session: Session,
+    batch_id: int,
+    *,
+    status: str | None = None,
+    confidence_below: float | None = None,
+) -> int:
+    """How many records ``result_records`` gives with these filters and no paging."""
+    query = select(func.count()).where(*_record_filters(batch_id, status, confidence_below))
+    return session.scalar(query.select_from(results_view.results)) or 0
+
+
+def _record_filters(
+    batch_id: int, status: str | None, confidence_below: float | None
+) -> list[ColumnElement[bool]]:
+    columns = results_view.results.c
+    filters = [columns.batch_id == batch_id]
+    if status is not None:
+        filters.append(columns.status == status)
+    if confidence_below is not None:
+        filters.append(columns.confidence < confidence_below)
+    return filters
 
 
 def puzzle_cells(session: Session, puzzle_id: int) -> list[dict[str, Any]]:

@@ -144,6 +144,20 @@ def test_the_api_gives_the_records_as_csv_to_the_owner_only(
         _check_csv(answer.text, real_run.jsonl[real_run.image_batch])
         rows = list(csv.DictReader(io.StringIO(answer.text)))
         assert {row["batch_id"] for row in rows} == {str(public_id)}
+        records = real_run.jsonl[real_run.image_batch]
+        for query, wanted in (
+            ("status=solved&limit=2&offset=1", [r for r in records if r["status"] == "solved"]),
+            ("confidence_below=0.99", [r for r in records if (r["confidence"] or 1) < 0.99]),
+        ):
+            page = api.get(f"/batches/{public_id}/results?{query}").json()
+            offset = int(query.partition("offset=")[2] or 0)
+            assert page["total"] == len(wanted)
+            shown = [(r["source"], r["page"], r["index"]) for r in page["items"]]
+            assert (
+                shown
+                == [(r["source"], r["page"], r["index"]) for r in wanted][offset:][: len(shown)]
+            )
+            assert len(shown) == min(len(wanted) - offset, 2 if "limit" in query else 100)
     with TestClient(app, headers={"Authorization": f"Bearer {other}"}) as api:
         assert api.get(url).status_code == 404
     assert TestClient(app).get(url).status_code == 401
