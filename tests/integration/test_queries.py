@@ -130,7 +130,10 @@ def check_doubtful_cells(rows: list[tuple], answers: Answers) -> None:
         if kind == "given":
             assert record["confidence"] <= confidence
             assert record["givens"][row][col] == digit
-    lowest = {(s, p, i): c for s, p, i, _, _, _, _, c, _ in rows}
+    lowest: dict[tuple, float] = {}
+    for source, page, index, *_, confidence, _ in rows:
+        key = (source, page, index)
+        lowest[key] = min(confidence, lowest.get(key, confidence))
     for record in answers.grids:
         if record["confidence"] is not None and record["confidence"] < 0.9:
             key = (record["source"], record["page"], record["index"])
