@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import signal
 import sqlite3
 import subprocess
@@ -22,10 +23,18 @@ from pathlib import Path
 CLI = [sys.executable, "-m", "sudoku_batch.cli", "run"]
 
 
-def _timed(argv: list[str]) -> tuple[float, str]:
-    started = time.perf_counter()
+def _timed(argv: list[str]) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds of the run's whole process tree, and its summary line."""
+    started, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(argv, capture_output=True, text=True, env=_env())
-    return time.perf_counter() - started, done.stdout.strip().splitlines()[0]
+    summary = done.stdout.strip().splitlines()[0]
+    return time.perf_counter() - started, _children_cpu() - cpu, summary
+
+
+def _children_cpu() -> float:
+    # CPU time is steady on a loaded machine where wall time is not.
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _env() -> dict[str, str]:
@@ -65,12 +74,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     book = str(work / "book.pdf")
     options = ["--jobs", str(args.jobs), "--no-progress"]
-    whole, summary = _timed([*CLI, book, "--out", str(work / "whole"), *options])
-    print(f"whole run: {whole:.1f} s ({summary})")
+    whole, whole_cpu, summary = _timed([*CLI, book, "--out", str(work / "whole"), *options])
+    print(f"whole run: {whole:.1f} s, {whole_cpu:.1f} CPU-s ({summary})")
 
     out = work / "resumed"
     argv_resumed = [*CLI, book, "--out", str(out), *options]
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _children_cpu()
     process = subprocess.Popen(
         argv_resumed, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
@@ -78,16 +87,17 @@ def main(argv: list[str] | None = None) -> None:
         time.sleep(0.1)
     process.send_signal(signal.SIGINT)
     process.wait()
-    first = time.perf_counter() - started
+    first, first_cpu = time.perf_counter() - started, _children_cpu() - cpu
     print(
-        f"interrupted at page {_finished(out / 'sudoku-batch.sqlite')}: {first:.1f} s "
-        f"(exit {process.returncode})"
+        f"interrupted at page {_finished(out / 'sudoku-batch.sqlite')}: {first:.1f} s, "
+        f"{first_cpu:.1f} CPU-s (exit {process.returncode})"
     )
-    second, summary = _timed(argv_resumed)
-    print(f"resumed run: {second:.1f} s ({summary})")
+    second, second_cpu, summary = _timed(argv_resumed)
+    print(f"resumed run: {second:.1f} s, {second_cpu:.1f} CPU-s ({summary})")
     print(
-        f"interrupted + resumed: {first + second:.1f} s against {whole:.1f} s whole; the "
-        f"resumed run alone is {second / whole:.0%} of the whole"
+        f"interrupted + resumed: {first + second:.1f} s, {first_cpu + second_cpu:.1f} CPU-s "
+        f"against {whole:.1f} s, {whole_cpu:.1f} CPU-s whole; the resumed run alone is "
+        f"{second_cpu / whole_cpu:.0%} of the whole's CPU time"
     )
 
 

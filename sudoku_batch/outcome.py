@@ -92,6 +92,7 @@ _EXIT_OF_CODE = {
     "invalid_setting": ExitCode.BAD_ARGS,
     "unknown_queue": ExitCode.BAD_ARGS,
     "flower_auth_missing": ExitCode.BAD_ARGS,
+    "api_key": ExitCode.BAD_ARGS,
     "database_unavailable": ExitCode.UNAVAILABLE,
     "api_error": ExitCode.UNAVAILABLE,
     "engine_unavailable": ExitCode.UNAVAILABLE,

@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 
 import settings  # noqa: F401 - defines InvalidSetting
+import store.keys  # noqa: F401 - defines KeyProblem
 import sudoku_batch.commands.flower  # noqa: F401 - defines FlowerAuthMissing
 import sudoku_batch.commands.submit  # noqa: F401 - defines ApiError
 import sudoku_batch.commands.worker  # noqa: F401 - defines UnknownQueue
 import sudoku_batch.errors  # noqa: F401 - defines BadArguments
-import workers.stage  # noqa: F401 - defines StageTimedOut, WorkerLost, ServicesUnreachable
+import workers.stage  # noqa: F401 - defines StageTimedOut, WorkerLost
 from pipeline.errors import error_classes
 from sudoku_batch.outcome import ExitCode
 from tests.conftest import REPO_ROOT

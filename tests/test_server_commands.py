@@ -29,8 +29,8 @@ def test_submit_sends_base_names_only(tmp_path) -> None:
     (tmp_path / "scans" / "deep").mkdir(parents=True)
     (tmp_path / "scans" / "deep" / "p1.png").write_bytes(b"x")
     (tmp_path / "book.pdf").write_bytes(b"x")
-    names = [name for name, _ in upload_names([tmp_path / "scans", tmp_path / "book.pdf"])]
-    assert names == ["p1.png", "book.pdf"]
+    files, refused = upload_names([tmp_path / "scans", tmp_path / "book.pdf"])
+    assert [name for name, _ in files] == ["p1.png", "book.pdf"] and not refused
 
 
 def test_keys_are_created_once_listed_and_revoked(tmp_path, monkeypatch, capsys) -> None:

@@ -27,6 +27,8 @@ class Geometry:
     cell_units: tuple[tuple[int, int, int], ...]  # per cell, its row, column and box unit
     peers: tuple[tuple[int, ...], ...]  # per cell, the other cells of its three units
     peer_sets: tuple[frozenset[int], ...]
+    unit_masks: tuple[int, ...]  # per unit, its cells as a bitmask over cell indices
+    peer_masks: tuple[int, ...]  # per cell, its peers as a bitmask
 
     @property
     def cells(self) -> int:
@@ -52,7 +54,26 @@ def geometry(shape: GridShape) -> Geometry:
     peer_sets = tuple(
         frozenset(p for u in cell_units[i] for p in units[u] if p != i) for i in range(n * n)
     )
-    return Geometry(n, units, cell_units, tuple(tuple(sorted(s)) for s in peer_sets), peer_sets)
+    return Geometry(
+        n,
+        units,
+        cell_units,
+        tuple(tuple(sorted(s)) for s in peer_sets),
+        peer_sets,
+        tuple(sum(1 << c for c in unit) for unit in units),
+        tuple(sum(1 << c for c in s) for s in peer_sets),
+    )
+
+
+def digit_places(cands: list[int], size: int) -> list[int]:
+    """Per digit index, the cells that hold it as a bitmask over cell indices."""
+    where = [0] * size
+    for c, m in enumerate(cands):
+        while m:
+            low = m & -m
+            m ^= low
+            where[low.bit_length() - 1] |= 1 << c
+    return where
 
 
 def digits_of(mask: int) -> list[int]:
@@ -63,6 +84,20 @@ def digits_of(mask: int) -> list[int]:
         out.append(low.bit_length())
         mask ^= low
     return out
+
+
+_MEMO: dict[tuple, object] = {}
+
+
+def memo(key: tuple, board: Board, compute):
+    """``compute()`` once per board state and ``key``: several techniques of a pass share one
+    scan (e.g. direct and plain hidden pairs); a few recent states are kept."""
+    full = (key, id(board.geo), tuple(board.cands))
+    if full not in _MEMO:
+        if len(_MEMO) > 64:
+            _MEMO.clear()
+        _MEMO[full] = (board.geo, compute())  # the geometry kept alive: its id stays unique
+    return _MEMO[full][1]
 
 
 class Board:

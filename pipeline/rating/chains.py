@@ -21,7 +21,7 @@ each of the thresholds 4, 6, 8, 12, 16, 24, 32, 48, ... it exceeds.
 
 from __future__ import annotations
 
-from pipeline.rating.candidates import Board
+from pipeline.rating.candidates import Board, digit_places, memo
 from pipeline.rating.implication import (
     X_LINK,
     Y_LINK,
@@ -80,19 +80,27 @@ def _candidates(board: Board) -> list[int]:
     return [c * n + i for c, m in enumerate(board.cands) for i in range(n) if m >> i & 1]
 
 
+def _static_links(board: Board) -> StaticLinks:
+    """The links of this board state, shared by the static tiers (forcing chains, then
+    multiple forcing chains on the same state when Nishio finds nothing in between)."""
+    return memo(("static links",), board, lambda: StaticLinks(board))
+
+
 def forcing_chains(board: Board) -> Step | None:
-    links = StaticLinks(board)
+    links = _static_links(board)
     off = links.off
+    reach, m = links.reach()
+    ons = (1 << m) - 1
+    ids = {code: i for i, code in enumerate(sorted(links.weak))}
+    ids.update({code + off: i + m for code, i in list(ids.items())})
     hints: list[Hint] = []
     for on in _candidates(board):
         for start in (on, on + off):
-            found = links.follow(start, stop_at_contradiction=True)
-            if found.contradiction is None:
-                continue
-            a, b = found.contradiction
-            used = found.kinds[a] | found.kinds[b]
+            implied = reach[start]
+            if not implied & (implied >> m) & ons:
+                continue  # leads to no contradiction: nothing to trace
+            used, size = links.contradiction_of(start, ids)
             base = XY_CHAIN if used == X_LINK | Y_LINK else X_CHAIN if used == X_LINK else Y_CHAIN
-            size = len(ancestors(found.parents, (a, b)))
             hints.append((base + length_bonus(size), start, False))
     return _step("Forcing chain", hints, board)
 
@@ -100,12 +108,40 @@ def forcing_chains(board: Board) -> Step | None:
 def nishio(board: Board) -> Step | None:
     hints: list[Hint] = []
     n = board.geo.size
+    where = digit_places(board.cands, n)
     for on in _candidates(board):
-        found = follow_dynamic(board, on, digit_only=1 << (on % n))
+        if not _digit_contradicts(board.geo, where[on % n], on // n):
+            continue  # nothing to trace
+        found = follow_dynamic(board, on, digit_only=1 << (on % n), where0=where)
         if found.contradiction is not None:
             size = len(ancestors(found.parents, found.contradiction))
             hints.append((NISHIO + length_bonus(size), on, False))
     return _step("Nishio forcing chain", hints, board)
+
+
+def _digit_contradicts(geo, places: int, cell: int) -> bool:
+    """Whether placing a digit in ``cell`` and following only that digit (a unit left with one
+    place takes it there) empties a unit of it or puts it twice in one: what Nishio looks for,
+    decided on cell bitmasks before the traced version is run for the size of the chain. It
+    deduces at least what the traced version does, so it never hides a contradiction."""
+    peer_masks = geo.peer_masks
+    live = [mask for mask in geo.unit_masks if places & mask]
+    placed = 1 << cell
+    places &= ~peer_masks[cell]
+    changed = True
+    while changed:
+        changed = False
+        for mask in live:
+            left = places & mask
+            if not left:
+                return True
+            if left & (left - 1) == 0 and not left & placed:
+                placed |= left
+                places &= ~peer_masks[left.bit_length() - 1]
+                changed = True
+        if placed & ~places:
+            return True
+    return False
 
 
 def _groups(board: Board) -> list[tuple[float, list[int]]]:
@@ -145,10 +181,16 @@ def _common_hints(
 
 
 def multiple_forcing_chains(board: Board) -> Step | None:
-    links = StaticLinks(board)
+    links = _static_links(board)
+    reach, _ = links.reach()
     follow = {}
     hints: list[Hint] = []
     for base, starts in _groups(board):
+        common = -1
+        for s in starts:
+            common &= reach[s]
+        if not common:
+            continue  # the branches agree on nothing: nothing to trace
         branches = []
         for s in starts:
             if s not in follow:
@@ -162,9 +204,10 @@ def dynamic_forcing_chains(board: Board) -> Step | None:
     off = off_base(board)
     hints: list[Hint] = []
     played: dict[int, Consequences] = {}
+    where = digit_places(board.cands, board.geo.size)
     for on in _candidates(board):
         for start in (on, on + off):
-            played[start] = found = follow_dynamic(board, start)
+            played[start] = found = follow_dynamic(board, start, where0=where)
             if found.contradiction is not None:
                 size = len(ancestors(found.parents, found.contradiction))
                 hints.append((DYNAMIC_FORCING + length_bonus(size), start, False))

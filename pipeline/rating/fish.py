@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from pipeline.rating.candidates import Board
+from pipeline.rating.candidates import Board, digit_places
 from pipeline.rating.intersections import Finding, eliminations_step
 from pipeline.rating.step import Step
 
@@ -17,32 +17,35 @@ FISH = {2: ("X-wing", 3.2), 3: ("Swordfish", 3.8), 4: ("Jellyfish", 5.2)}
 
 
 def fish_findings(board: Board, k: int) -> Iterator[Finding]:
-    geo, cands = board.geo, board.cands
+    geo = board.geo
     n = geo.size
-    for digit in range(1, n + 1):
-        bit = 1 << (digit - 1)
+    unit_masks = geo.unit_masks
+    for digit, places in enumerate(digit_places(board.cands, n), start=1):
         for base_start, cover_start in ((0, n), (n, 0)):
             lines = []  # (base unit, bitmask of cover indices holding the digit)
             for u in range(base_start, base_start + n):
+                here = places & unit_masks[u]
+                count = here.bit_count()
+                if not 2 <= count <= k:
+                    continue
                 where = 0
                 for i, c in enumerate(geo.units[u]):
-                    if cands[c] & bit:
+                    if here >> c & 1:
                         where |= 1 << i
-                if 2 <= where.bit_count() <= k:
-                    lines.append((u, where))
+                lines.append((u, where, here))
             for group in combinations(lines, k):
                 cover = 0
-                for _, where in group:
+                base_cells = 0
+                for _, where, here in group:
                     cover |= where
+                    base_cells |= here
                 if cover.bit_count() != k:
                     continue
-                base = {u for u, _ in group}
                 gone = []
                 for i in range(n):
                     if cover >> i & 1:
-                        for c in geo.units[cover_start + i]:
-                            if cands[c] & bit and geo.cell_units[c][base_start // n] not in base:
-                                gone.append((c, digit))
+                        hits = places & unit_masks[cover_start + i] & ~base_cells
+                        gone += [(c, digit) for c in geo.units[cover_start + i] if hits >> c & 1]
                 if gone:
                     yield gone
 

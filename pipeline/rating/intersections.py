@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipeline.rating.candidates import Board
+from pipeline.rating.candidates import Board, memo
 from pipeline.rating.singles import hidden_single_after
 from pipeline.rating.step import Step
 
@@ -47,12 +47,12 @@ def _locked(board: Board, from_boxes: bool) -> Iterator[Finding]:
                     yield gone
 
 
-def pointing_findings(board: Board) -> Iterator[Finding]:
-    return _locked(board, from_boxes=True)
+def pointing_findings(board: Board) -> list[Finding]:
+    return memo(("pointing",), board, lambda: list(_locked(board, from_boxes=True)))
 
 
-def claiming_findings(board: Board) -> Iterator[Finding]:
-    return _locked(board, from_boxes=False)
+def claiming_findings(board: Board) -> list[Finding]:
+    return memo(("claiming",), board, lambda: list(_locked(board, from_boxes=False)))
 
 
 def direct_step(name: str, difficulty: float, findings: Iterator[Finding], board: Board):

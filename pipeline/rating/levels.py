@@ -6,8 +6,8 @@ The bounds follow what each band needs (SE difficulties of the techniques):
 |---|---|---|
 | easy | <= 1.5 | hidden singles |
 | medium | <= 2.5 | naked singles, the "direct" locked candidates and hidden pairs/triples |
-| hard | <= 4.4 | locked candidates, pairs, triples, X-wing, swordfish, XY-/XYZ-wing |
-| fiendish | <= 6.4 | quads, jellyfish (and the uniqueness patterns SE knows, which we skip) |
+| hard | <= 4.4 | locked candidates, subsets, X-wing, swordfish, skyscraper & co, XY-/XYZ-wing |
+| fiendish | <= 6.4 | unique rectangles/loops, quads, jellyfish, 3 strong links, WXYZ-wing, BUG |
 | diabolical | <= 8.4 | X-/Y-/XY-chains, Nishio, static multiple forcing chains |
 | extreme | > 8.4 | dynamic forcing chains and beyond |
 """

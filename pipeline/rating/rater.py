@@ -2,10 +2,12 @@
 taking the easiest that applies, and rate it by the hardest step the solution needed.
 
 Deterministic: techniques are tried in a fixed order and each scans cells and units in a fixed
-order. A rating is only given for a puzzle whose solution is unique: the techniques are sound
-deductions, so a grid they fill completely is the only solution (it is still checked
-independently, and against the caller's solution when one is given); where they stop, a search
-counts the solutions before anything is said.
+order. A rating is only given for a puzzle whose solution is unique: apart from the uniqueness
+patterns (unique rectangles/loops, BUG), the techniques are sound deductions, so a grid they
+fill completely is the only solution (it is still checked independently, and against the
+caller's solution when one is given). The uniqueness patterns presume a single solution, so
+when one was used a search counts the solutions of the givens first; where the techniques stop,
+the same search counts them before anything is said.
 
 9x9 is what the SE scale is defined on. Other sizes get the same techniques up to XYZ-wing, then
 a stated fallback: the effort of a plain backtracking search, mapped onto the upper SE range.
@@ -18,7 +20,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pipeline.grid import Grid, Puzzle
-from pipeline.rating import chains, fish, intersections, singles, subsets, wings
+from pipeline.rating import (
+    chains,
+    fish,
+    intersections,
+    single_digit,
+    singles,
+    subsets,
+    uniqueness,
+    wings,
+)
 from pipeline.rating.candidates import Board, Contradiction
 from pipeline.rating.levels import level_of
 from pipeline.rating.search import search
@@ -45,11 +56,17 @@ BASIC_TECHNIQUES: tuple[Technique, ...] = (
     subsets.naked_subset(3),
     fish.fish(3),
     subsets.hidden_subset(3),
+    single_digit.two_strong_links,
+    single_digit.empty_rectangle,
     wings.xy_wing,
     wings.xyz_wing,
+    uniqueness.unique_loops,
     subsets.naked_subset(4),
     fish.fish(4),
     subsets.hidden_subset(4),
+    single_digit.three_strong_links,
+    wings.wxyz_wing,
+    uniqueness.bug,
 )
 CHAIN_TECHNIQUES: tuple[Technique, ...] = (
     chains.forcing_chains,
@@ -57,6 +74,8 @@ CHAIN_TECHNIQUES: tuple[Technique, ...] = (
     chains.multiple_forcing_chains,
     chains.dynamic_forcing_chains,
 )
+# Steps that presume a unique solution (sound only then; checked by a search when used).
+UNIQUENESS_PREFIXES = ("Unique rectangle", "Unique loop", "BUG")
 # Where the techniques stop, search effort stands in; these anchor it on the SE scale.
 BEYOND_CHAINS = 9.6  # a 9x9 that dynamic forcing chains cannot finish
 BEYOND_BASIC = 6.0  # another size that XYZ-wing and quads cannot finish
@@ -86,14 +105,26 @@ def rate_puzzle(puzzle: Puzzle, solution: Grid | None = None) -> Rating:
     nine = puzzle.size == 9
     ladder = BASIC_TECHNIQUES + (CHAIN_TECHNIQUES if nine else ())
     used: dict[str, float] = {}
+    start = board.copy()
+    assumed_unique = False
     try:
         while not board.is_solved():
             step = next((s for s in (t(board) for t in ladder) if s), None)
-            if step is None or not apply_step(board, step):
+            if step is None:
+                break
+            assumed_unique |= step.technique.startswith(UNIQUENESS_PREFIXES)
+            if not apply_step(board, step):
                 break
             used[step.technique] = max(used.get(step.technique, 0.0), step.difficulty)
     except Contradiction:
+        if assumed_unique:
+            return unrated(_count_reason(search(start).solutions))
         return unrated("the givens admit no solution (the deductions run into a contradiction)")
+    if assumed_unique:
+        # The uniqueness patterns presume one solution: count them before trusting the path.
+        count = search(start).solutions
+        if count != 1:
+            return unrated(_count_reason(count))
     reason = None
     if not board.is_solved():
         found = search(board)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from pipeline.rating.candidates import Board
+from pipeline.rating.candidates import Board, digit_places, memo
 from pipeline.rating.intersections import Finding, eliminations_step
 from pipeline.rating.step import Step
 
@@ -47,33 +47,40 @@ def hidden_findings(board: Board, k: int) -> Iterator[Finding]:
     return (gone for _, gone in hidden_findings_by_unit(board, k))
 
 
-def hidden_findings_by_unit(board: Board, k: int) -> Iterator[tuple[tuple[int, ...], Finding]]:
-    cands, n = board.cands, board.geo.size
-    for unit in board.geo.units:
-        places: dict[int, int] = {}  # digit bit -> bitmask over the unit's positions
-        for i, c in enumerate(unit):
-            m = cands[c]
-            while m:
-                bit = m & -m
-                m ^= bit
-                places[bit] = places.get(bit, 0) | 1 << i
-        few = [bit for bit, where in places.items() if where.bit_count() <= k]
+def hidden_findings_by_unit(board: Board, k: int) -> list[tuple[tuple[int, ...], Finding]]:
+    return memo(("hidden", k), board, lambda: list(_hidden_findings_by_unit(board, k)))
+
+
+def _hidden_findings_by_unit(board: Board, k: int) -> Iterator[tuple[tuple[int, ...], Finding]]:
+    cands, geo = board.cands, board.geo
+    n = geo.size
+    digit_cells = digit_places(cands, n)
+    for u, unit in enumerate(geo.units):
+        mask = geo.unit_masks[u]
+        # Each digit's places in the unit (a cell bitmask), in the order a scan of the unit's
+        # cells meets the digits (cells ascending, then digits ascending).
+        places = sorted(
+            ((here & -here).bit_length(), bit, here)
+            for bit, here in ((1 << i, digit_cells[i] & mask) for i in range(n))
+            if here
+        )
+        few = [(bit, here) for _, bit, here in places if here.bit_count() <= k]
         if len(few) < k or len(places) <= k:
             continue
         for group in combinations(few, k):
             where = 0
             keep = 0
-            for bit in group:
-                where |= places[bit]
+            for bit, here in group:
+                where |= here
                 keep |= bit
             if where.bit_count() != k:
                 continue
             gone = [
-                (unit[i], d)
-                for i in range(n)
-                if where >> i & 1
+                (c, d)
+                for c in unit
+                if where >> c & 1
                 for d in range(1, n + 1)
-                if cands[unit[i]] & ~keep & (1 << (d - 1))
+                if cands[c] & ~keep & (1 << (d - 1))
             ]
             if gone:
                 yield unit, gone

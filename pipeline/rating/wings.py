@@ -7,7 +7,7 @@ cells losing z must see the pivot too.
 
 from __future__ import annotations
 
-from pipeline.rating.candidates import Board, digits_of
+from pipeline.rating.candidates import Board, digit_places, digits_of
 from pipeline.rating.step import Step
 
 XY_WING = 4.2
@@ -50,3 +50,65 @@ def xy_wing(board: Board) -> Step | None:
 def xyz_wing(board: Board) -> Step | None:
     gone = _wings(board, 3)
     return Step("XYZ-wing", XYZ_WING, eliminations=tuple(gone)) if gone else None
+
+
+WXYZ_WING = 5.5
+
+
+def wxyz_wing(board: Board) -> Step | None:
+    """WXYZ-wing as Sukaku Explainer rates it (5.5, 5.6 when the largest cell of the pattern
+    has three candidates): a pivot and three cells it sees, four cells holding four digits in
+    all, where every digit but one (z) is restricted (its cells in the pattern all see each
+    other, so it fills at most one of them). Were z nowhere in the pattern, four cells would
+    take three digits: so z is in one of its pattern cells, and leaves every cell seeing all of
+    those. The three-cell versions are the XY- and XYZ-wing."""
+    geo, cands = board.geo, board.cands
+    peer_masks = geo.peer_masks
+    where = digit_places(cands, geo.size)
+    best: dict[float, set[tuple[int, int]]] = {}
+    for pivot, pm in enumerate(cands):
+        if not 2 <= pm.bit_count() <= 4:
+            continue
+        wings = [
+            p
+            for p in geo.peers[pivot]
+            if cands[p] and cands[p].bit_count() <= 4 and (cands[p] | pm).bit_count() <= 4
+        ]
+        # The pivot sees every wing, so a digit is unrestricted exactly when two wings that do
+        # not see each other both hold it: z is the union of those shared digits, if single.
+        for i, a in enumerate(wings):
+            ua = pm | cands[a]
+            for j in range(i + 1, len(wings)):
+                b = wings[j]
+                ub = ua | cands[b]
+                if ub.bit_count() > 4:
+                    continue
+                zab = 0 if peer_masks[a] >> b & 1 else cands[a] & cands[b]
+                for c in wings[j + 1 :]:
+                    union = ub | cands[c]
+                    if union.bit_count() != 4:
+                        continue
+                    z = zab
+                    if not peer_masks[a] >> c & 1:
+                        z |= cands[a] & cands[c]
+                    if not peer_masks[b] >> c & 1:
+                        z |= cands[b] & cands[c]
+                    if not z or z & (z - 1):
+                        continue
+                    seen = -1
+                    for x in (pivot, a, b, c):
+                        if cands[x] & z:
+                            seen &= peer_masks[x]
+                    cells = 1 << pivot | 1 << a | 1 << b | 1 << c
+                    d = z.bit_length()
+                    gone = seen & where[d - 1] & ~cells
+                    if gone:
+                        biggest = max(cands[x].bit_count() for x in (pivot, a, b, c))
+                        difficulty = round(WXYZ_WING + (0.1 if biggest == 3 else 0.0), 1)
+                        best.setdefault(difficulty, set()).update(
+                            (x, d) for x in range(len(cands)) if gone >> x & 1
+                        )
+    if not best:
+        return None
+    difficulty = min(best)
+    return Step("WXYZ-wing", difficulty, eliminations=tuple(sorted(best[difficulty])))

@@ -62,6 +62,7 @@ class Row:
     duplicated: int
     stuck: int
     seconds: float
+    reruns: int  # solve runs beyond one per puzzle: work redone (killed mid-way, or sent twice)
 
 
 class Run:
@@ -173,6 +174,7 @@ class Run:
             duplicated=max(0, puzzles - INPUTS) + max(0, solutions - puzzles) + twice,
             stuck=self.unfinished(),
             seconds=round(seconds, 1),
+            reruns=len(self.solves.read_text().split()) - INPUTS if self.solves.exists() else 0,
         )
 
     def logs(self) -> str:
