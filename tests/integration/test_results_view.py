@@ -79,9 +79,12 @@ def test_the_views_have_the_columns_the_code_reads(real_run: RealRun, dialect: s
             for view in (results, cell_readings):
                 answer = connection.execute(text(f"SELECT * FROM {view.name} LIMIT 1"))
                 assert list(answer.keys()) == [column.name for column in view.columns]
-        if dialect == "postgresql":
-            comment = inspect(engine).get_table_comment("results")["text"]
-            assert comment and "results.jsonl" in comment
+        if dialect == "postgresql":  # what \\d+ results shows
+            inspector = inspect(engine)
+            assert "results.jsonl" in inspector.get_table_comment("results")["text"]
+            for view in (results, cell_readings):
+                shown = {c["name"]: c["comment"] for c in inspector.get_columns(view.name)}
+                assert shown == {column.name: column.comment for column in view.columns}
     finally:
         engine.dispose()
 

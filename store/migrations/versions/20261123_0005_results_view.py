@@ -147,7 +147,7 @@ def comment_statements() -> list[str]:
     ]
     statements += [
         f"COMMENT ON COLUMN {table}.{_name(column)} IS {_quoted(text)}"
-        for table, columns in COLUMN_COMMENTS.items()
+        for table, columns in (COLUMN_COMMENTS | VIEW_COLUMN_COMMENTS).items()
         for column, text in columns.items()
     ]
     return statements
@@ -177,6 +177,52 @@ TABLE_COMMENTS: dict[str, str] = {
     "page or puzzle: timings, worker, errors",
     "worker_heartbeats": "One row per start of a worker and when it last said it was alive; work "
     "claimed by a worker that stopped beating is handed out again",
+}
+# From store.results_view, likewise.
+VIEW_COLUMN_COMMENTS: dict[str, dict[str, str]] = {
+    "results": {
+        "batch_id": "the batch (batches.id)",
+        "input_file_id": "the input file (input_files.id)",
+        "page_id": "the page (pages.id); null for an input file that failed before listing",
+        "puzzle_id": "the grid (puzzles.id); null for a page with no grid and a failed input file",
+        "source": "the input as given, or archive.zip/inner/path",
+        "page": "1-based page (a text file: its line number); null for a failed input file",
+        "index": "0-based grid on the page, reading order; null without a grid",
+        "status": "solved, unsolvable, multiple_solutions, timeout, no_grid, failed; "
+        "pending or read while the batch runs",
+        "size": "[rows, cols] of the grid",
+        "box": "[box_rows, box_cols]",
+        "givens": "the grid as read, rows of digits: 0 empty, null blocked",
+        "solution": "the solution, same shape; null unless found",
+        "second_solution": "with multiple_solutions, a second solution that differs from solution",
+        "confidence": "lowest confidence among the digits read",
+        "message": "why it is not solved, in words",
+        "error_code": "why it is not solved, as a code (docs/errors.md)",
+        "doubts": "readings the solver set aside as contradicting the others, least sure first",
+        "rotation": "counter-clockwise quarter turns that made the board upright",
+        "corners": "the grid's corners in page pixels, TL, TR, BR, BL; null for text",
+        "backend": "the SAT solver that answered",
+        "render_path": "the solution drawn on the page, relative to the output or data directory",
+        "seconds": "seconds per stage: rectify (the page's), ocr, solve",
+    },
+    "cell_readings": {
+        "batch_id": "the batch (batches.id)",
+        "input_file_id": "the input file (input_files.id)",
+        "page_id": "the page (pages.id)",
+        "puzzle_id": "the grid (puzzles.id)",
+        "cell_id": "the cell (cells.id)",
+        "source": "the input as given, or archive.zip/inner/path",
+        "page": "1-based page",
+        "index": "0-based grid on the page, reading order",
+        "row": "0-based row, top first",
+        "col": "0-based column, left first",
+        "kind": "empty, given or blocked",
+        "digit": "the digit read; null if none",
+        "confidence": "a given: probability of the digit read; an empty cell: how sure it is empty",
+        "runner_ups": "runner-up readings, [[digit, probability], ...], best first",
+        "corrected": "whether a person corrected the reading; always false until "
+        "cell corrections exist",
+    },
 }
 COLUMN_COMMENTS: dict[str, dict[str, str]] = {
     "api_keys": {
