@@ -7,6 +7,7 @@ and to every other key it does not exist (404). URLs carry UUIDs, never row ids.
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Iterator
 from typing import Annotated, Any
@@ -16,7 +17,7 @@ import kombu.exceptions
 import redis.exceptions
 import sqlalchemy.exc
 from fastapi import Depends, FastAPI, File, Form, HTTPException, Query, Request, UploadFile
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
@@ -39,11 +40,12 @@ from reports.html import render_report_html
 from settings import Settings
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory, transaction
+from store.exports import write_csv
 from store.handover import Step
 from store.models import Batch, Puzzle, Solution
 from store.progress import batches_of_key, stage_progress
 from store.record import Stage, add_input_file, create_batch, record_failure
-from store.results import batch_status, puzzle_result, result_records
+from store.results import batch_status, count_records, puzzle_result, result_records
 from workers.app import make_celery
 from workers.publish import hand_over
 
@@ -105,6 +107,11 @@ def _owned_puzzle(db: Session, puzzle_id: UUID, key_id: int) -> tuple[Puzzle, Ba
     if row is None:
         raise HTTPException(404, f"there is no puzzle {puzzle_id}")
     return row[0], row[1]
+
+
+def _public_puzzle_ids(db: Session, batch: Batch) -> dict[int, UUID]:
+    ids = select(Puzzle.id, Puzzle.public_id).where(Puzzle.batch_id == batch.id)
+    return {row_id: public_id for row_id, public_id in db.execute(ids)}
 
 
 def _public_record(record: dict[str, Any], batch: Batch, public: dict[int, UUID]) -> dict:
@@ -290,22 +297,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ) -> ResultPage:
         """One record per grid found, one per page without a grid, in input order."""
         batch = _owned_batch(db, batch_id, key_id)
-        records = result_records(db, batch.id)
-        if status is not None:
-            records = [r for r in records if r["status"] == status]
-        if confidence_below is not None:
-            records = [
-                r
-                for r in records
-                if r["confidence"] is not None and r["confidence"] < confidence_below
-            ]
-        ids = select(Puzzle.id, Puzzle.public_id).where(Puzzle.batch_id == batch.id)
-        public = {row_id: public_id for row_id, public_id in db.execute(ids)}
-        items = [
-            ResultRecord.model_validate(_public_record(r, batch, public))
-            for r in records[offset : offset + limit]
-        ]
-        return ResultPage(items=items, total=len(records), limit=limit, offset=offset)
+        filters = {"status": status, "confidence_below": confidence_below}
+        records = result_records(db, batch.id, **filters, limit=limit, offset=offset)
+        public = _public_puzzle_ids(db, batch)
+        items = [ResultRecord.model_validate(_public_record(r, batch, public)) for r in records]
+        total = count_records(db, batch.id, **filters)
+        return ResultPage(items=items, total=total, limit=limit, offset=offset)
+
+    @app.get(
+        "/batches/{batch_id}/results.csv",
+        response_class=Response,
+        responses={**NOT_FOUND, 200: {"content": {"text/csv": {}}}},
+    )
+    def get_results_csv(batch_id: UUID, key_id: ApiKeyId, db: Db) -> Response:
+        """Every results record as one CSV row (columns and grid alphabet: store.exports)."""
+        batch = _owned_batch(db, batch_id, key_id)
+        public = _public_puzzle_ids(db, batch)
+        out = io.StringIO()
+        write_csv((_public_record(r, batch, public) for r in result_records(db, batch.id)), out)
+        return Response(
+            out.getvalue(),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="results-{batch_id}.csv"'},
+        )
 
     @app.get(
         "/batches/{batch_id}/report.html",

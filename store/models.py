@@ -4,6 +4,10 @@ batches ─< input_files ─< pages ─< puzzles ─< cells
                                      puzzles ─ solutions (one each)
 stage_runs: one row per stage run on an input file, page or puzzle (timings, worker, errors)
 puzzle_results (a view, made by the migrations): one row per grid with page, verdict, solution
+results, cell_readings (views, migration 0005): results.jsonl's records; one row per cell read
+
+Every table and column has a ``comment=``: PostgreSQL shows it in ``\\d+`` (migration 0005 wrote
+them; a later change to one needs a migration, which ``alembic check`` in the tests asks for).
 
 Status values are plain strings (see the ``*Status`` classes) so ``WHERE status = 'solved'``
 works in any SQL client. JSON columns are JSONB on PostgreSQL (queryable with ``->``, ``@>``)
@@ -104,12 +108,19 @@ class ApiKey(Base):
     fast hash is enough: there is no password to guess)."""
 
     __tablename__ = "api_keys"
+    __table_args__ = {"comment": "API keys the server accepts; only each key's SHA-256 is kept"}
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(100), unique=True)
-    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    created_at: Mapped[datetime] = mapped_column(default=utc_now)
-    revoked_at: Mapped[datetime | None] = mapped_column()
+    id: Mapped[int] = mapped_column(primary_key=True, comment="row id")
+    name: Mapped[str] = mapped_column(
+        String(100), unique=True, comment="who or what the key is for, as given at creation"
+    )
+    key_hash: Mapped[str] = mapped_column(
+        String(64), unique=True, comment="SHA-256 of the key, hex; the key itself is not kept"
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utc_now, comment="when made (UTC)")
+    revoked_at: Mapped[datetime | None] = mapped_column(
+        comment="when revoked (UTC); null: the key is live"
+    )
 
 
 class WorkerHeartbeat(Base):
@@ -117,23 +128,44 @@ class WorkerHeartbeat(Base):
     a subject claimed by an incarnation that stopped beating is handed out again."""
 
     __tablename__ = "worker_heartbeats"
+    __table_args__ = {
+        "comment": "One row per start of a worker and when it last said it was alive; work "
+        "claimed by a worker that stopped beating is handed out again"
+    }
 
-    incarnation: Mapped[str] = mapped_column(String(200), primary_key=True)
-    hostname: Mapped[str] = mapped_column(String(200))
-    started_at: Mapped[datetime] = mapped_column(default=utc_now)
-    last_seen: Mapped[datetime] = mapped_column(default=utc_now)
+    incarnation: Mapped[str] = mapped_column(
+        String(200), primary_key=True, comment="this start of the worker: host, pid and a token"
+    )
+    hostname: Mapped[str] = mapped_column(String(200), comment="the machine it runs on")
+    started_at: Mapped[datetime] = mapped_column(default=utc_now, comment="when it started (UTC)")
+    last_seen: Mapped[datetime] = mapped_column(default=utc_now, comment="its last heartbeat (UTC)")
 
 
 class Batch(Base):
     __tablename__ = "batches"
+    __table_args__ = {
+        "comment": "One submission: a run of the embedded runner, or a POST to the API"
+    }
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[int] = mapped_column(primary_key=True, comment="row id (results' batch_id)")
     # What URLs and clients see: a sequential id would let anyone count and guess batches.
-    public_id: Mapped[uuid.UUID] = mapped_column(Uuid, default=uuid.uuid4, unique=True, index=True)
+    public_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid,
+        default=uuid.uuid4,
+        unique=True,
+        index=True,
+        comment="the batch's id in the API's URLs and answers",
+    )
     # The key that submitted it (None: the embedded runner); only that key can read it.
-    api_key_id: Mapped[int | None] = mapped_column(ForeignKey("api_keys.id"), index=True)
-    label: Mapped[str | None] = mapped_column(String(200))
-    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    api_key_id: Mapped[int | None] = mapped_column(
+        ForeignKey("api_keys.id"),
+        index=True,
+        comment="the API key that submitted it, the only one that can read it; null: embedded",
+    )
+    label: Mapped[str | None] = mapped_column(
+        String(200), comment="a name for people: the inputs of an embedded run, or as given"
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utc_now, comment="when made (UTC)")
 
 
 class Handover:
@@ -141,9 +173,15 @@ class Handover:
     task, so the recovery sweep can tell a waiting subject from a stranded one
     (``workers.sweep``). ``queued_at`` None: stored, but its message not yet sent."""
 
-    queued_at: Mapped[datetime | None] = mapped_column()
-    started_at: Mapped[datetime | None] = mapped_column()
-    claimed_by: Mapped[str | None] = mapped_column(String(200))  # a worker incarnation
+    queued_at: Mapped[datetime | None] = mapped_column(
+        comment="when last sent to its queue (UTC); null: not sent (yet), or embedded"
+    )
+    started_at: Mapped[datetime | None] = mapped_column(
+        comment="when a worker last took it from its queue (UTC)"
+    )
+    claimed_by: Mapped[str | None] = mapped_column(
+        String(200), comment="the worker start (worker_heartbeats.incarnation) that took it"
+    )
 
 
 class InputFile(Handover, Base):
@@ -151,23 +189,53 @@ class InputFile(Handover, Base):
     (one per line; each line is a page of it)."""
 
     __tablename__ = "input_files"
-    __table_args__ = (UniqueConstraint("batch_id", "stored_path"),)
+    __table_args__ = (
+        UniqueConstraint("batch_id", "stored_path"),
+        {
+            "comment": "One file a user handed in: an image, a PDF, a zip archive, or a text "
+            "file of puzzles (one per line)"
+        },
+    )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    batch_id: Mapped[int] = mapped_column(ForeignKey("batches.id", ondelete="CASCADE"), index=True)
-    name: Mapped[str] = mapped_column(Text)  # as the user gave it; the results' ``source``
-    stored_path: Mapped[str] = mapped_column(Text)  # relative to the data dir
+    id: Mapped[int] = mapped_column(primary_key=True, comment="row id")
+    batch_id: Mapped[int] = mapped_column(
+        ForeignKey("batches.id", ondelete="CASCADE"), index=True, comment="its batch"
+    )
+    name: Mapped[str] = mapped_column(
+        Text, comment="the file's name as the user gave it; the results' source"
+    )
+    stored_path: Mapped[str] = mapped_column(
+        Text, comment="where the file is kept, relative to the data directory"
+    )
     # A text file of puzzles (one per line), ingested by its own task; else images/PDF/zip.
-    is_text: Mapped[bool] = mapped_column(default=False, server_default=false())
+    is_text: Mapped[bool] = mapped_column(
+        default=False,
+        server_default=false(),
+        comment="true: a text file of puzzles, one per line; false: images, PDF or zip",
+    )
     # The box shape a user gave for a text file of puzzles; None: the usual one for each size.
-    box_rows: Mapped[int | None] = mapped_column(Integer)
-    box_cols: Mapped[int | None] = mapped_column(Integer)
+    box_rows: Mapped[int | None] = mapped_column(
+        Integer, comment="box rows given for a text file; null: the usual shape for each size"
+    )
+    box_cols: Mapped[int | None] = mapped_column(
+        Integer, comment="box columns given for a text file; null: the usual shape"
+    )
     # SHA-256 of the file as listed: a resumed run redoes a file whose content changed.
-    content_hash: Mapped[str | None] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(20), default=InputStatus.PENDING)
-    error_code: Mapped[str | None] = mapped_column(String(40))
-    message: Mapped[str | None] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    content_hash: Mapped[str | None] = mapped_column(
+        String(64), comment="SHA-256 of the file when listed; a resumed run redoes a changed file"
+    )
+    status: Mapped[str] = mapped_column(
+        String(20),
+        default=InputStatus.PENDING,
+        comment="pending (not yet listed into pages), expanded (pages listed) or failed",
+    )
+    error_code: Mapped[str | None] = mapped_column(
+        String(40), comment="why it failed, as a code (docs/errors.md); null unless failed"
+    )
+    message: Mapped[str | None] = mapped_column(
+        Text, comment="why it failed, in words, naming the input and what to do"
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utc_now, comment="when received (UTC)")
 
 
 class Page(Handover, Base):
@@ -175,125 +243,244 @@ class Page(Handover, Base):
     line of a text file (``page_number`` is the line's number, ``format`` is ``text_line``)."""
 
     __tablename__ = "pages"
-    __table_args__ = (UniqueConstraint("input_file_id", "source", "page_number"),)
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    batch_id: Mapped[int] = mapped_column(ForeignKey("batches.id", ondelete="CASCADE"), index=True)
-    input_file_id: Mapped[int] = mapped_column(
-        ForeignKey("input_files.id", ondelete="CASCADE"), index=True
+    __table_args__ = (
+        UniqueConstraint("input_file_id", "source", "page_number"),
+        {
+            "comment": "One page of an input file: an image, a PDF page, a TIFF frame, a zip "
+            "member, or one puzzle line of a text file"
+        },
     )
-    source: Mapped[str] = mapped_column(Text)  # path as given, or archive.zip/inner/path
-    page_number: Mapped[int] = mapped_column(Integer)  # 1-based
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="row id")
+    batch_id: Mapped[int] = mapped_column(
+        ForeignKey("batches.id", ondelete="CASCADE"), index=True, comment="its batch"
+    )
+    input_file_id: Mapped[int] = mapped_column(
+        ForeignKey("input_files.id", ondelete="CASCADE"), index=True, comment="its input file"
+    )
+    source: Mapped[str] = mapped_column(
+        Text, comment="the input as given, or archive.zip/inner/path; the results' source"
+    )
+    page_number: Mapped[int] = mapped_column(
+        Integer, comment="1-based page of the source (a text file: its line number)"
+    )
     # Enough of pipeline.ingest.sources.PageSource to load the page again in another process.
-    format: Mapped[str] = mapped_column(String(20))
-    member: Mapped[str | None] = mapped_column(Text)
-    frame_index: Mapped[int] = mapped_column(Integer, default=0)
-    image_path: Mapped[str | None] = mapped_column(Text)  # the page as PNG, once loaded
-    width: Mapped[int | None] = mapped_column(Integer)
-    height: Mapped[int | None] = mapped_column(Integer)
-    status: Mapped[str] = mapped_column(String(20), default=PageStatus.PENDING, index=True)
-    error_code: Mapped[str | None] = mapped_column(String(40))
-    message: Mapped[str | None] = mapped_column(Text)
+    format: Mapped[str] = mapped_column(
+        String(20), comment="how to load it again: image, pdf, zip member, text_line, ..."
+    )
+    member: Mapped[str | None] = mapped_column(Text, comment="the zip member it comes from")
+    frame_index: Mapped[int] = mapped_column(
+        Integer, default=0, comment="0-based frame of a multi-frame image (TIFF)"
+    )
+    image_path: Mapped[str | None] = mapped_column(
+        Text, comment="the page as an image once loaded, relative to the data directory"
+    )
+    width: Mapped[int | None] = mapped_column(Integer, comment="page image width, pixels")
+    height: Mapped[int | None] = mapped_column(Integer, comment="page image height, pixels")
+    status: Mapped[str] = mapped_column(
+        String(20),
+        default=PageStatus.PENDING,
+        index=True,
+        comment="pending, done (its grids are puzzles), no_grid, failed or interrupted",
+    )
+    error_code: Mapped[str | None] = mapped_column(
+        String(40), comment="why it failed, as a code (docs/errors.md)"
+    )
+    message: Mapped[str | None] = mapped_column(Text, comment="why it failed, in words")
 
 
 class Puzzle(Handover, Base):
     """One grid found on a page, from rectification to verdict."""
 
     __tablename__ = "puzzles"
-    __table_args__ = (UniqueConstraint("page_id", "index_on_page"),)
+    __table_args__ = (
+        UniqueConstraint("page_id", "index_on_page"),
+        {"comment": "One grid found on a page, from rectification to verdict"},
+    )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    public_id: Mapped[uuid.UUID] = mapped_column(Uuid, default=uuid.uuid4, unique=True, index=True)
-    batch_id: Mapped[int] = mapped_column(ForeignKey("batches.id", ondelete="CASCADE"), index=True)
-    page_id: Mapped[int] = mapped_column(ForeignKey("pages.id", ondelete="CASCADE"), index=True)
-    index_on_page: Mapped[int] = mapped_column(Integer)  # 0-based, reading order
-    status: Mapped[str] = mapped_column(String(20), default=PuzzleStatus.PENDING, index=True)
-    size: Mapped[int | None] = mapped_column(Integer)  # N of an N x N grid
-    box_rows: Mapped[int | None] = mapped_column(Integer)
-    box_cols: Mapped[int | None] = mapped_column(Integer)
-    # [[x, y] x4] TL, TR, BR, BL in page pixels; None for a puzzle given as text
-    corners: Mapped[list[Any] | None] = mapped_column()
+    id: Mapped[int] = mapped_column(primary_key=True, comment="row id (results' puzzle_id)")
+    public_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid,
+        default=uuid.uuid4,
+        unique=True,
+        index=True,
+        comment="the puzzle's id in the API's URLs and answers",
+    )
+    batch_id: Mapped[int] = mapped_column(
+        ForeignKey("batches.id", ondelete="CASCADE"), index=True, comment="its batch"
+    )
+    page_id: Mapped[int] = mapped_column(
+        ForeignKey("pages.id", ondelete="CASCADE"), index=True, comment="the page it is on"
+    )
+    index_on_page: Mapped[int] = mapped_column(
+        Integer, comment="0-based, in reading order; the results' index"
+    )
+    status: Mapped[str] = mapped_column(
+        String(20),
+        default=PuzzleStatus.PENDING,
+        index=True,
+        comment="pending, read, then solved, unsolvable, multiple_solutions, timeout or failed",
+    )
+    size: Mapped[int | None] = mapped_column(Integer, comment="N of an N x N grid")
+    box_rows: Mapped[int | None] = mapped_column(Integer, comment="rows of one box")
+    box_cols: Mapped[int | None] = mapped_column(Integer, comment="columns of one box")
+    corners: Mapped[list[Any] | None] = mapped_column(
+        comment="[[x, y] x4]: top-left, top-right, bottom-right, bottom-left in page pixels; "
+        "null for a puzzle given as text"
+    )
     # The board as last stored (upright once read): page->board homography, lattice lines.
-    homography: Mapped[list[Any] | None] = mapped_column()
-    lattice: Mapped[dict[str, Any] | None] = mapped_column()  # {"row_lines": [], "col_lines": []}
-    rotation: Mapped[int] = mapped_column(Integer, default=0)  # CCW quarter turns to upright
-    board_image_path: Mapped[str | None] = mapped_column(Text)
-    givens: Mapped[list[Any] | None] = mapped_column()  # rows as read; 0 empty, null blocked
-    lowest_confidence: Mapped[float | None] = mapped_column(Float)
-    error_code: Mapped[str | None] = mapped_column(String(40))
-    message: Mapped[str | None] = mapped_column(Text)
-    # The book check (pipeline.book.facts), set with the solution. ``role``: puzzle, or answer
-    # (every cell printed). ``rating`` on the SE scale, None with ``rating_reason`` saying why.
-    role: Mapped[str | None] = mapped_column(String(10), index=True)
-    rating: Mapped[float | None] = mapped_column(Float, index=True)
-    techniques: Mapped[list[Any] | None] = mapped_column()  # names, hardest last
-    level: Mapped[str | None] = mapped_column(String(20), index=True)
-    rating_reason: Mapped[str | None] = mapped_column(Text)
-    # Equal for a puzzle and every disguise of it: indexed, so copies are one lookup away, in a
-    # batch and across batches. ``canonical_complete`` False: a weaker form (16x16 and up).
-    canonical: Mapped[str | None] = mapped_column(Text, index=True)
-    canonical_complete: Mapped[bool | None] = mapped_column()
-    # Printed near the grid ("Easy", "Puzzle 12"), when read; not read from images yet.
-    printed_label: Mapped[str | None] = mapped_column(String(40))
-    printed_number: Mapped[int | None] = mapped_column(Integer)
+    homography: Mapped[list[Any] | None] = mapped_column(
+        comment="3x3 page-to-board homography of the board as last stored (upright once read)"
+    )
+    lattice: Mapped[dict[str, Any] | None] = mapped_column(
+        comment='the grid lines found on the board: {"row_lines": [...], "col_lines": [...]}'
+    )
+    rotation: Mapped[int] = mapped_column(
+        Integer, default=0, comment="counter-clockwise quarter turns that made the board upright"
+    )
+    board_image_path: Mapped[str | None] = mapped_column(
+        Text, comment="the board as an upright image, relative to the data directory"
+    )
+    givens: Mapped[list[Any] | None] = mapped_column(
+        comment="the grid as read, rows of digits: 0 empty, null a blocked cell"
+    )
+    lowest_confidence: Mapped[float | None] = mapped_column(
+        Float, comment="lowest confidence among the cells read (the results' confidence)"
+    )
+    error_code: Mapped[str | None] = mapped_column(
+        String(40),
+        comment="why it is not solved, as a code (docs/errors.md; invalid: givens clash)",
+    )
+    message: Mapped[str | None] = mapped_column(Text, comment="why it is not solved, in words")
+    # The book check (pipeline.book.facts), set with the solution.
+    role: Mapped[str | None] = mapped_column(
+        String(10), index=True, comment="puzzle, or answer (a grid printed with every cell filled)"
+    )
+    rating: Mapped[float | None] = mapped_column(
+        Float,
+        index=True,
+        comment="difficulty on the Sudoku Explainer scale; null: see rating_reason",
+    )
+    techniques: Mapped[list[Any] | None] = mapped_column(
+        comment="the solving techniques the rating needed, hardest last"
+    )
+    level: Mapped[str | None] = mapped_column(
+        String(20), index=True, comment="the rating's level: easy, medium, hard, fiendish, ..."
+    )
+    rating_reason: Mapped[str | None] = mapped_column(
+        Text, comment="why there is no rating, or why it is not an SE rating"
+    )
+    canonical: Mapped[str | None] = mapped_column(
+        Text,
+        index=True,
+        comment="equal for a puzzle and every disguise of it (relabelled, swapped, turned)",
+    )
+    canonical_complete: Mapped[bool | None] = mapped_column(
+        comment="false: a weaker form (16x16 and up) that may miss disguised copies"
+    )
+    printed_label: Mapped[str | None] = mapped_column(
+        String(40), comment="the difficulty printed near the grid, when read (not read yet)"
+    )
+    printed_number: Mapped[int | None] = mapped_column(
+        Integer, comment="the puzzle number printed near the grid, when read (not read yet)"
+    )
 
 
 class Cell(Base):
     __tablename__ = "cells"
-    __table_args__ = (UniqueConstraint("puzzle_id", "row", "col"),)
+    __table_args__ = (
+        UniqueConstraint("puzzle_id", "row", "col"),
+        {"comment": "One cell of a puzzle as read: what it holds and how sure the reader is"},
+    )
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    puzzle_id: Mapped[int] = mapped_column(ForeignKey("puzzles.id", ondelete="CASCADE"))
-    row: Mapped[int] = mapped_column(Integer)  # 0-based
-    col: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(10))  # empty, given, blocked
-    digit: Mapped[int | None] = mapped_column(Integer)
-    confidence: Mapped[float | None] = mapped_column(Float)
-    alternatives: Mapped[list[Any]] = mapped_column(default=list)  # [[digit, probability]...]
+    id: Mapped[int] = mapped_column(primary_key=True, comment="row id")
+    puzzle_id: Mapped[int] = mapped_column(
+        ForeignKey("puzzles.id", ondelete="CASCADE"), comment="its puzzle"
+    )
+    row: Mapped[int] = mapped_column(Integer, comment="0-based row, top first")
+    col: Mapped[int] = mapped_column(Integer, comment="0-based column, left first")
+    kind: Mapped[str] = mapped_column(String(10), comment="empty, given or blocked")
+    digit: Mapped[int | None] = mapped_column(Integer, comment="the digit read; null if none")
+    confidence: Mapped[float | None] = mapped_column(
+        Float,
+        comment="a given: probability of the digit read; an empty cell: how sure it is empty",
+    )
+    alternatives: Mapped[list[Any]] = mapped_column(
+        default=list, comment="runner-up readings, [[digit, probability], ...], best first"
+    )
 
 
 class Solution(Base):
     __tablename__ = "solutions"
+    __table_args__ = {"comment": "The solver's answer for a puzzle (at most one per puzzle)"}
 
-    id: Mapped[int] = mapped_column(primary_key=True)
+    id: Mapped[int] = mapped_column(primary_key=True, comment="row id")
     puzzle_id: Mapped[int] = mapped_column(
-        ForeignKey("puzzles.id", ondelete="CASCADE"), unique=True
+        ForeignKey("puzzles.id", ondelete="CASCADE"), unique=True, comment="its puzzle"
     )
-    verdict: Mapped[str] = mapped_column(String(20))  # pipeline.solve.result.Verdict
-    grid: Mapped[list[Any] | None] = mapped_column()
-    second_grid: Mapped[list[Any] | None] = mapped_column()  # with multiple_solutions
-    doubts: Mapped[list[Any]] = mapped_column(default=list)  # readings set aside, as dicts
-    backend: Mapped[str | None] = mapped_column(String(40))
-    seconds: Mapped[float | None] = mapped_column(Float)  # solver time
-    render_path: Mapped[str | None] = mapped_column(Text)
-    message: Mapped[str | None] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    verdict: Mapped[str] = mapped_column(
+        String(20),
+        comment="solved, unsolvable, multiple_solutions, timeout or invalid (givens clash)",
+    )
+    grid: Mapped[list[Any] | None] = mapped_column(
+        comment="the solution, rows of digits (null blocked); with multiple_solutions, one"
+    )
+    second_grid: Mapped[list[Any] | None] = mapped_column(
+        comment="with multiple_solutions, a second solution that differs from grid"
+    )
+    doubts: Mapped[list[Any]] = mapped_column(
+        default=list,
+        comment="readings the solver set aside as contradicting the others, least sure first",
+    )
+    backend: Mapped[str | None] = mapped_column(
+        String(40), comment="the SAT solver that answered (minisat, kissat, cadical)"
+    )
+    seconds: Mapped[float | None] = mapped_column(Float, comment="solver time, seconds")
+    render_path: Mapped[str | None] = mapped_column(
+        Text, comment="the solution drawn on the page, relative to the data directory"
+    )
+    message: Mapped[str | None] = mapped_column(Text, comment="the solver's remark, in words")
+    created_at: Mapped[datetime] = mapped_column(default=utc_now, comment="when solved (UTC)")
 
 
 class StageRun(Base):
     """The last run of one stage on one input file, page or puzzle."""
 
     __tablename__ = "stage_runs"
+    __table_args__ = {
+        "comment": "The last run of one stage (ingest, rectify, ocr, solve) on one input file, "
+        "page or puzzle: timings, worker, errors"
+    }
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    batch_id: Mapped[int] = mapped_column(ForeignKey("batches.id", ondelete="CASCADE"), index=True)
+    id: Mapped[int] = mapped_column(primary_key=True, comment="row id")
+    batch_id: Mapped[int] = mapped_column(
+        ForeignKey("batches.id", ondelete="CASCADE"), index=True, comment="its batch"
+    )
     # Exactly one subject is set. Indexed: runs are replaced and cascaded by subject.
     input_file_id: Mapped[int | None] = mapped_column(
-        ForeignKey("input_files.id", ondelete="CASCADE"), index=True
+        ForeignKey("input_files.id", ondelete="CASCADE"),
+        index=True,
+        comment="the input file it ran on (exactly one of input_file_id, page_id, puzzle_id)",
     )
     page_id: Mapped[int | None] = mapped_column(
-        ForeignKey("pages.id", ondelete="CASCADE"), index=True
+        ForeignKey("pages.id", ondelete="CASCADE"), index=True, comment="the page it ran on"
     )
     puzzle_id: Mapped[int | None] = mapped_column(
-        ForeignKey("puzzles.id", ondelete="CASCADE"), index=True
+        ForeignKey("puzzles.id", ondelete="CASCADE"), index=True, comment="the puzzle it ran on"
     )
-    stage: Mapped[str] = mapped_column(String(20))  # ingest, rectify, ocr, solve
-    status: Mapped[str] = mapped_column(String(20))  # ok, failed
-    started_at: Mapped[datetime] = mapped_column()
-    finished_at: Mapped[datetime] = mapped_column()
-    seconds: Mapped[float] = mapped_column(Float)
-    # From being sent to its queue to being taken by a worker (None in the embedded runner).
-    waited_seconds: Mapped[float | None] = mapped_column(Float)
-    worker: Mapped[str | None] = mapped_column(String(200))  # hostname and pid
-    error_code: Mapped[str | None] = mapped_column(String(40))
-    message: Mapped[str | None] = mapped_column(Text)
+    stage: Mapped[str] = mapped_column(String(20), comment="ingest, rectify, ocr or solve")
+    status: Mapped[str] = mapped_column(String(20), comment="ok or failed")
+    started_at: Mapped[datetime] = mapped_column(comment="when it started (UTC)")
+    finished_at: Mapped[datetime] = mapped_column(comment="when it ended (UTC)")
+    seconds: Mapped[float] = mapped_column(Float, comment="how long it ran, seconds")
+    waited_seconds: Mapped[float | None] = mapped_column(
+        Float,
+        comment="from being sent to its queue to being taken by a worker; null when embedded",
+    )
+    worker: Mapped[str | None] = mapped_column(
+        String(200), comment="the host and process that ran it"
+    )
+    error_code: Mapped[str | None] = mapped_column(
+        String(40), comment="why it failed, as a code (docs/errors.md)"
+    )
+    message: Mapped[str | None] = mapped_column(Text, comment="why it failed, in words")

@@ -9,13 +9,13 @@ clash (verdict ``invalid``) is ``unsolvable`` with a message and ``error_code: "
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
-from pipeline.book.findings import BookFindings
+from store import results_view
 from store.book_check import NO_BOOK_FIELDS, batch_findings, book_fields
 from store.models import (
     Batch,
@@ -26,8 +26,6 @@ from store.models import (
     PageStatus,
     Puzzle,
     PuzzleStatus,
-    Solution,
-    StageRun,
 )
 
 UNFINISHED_PUZZLE_STATES = (PuzzleStatus.PENDING, PuzzleStatus.READ)
@@ -37,77 +35,77 @@ class BatchNotFound(LookupError):
     pass
 
 
-def result_records(session: Session, batch_id: int) -> list[dict[str, Any]]:
-    """The results contract for a batch, in input order, then page, then reading order."""
+def result_records(
+    session: Session,
+    batch_id: int,
+    *,
+    status: str | None = None,
+    confidence_below: float | None = None,
+    limit: int | None = None,
+    offset: int = 0,
+) -> list[dict[str, Any]]:
+    """The results contract for a batch, in input order, then page, then reading order: the
+    rows of the ``results`` view, so results.jsonl, the API and SQL always agree. Optionally
+    only the records of one status, or of grids read with less confidence, and one page of
+    them."""
     _require_batch(session, batch_id)
-    inputs = session.scalars(
-        select(InputFile).where(InputFile.batch_id == batch_id).order_by(InputFile.id)
-    ).all()
-    pages_of = _grouped(
-        session.scalars(select(Page).where(Page.batch_id == batch_id).order_by(Page.id)),
-        "input_file_id",
+    query = (
+        select(results_view.results)
+        .where(*_record_filters(batch_id, status, confidence_below))
+        .order_by(*results_view.RESULTS_ORDER)
+        .limit(limit)
+        .offset(offset)
     )
-    puzzles_of = _grouped(
-        session.scalars(
-            select(Puzzle).where(Puzzle.batch_id == batch_id).order_by(Puzzle.index_on_page)
-        ),
-        "page_id",
-    )
-    solutions = {
-        s.puzzle_id: s
-        for s in session.scalars(select(Solution).join(Puzzle).where(Puzzle.batch_id == batch_id))
-    }
-    timings = _timings(session, batch_id)
-    findings = batch_findings(session, batch_id)
-    records = []
-    for input_file in inputs:
-        if input_file.status == InputStatus.FAILED:
-            records.append(_input_record(input_file))
-        for page in pages_of.get(input_file.id, []):
-            puzzles = puzzles_of.get(page.id, [])
-            if not puzzles:
-                records.append(_page_record(page))
-            for puzzle in puzzles:
-                records.append(
-                    puzzle_record(
-                        page, puzzle, solutions.get(puzzle.id), timings[puzzle.id], findings
-                    )
-                )
-    return records
+    records = [results_view.record_of_row(row) for row in session.execute(query)]
+    return with_book_check(session, batch_id, records)
 
 
-def puzzle_record(
-    page: Page,
-    puzzle: Puzzle,
-    solution: Solution | None,
-    seconds: dict[str, float],
-    findings: BookFindings | None = None,
-) -> dict[str, Any]:
-    """One grid's result record; ``findings``: the batch's book check (None: not computed,
-    so no answer key or duplicate is named)."""
-    return {
-        **_page_fields(page),
-        "puzzle_id": puzzle.id,
-        "index": puzzle.index_on_page,
-        "status": puzzle.status,
-        "size": [puzzle.size, puzzle.size] if puzzle.size else None,
-        "box": [puzzle.box_rows, puzzle.box_cols] if puzzle.box_rows else None,
-        "givens": puzzle.givens,
-        "solution": solution.grid if solution else None,
-        "second_solution": solution.second_grid if solution else None,
-        "confidence": puzzle.lowest_confidence,
-        # A solved puzzle left unrated says why here; so does one whose score is not SE's
-        # own (another size, or the search-effort fallback past dynamic forcing chains).
-        "message": puzzle.message or puzzle.rating_reason,
-        "error_code": puzzle.error_code,
-        **book_fields(puzzle, findings),
-        "doubts": solution.doubts if solution else [],
-        "rotation": puzzle.rotation,
-        "corners": puzzle.corners,
-        "backend": solution.backend if solution else None,
-        "render_path": solution.render_path if solution else None,
-        "seconds": seconds,
-    }
+def with_book_check(
+    session: Session, batch_id: int, records: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The records with the book check's fields (issue 14: rating, level, role, answer key,
+    duplicates). They are added here, not by the ``results`` view: the view predates them,
+    and answer keys and copies are judged over the whole batch on read."""
+    ids = [record["puzzle_id"] for record in records if record.get("puzzle_id") is not None]
+    puzzles = (
+        {p.id: p for p in session.scalars(select(Puzzle).where(Puzzle.id.in_(ids)))} if ids else {}
+    )
+    findings = batch_findings(session, batch_id) if ids else None
+    checked = []
+    for record in records:
+        puzzle = puzzles.get(record.get("puzzle_id"))
+        if puzzle is None:
+            checked.append({**record, **NO_BOOK_FIELDS})
+            continue
+        # A solved puzzle left unrated says why in its message; so does one whose score is
+        # not SE's own (another size, or the search-effort fallback).
+        message = record["message"] or puzzle.rating_reason
+        checked.append({**record, "message": message, **book_fields(puzzle, findings)})
+    return checked
+
+
+def count_records(
+    session: Session,
+    batch_id: int,
+    *,
+    status: str | None = None,
+    confidence_below: float | None = None,
+) -> int:
+    """How many records ``result_records`` gives with these filters and no paging."""
+    query = select(func.count()).where(*_record_filters(batch_id, status, confidence_below))
+    return session.scalar(query.select_from(results_view.results)) or 0
+
+
+def _record_filters(
+    batch_id: int, status: str | None, confidence_below: float | None
+) -> list[ColumnElement[bool]]:
+    columns = results_view.results.c
+    filters = [columns.batch_id == batch_id]
+    if status is not None:
+        filters.append(columns.status == status)
+    if confidence_below is not None:
+        filters.append(columns.confidence < confidence_below)
+    return filters
 
 
 def puzzle_cells(session: Session, puzzle_id: int) -> list[dict[str, Any]]:
@@ -127,21 +125,15 @@ def puzzle_cells(session: Session, puzzle_id: int) -> list[dict[str, Any]]:
 
 
 def puzzle_result(session: Session, puzzle_id: int) -> dict[str, Any] | None:
-    """A puzzle's result record with its cells, or None if there is no such puzzle."""
-    puzzle = session.get(Puzzle, puzzle_id)
-    if puzzle is None:
+    """A puzzle's result record (its row of the ``results`` view) with its cells, or None if
+    there is no such puzzle."""
+    row = session.execute(
+        select(results_view.results).where(results_view.results.c.puzzle_id == puzzle_id)
+    ).first()
+    if row is None:
         return None
-    page = session.get_one(Page, puzzle.page_id)
-    solution = session.scalar(select(Solution).where(Solution.puzzle_id == puzzle_id))
-    seconds = {
-        run.stage: run.seconds
-        for run in session.scalars(select(StageRun).where(StageRun.puzzle_id == puzzle_id))
-    }
-    findings = batch_findings(session, puzzle.batch_id)
-    return {
-        **puzzle_record(page, puzzle, solution, seconds, findings),
-        "cells": puzzle_cells(session, puzzle_id),
-    }
+    (record,) = with_book_check(session, row.batch_id, [results_view.record_of_row(row)])
+    return {**record, "cells": puzzle_cells(session, puzzle_id)}
 
 
 def batch_status(session: Session, batch_id: int) -> dict[str, Any]:
@@ -179,76 +171,3 @@ def _counts(session: Session, model: type[InputFile | Page | Puzzle], batch_id: 
         select(model.status, func.count()).where(model.batch_id == batch_id).group_by(model.status)
     )
     return dict(sorted(Counter({status: count for status, count in rows}).items()))
-
-
-def _grouped(rows: Any, key: str) -> dict[int, list[Any]]:
-    groups: dict[int, list[Any]] = defaultdict(list)
-    for row in rows:
-        groups[getattr(row, key)].append(row)
-    return groups
-
-
-def _timings(session: Session, batch_id: int) -> dict[int, dict[str, float]]:
-    """Seconds per stage for each puzzle, the page's rectify time included."""
-    runs = session.scalars(select(StageRun).where(StageRun.batch_id == batch_id)).all()
-    by_page = {run.page_id: run.seconds for run in runs if run.page_id is not None}
-    page_of = dict(
-        session.execute(select(Puzzle.id, Puzzle.page_id).where(Puzzle.batch_id == batch_id)).all()
-    )
-    timings: dict[int, dict[str, float]] = defaultdict(dict)
-    for puzzle_id, page_id in page_of.items():
-        if page_id in by_page:
-            timings[puzzle_id]["rectify"] = by_page[page_id]
-    for run in runs:
-        if run.puzzle_id is not None:
-            timings[run.puzzle_id][run.stage] = run.seconds
-    return timings
-
-
-def _page_fields(page: Page) -> dict[str, Any]:
-    return {
-        "batch_id": page.batch_id,
-        "input_file_id": page.input_file_id,
-        "page_id": page.id,
-        "source": page.source,
-        "page": page.page_number,
-    }
-
-
-def _empty_grid_fields() -> dict[str, Any]:
-    return {
-        "puzzle_id": None,
-        "index": None,
-        "size": None,
-        "box": None,
-        "givens": None,
-        "solution": None,
-        "second_solution": None,
-        "confidence": None,
-        **NO_BOOK_FIELDS,
-        "doubts": [],
-    }
-
-
-def _page_record(page: Page) -> dict[str, Any]:
-    return {
-        **_page_fields(page),
-        **_empty_grid_fields(),
-        "status": page.status if page.status != PageStatus.DONE else PageStatus.NO_GRID,
-        "message": page.message,
-        "error_code": page.error_code,
-    }
-
-
-def _input_record(input_file: InputFile) -> dict[str, Any]:
-    return {
-        "batch_id": input_file.batch_id,
-        "input_file_id": input_file.id,
-        "page_id": None,
-        "source": input_file.name,
-        "page": None,
-        **_empty_grid_fields(),
-        "status": "failed",
-        "message": input_file.message,
-        "error_code": input_file.error_code,
-    }

@@ -13,6 +13,7 @@ from pipeline.errors import SudokuBatchError
 from sudoku_batch.commands import (
     answer_key,
     api,
+    export,
     flower,
     keys,
     migrate,
@@ -39,6 +40,7 @@ COMMANDS = (
     migrate,
     recover,
     keys,
+    export,
 )
 
 

@@ -23,7 +23,11 @@ SERVICES = {
 }
 
 
-SECRETS = {"FLOWER_BASIC_AUTH": "test:secret", "POSTGRES_PASSWORD": "pg-secret"}
+SECRETS = {
+    "FLOWER_BASIC_AUTH": "test:secret",
+    "POSTGRES_PASSWORD": "pg-secret",
+    "ANALYST_PASSWORD": "analyst-secret",
+}
 
 
 def compose(*args: str, env: dict[str, str] = SECRETS) -> str:

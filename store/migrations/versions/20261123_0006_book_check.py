@@ -3,9 +3,6 @@
 Revision ID: 0006
 Revises: 0005
 Create Date: 2026-11-23 00:30:00
-
-Written on a branch without 0005 (issue 16's results view): down_revision is "0004" here and
-must become "0005" when both are merged.
 """
 
 from collections.abc import Sequence
@@ -15,14 +12,29 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "0006"
-down_revision: str | None = "0004"
+down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+# The columns' comments, copied from store.models as they were written (a migration does not
+# follow later edits of the models).
+COMMENTS = {
+    "role": "puzzle, or answer (a grid printed with every cell filled)",
+    "rating": "difficulty on the Sudoku Explainer scale (null: rating_reason)",
+    "techniques": "the solving techniques the rating needed, hardest last",
+    "level": "the rating's level: easy, medium, hard, fiendish, ...",
+    "rating_reason": "why there is no rating, or why it is not an SE rating",
+    "canonical": "equal for a puzzle and every disguise of it (relabelled, swapped, turned)",
+    "canonical_complete": "false: a weaker form (16x16 and up) that may miss disguised copies",
+    "printed_label": "the difficulty printed near the grid, when read (not read yet)",
+    "printed_number": "the puzzle number printed near the grid, when read (not read yet)",
+}
+
+
 def columns() -> list[sa.Column]:
     """Fresh columns each call (a Column belongs to one table once added)."""
-    return [
+    made = [
         sa.Column("role", sa.String(length=10), nullable=True),
         sa.Column("rating", sa.Float(), nullable=True),
         sa.Column("techniques", sa.JSON().with_variant(postgresql.JSONB(), "postgresql")),
@@ -33,6 +45,9 @@ def columns() -> list[sa.Column]:
         sa.Column("printed_label", sa.String(length=40), nullable=True),
         sa.Column("printed_number", sa.Integer(), nullable=True),
     ]
+    for column in made:
+        column.comment = COMMENTS[column.name]
+    return made
 
 
 INDEXED = ("role", "rating", "level", "canonical")

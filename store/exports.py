@@ -1,0 +1,70 @@
+"""A batch's result records as files: JSON lines (as results.jsonl) or CSV.
+
+CSV has one row per record and one column per field. Grids (``givens``, ``solution``,
+``second_solution``) are N*N-character strings, row by row, in the alphabet of text puzzles
+(``pipeline.ingest.textpuzzle``): ``1``-``9`` then ``A`` = 10 ... ``P`` = 25, ``.`` an empty
+cell, ``*`` a blocked cell; an empty field when there is no grid. ``size`` and ``box`` are
+``RxC`` (``9x9``, ``3x3``). The nested fields (``doubts``, ``corners``, ``seconds``) are
+compact JSON.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from pipeline.ingest.textpuzzle import format_grid
+
+CSV_COLUMNS = (
+    "batch_id",
+    "input_file_id",
+    "page_id",
+    "puzzle_id",
+    "source",
+    "page",
+    "index",
+    "status",
+    "size",
+    "box",
+    "givens",
+    "solution",
+    "second_solution",
+    "confidence",
+    "message",
+    "error_code",
+    "doubts",
+    "rotation",
+    "corners",
+    "backend",
+    "render_path",
+    "seconds",
+)
+GRID_FIELDS = ("givens", "solution", "second_solution")
+SHAPE_FIELDS = ("size", "box")
+JSON_FIELDS = ("doubts", "corners", "seconds")
+
+
+def write_jsonl(records: Iterable[dict[str, Any]], out: TextIO) -> None:
+    for record in records:
+        out.write(json.dumps(record, default=str) + "\n")
+
+
+def write_csv(records: Iterable[dict[str, Any]], out: TextIO) -> None:
+    writer = csv.DictWriter(out, CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(csv_row(record) for record in records)
+
+
+def csv_row(record: dict[str, Any]) -> dict[str, Any]:
+    """One record as CSV fields: grids as strings, shapes as RxC, nested values as JSON."""
+    row = {column: record.get(column) for column in CSV_COLUMNS}
+    for field in GRID_FIELDS:
+        row[field] = format_grid(row[field]) if row[field] is not None else None
+    for field in SHAPE_FIELDS:
+        row[field] = "x".join(str(n) for n in row[field]) if row[field] is not None else None
+    for field in JSON_FIELDS:
+        if field in record:
+            row[field] = json.dumps(record[field], separators=(",", ":"))
+    return row
