@@ -359,7 +359,7 @@ class Puzzle(Handover, Base):
     rating: Mapped[float | None] = mapped_column(
         Float,
         index=True,
-        comment="difficulty on the Sudoku Explainer scale; null: see rating_reason",
+        comment="difficulty on the Sudoku Explainer scale (null: rating_reason)",
     )
     techniques: Mapped[list[Any] | None] = mapped_column(
         comment="the solving techniques the rating needed, hardest last"

@@ -19,7 +19,7 @@ from store.db import make_engine, make_session_factory
 from store.exports import CSV_COLUMNS
 from store.keys import create_key
 from store.models import Batch
-from store.results import result_records
+from store.results import result_records, with_book_check
 from store.results_view import cell_readings, results
 from sudoku_batch.cli import main
 from tests import results_from_tables
@@ -36,7 +36,10 @@ def _records_of(url: str, batch_id: int) -> tuple[list[dict], list[dict]]:
     engine = make_engine(url)
     try:
         with make_session_factory(engine)() as db:
-            return result_records(db, batch_id), results_from_tables.result_records(db, batch_id)
+            # The book check's fields are added to both alike (store.results.with_book_check):
+            # what is compared is the view against the tables it reads.
+            from_tables = results_from_tables.result_records(db, batch_id)
+            return result_records(db, batch_id), with_book_check(db, batch_id, from_tables)
     finally:
         engine.dispose()
 
