@@ -75,7 +75,9 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
     scale = min(1.0, SEARCH_SIDE / max(pixels.shape[:2]))
     search = gray
     if scale < 1:
-        search = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+        # Area averaging keeps a hairline of a 300 or 600 dpi page as a faint but whole line;
+        # sampling (linear) drops it in most rows.
+        search = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     found: list[_Found] = []
     for rough in candidate_quads(search):
         outline = rough / scale
