@@ -103,9 +103,14 @@ def _judged(gray: np.ndarray, outline: np.ndarray) -> _Found | None:
         board = survey_board(gray, BoardLocation(outline.astype(np.float32)))
     except LatticeNotFound:
         return None
-    board = _fitted_to_border(gray, board)
-    if grid_continues_outside(gray, board):
-        return None
+    fitted = _fitted_to_border(gray, board)
+    if grid_continues_outside(gray, fitted):
+        # Fitting may take a line inside the grid for its border (digits printed against the
+        # border thicken the lines next to it): the outline as found is then the better one.
+        if fitted is board or grid_continues_outside(gray, board):
+            return None
+    else:
+        board = fitted
     location, board = _fitted_to_lines(gray, board)
     kinds = [cell.kind for cell in classify_cells(board)]
     if _not_a_sudoku(board, kinds):

@@ -31,10 +31,14 @@ def warp(
     outline = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
     on_page = cv2.perspectiveTransform(outline.reshape(-1, 1, 2), np.linalg.inv(homography))
     on_page = on_page.reshape(4, 2)
-    sides = np.linalg.norm(on_page - np.roll(on_page, -1, axis=0), axis=1)
-    # The shrink along the output's sides: page length over output length, the larger one.
-    shrink = max(max(sides[0], sides[2]) / max(width, 1), max(sides[1], sides[3]) / max(height, 1))
-    if not np.all(np.isfinite(on_page)) or shrink <= MAX_SAMPLED_SHRINK:
+    # Page pixels per output pixel along the page's x and y (the output's sides as page
+    # vectors): each page axis is shrunk on its own, so a board of oblong cells, squeezed
+    # along one axis only, keeps the detail of the other.
+    along_x = (on_page[1] - on_page[0]) / max(width, 1)
+    along_y = (on_page[3] - on_page[0]) / max(height, 1)
+    shrink_x = max(abs(along_x[0]), abs(along_y[0]), 1.0)
+    shrink_y = max(abs(along_x[1]), abs(along_y[1]), 1.0)
+    if not np.all(np.isfinite(on_page)) or max(shrink_x, shrink_y) <= MAX_SAMPLED_SHRINK:
         return _warped(pixels, homography, size, border_value)
     rows, cols = pixels.shape[:2]
     x0, y0 = np.floor(on_page.min(axis=0)).astype(int) - REGION_MARGIN_PX
@@ -43,8 +47,8 @@ def warp(
     if x1 - x0 < 2 or y1 - y0 < 2:
         return _warped(pixels, homography, size, border_value)
     region = pixels[y0:y1, x0:x1]
-    small_w = max(1, int(round((x1 - x0) / shrink)))
-    small_h = max(1, int(round((y1 - y0) / shrink)))
+    small_w = max(1, int(round((x1 - x0) / shrink_x)))
+    small_h = max(1, int(round((y1 - y0) / shrink_y)))
     small = cv2.resize(region, (small_w, small_h), interpolation=cv2.INTER_AREA)
     # Page -> small region: shift to the region's corner, then scale (pixel centres mapped as
     # INTER_AREA places them).
