@@ -42,6 +42,8 @@ HAIRLINE_BOXES = PrintStyle(thin_pt=0.3, thick_pt=1.5)
 NO_BOX_LINES = PrintStyle(thin_pt=1.0, thick_pt=1.0)
 OVERSIZED_DIGITS = PrintStyle(thin_pt=1.0, thick_pt=3.0, digit_scale=2.2)
 LEFT_ALIGNED = PrintStyle(thin_pt=0.5, thick_pt=2.0, align="left")
+# Grey hairline cells, boxes in black 1 pt lines, numbers set against the left line.
+HAIRLINE_LEFT_ALIGNED = PrintStyle(thin_pt=0.3, thick_pt=1.0, line_grey=100, align="left")
 LETTERS = PrintStyle(thin_pt=0.5, thick_pt=2.0, labels="letters")
 
 

@@ -47,6 +47,10 @@ MAX_GAP_DEVIATION = 0.25
 # A line's weight is summed within this share of a cell either side: all of a blurred thick
 # line, none of the digits beside it.
 THICKNESS_REACH = 0.3
+# A pixel this much darker than the paper right around it (share of the board's contrast, and
+# at least this many grey levels, above a scan's noise) is faint ink (see detect_lattice).
+FAINT_LINE_SHARE = 0.08
+FAINT_LINE_MIN_GREY = 12
 # Box lines must be at least this much thicker than cell lines on average to be seen as such;
 # a crossword or a plain table has uniform lines.
 MIN_BOX_CONTRAST = 1.2
@@ -68,9 +72,31 @@ def detect_lattice(board_pixels: np.ndarray) -> Lattice:
     side = min(gray.shape[:2])
     ink = ink_mask(gray)
     darkness = _darkness(gray, side)
+    found = _largest_fit(gray, ink, darkness, SIZES)
+    # Hairlines in light grey among many digits (a filled 16x16 whose boxes alone print
+    # black) can fall below the ink threshold, and the grid then reads as its boxes. Larger
+    # sizes are tried again with the faint lines too; only larger, so that a photo's creases
+    # and paper grain cannot turn a grid into a smaller one.
+    larger = tuple(n for n in SIZES if found is None or n > found.shape.size)
+    if larger:
+        faint = cv2.bitwise_or(ink, faint_ink(gray, darkness))
+        found = _largest_fit(gray, faint, darkness, larger) or found
+    if found is None:
+        raise LatticeNotFound(
+            "no evenly spaced grid lines of a 4x4 to 25x25 Sudoku were found on the board; "
+            "the photo may be too blurred, cut off, or not a Sudoku"
+        )
+    return found
+
+
+def _largest_fit(
+    gray: np.ndarray, ink: np.ndarray, darkness: np.ndarray, sizes: tuple[int, ...]
+) -> Lattice | None:
+    """The lattice of the largest of ``sizes`` whose comb fits the ink's lines, or None."""
+    side = min(gray.shape[:2])
     rows = _axis_evidence(ink, darkness, horizontal=True)
     cols = _axis_evidence(ink, darkness, horizontal=False)
-    for n in SIZES:
+    for n in sizes:
         if side / n < MIN_RESOLVED_CELL_PX:
             continue
         row_lines = _fit_lines(rows, n, gray.shape[0])
@@ -83,10 +109,7 @@ def detect_lattice(board_pixels: np.ndarray) -> Lattice:
             # cells). The caller decides whether such a grid is a Sudoku or a crossword.
             return Lattice(GridShape.square(n), tuple(row_lines), tuple(col_lines), False)
         return Lattice(shape, tuple(row_lines), tuple(col_lines))
-    raise LatticeNotFound(
-        "no evenly spaced grid lines of a 4x4 to 25x25 Sudoku were found on the board; "
-        "the photo may be too blurred, cut off, or not a Sudoku"
-    )
+    return None
 
 
 def ink_mask(gray: np.ndarray) -> np.ndarray:
@@ -102,6 +125,15 @@ def ink_mask(gray: np.ndarray) -> np.ndarray:
     return cv2.adaptiveThreshold(
         gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, offset
     )
+
+
+def faint_ink(gray: np.ndarray, darkness: np.ndarray) -> np.ndarray:
+    """Print darker than the paper right around it (255), however dark the mean around it:
+    among many digits the ink mask's window is dark, and a light grey hairline, fainter still
+    once a 300 dpi page is shrunk, is not darker than that mean."""
+    low, high = grey_levels(gray, (5, 95))
+    threshold = max(FAINT_LINE_MIN_GREY, FAINT_LINE_SHARE * (high - low))
+    return cv2.compare(darkness, threshold, cv2.CMP_GE)
 
 
 def _darkness(gray: np.ndarray, side: int) -> np.ndarray:

@@ -13,6 +13,7 @@ from synth.grid_image import cell_kind
 from synth.styles import (
     HAIRLINE_BOXES,
     HAIRLINE_GREY,
+    HAIRLINE_LEFT_ALIGNED,
     NO_BOX_LINES,
     OVERSIZED_DIGITS,
     PrintStyle,
@@ -22,9 +23,12 @@ from synth.styles import (
 from tests.vision.scenes import corner_error
 
 
-def _read_all(style: PrintStyle, shape: GridShape, count: int, columns: int, dpi: int) -> None:
+def _read_all(
+    style: PrintStyle, shape: GridShape, count: int, columns: int, dpi: int, fill: float = 0.4
+) -> None:
     rng = np.random.default_rng(dpi + count)
-    page = styled_page(random_puzzles(shape, count, rng), style, dpi=dpi, columns=columns, rng=rng)
+    puzzles = random_puzzles(shape, count, rng, fill)
+    page = styled_page(puzzles, style, dpi=dpi, columns=columns, rng=rng)
     boards = rectify_page(page.image)
     assert len(boards) == len(page.grids)
     for found, truth in zip(boards, page.grids, strict=True):
@@ -48,6 +52,13 @@ def test_small_grids_in_grey_hairlines_are_found_at_300_dpi() -> None:
 
 def test_hairline_cells_with_thicker_boxes_at_600_dpi() -> None:
     _read_all(HAIRLINE_BOXES, GridShape(3, 3), 6, 2, 600)
+
+
+@pytest.mark.parametrize("dpi", [150, 300])
+def test_filled_16x16_in_hairlines_is_not_read_as_its_boxes(dpi: int) -> None:
+    # Among numbers in every cell the grey hairlines fell below the ink threshold and only the
+    # black box lines were left: a 4x4 lattice.
+    _read_all(HAIRLINE_LEFT_ALIGNED, GridShape(4, 4), 1, 1, dpi, fill=1.0)
 
 
 def test_grids_without_box_lines_take_the_usual_box_shape() -> None:
