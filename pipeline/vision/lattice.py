@@ -51,6 +51,10 @@ THICKNESS_REACH = 0.3
 # at least this many grey levels, above a scan's noise) is faint ink (see detect_lattice).
 FAINT_LINE_SHARE = 0.08
 FAINT_LINE_MIN_GREY = 12
+# Faint ink also takes in the blurred halo of digits, whose long strokes in a grid of large
+# cells can reach a fifth of a row: with it, every interior line must run most of the board,
+# as printed hairlines do.
+FAINT_WEAKEST_LINE = 0.75
 # Box lines must be at least this much thicker than cell lines on average to be seen as such;
 # a crossword or a plain table has uniform lines.
 MIN_BOX_CONTRAST = 1.2
@@ -80,7 +84,7 @@ def detect_lattice(board_pixels: np.ndarray) -> Lattice:
     larger = tuple(n for n in SIZES if found is None or n > found.shape.size)
     if larger:
         faint = cv2.bitwise_or(ink, faint_ink(gray, darkness))
-        found = _largest_fit(gray, faint, darkness, larger) or found
+        found = _largest_fit(gray, faint, darkness, larger, FAINT_WEAKEST_LINE) or found
     if found is None:
         raise LatticeNotFound(
             "no evenly spaced grid lines of a 4x4 to 25x25 Sudoku were found on the board; "
@@ -90,17 +94,22 @@ def detect_lattice(board_pixels: np.ndarray) -> Lattice:
 
 
 def _largest_fit(
-    gray: np.ndarray, ink: np.ndarray, darkness: np.ndarray, sizes: tuple[int, ...]
+    gray: np.ndarray,
+    ink: np.ndarray,
+    darkness: np.ndarray,
+    sizes: tuple[int, ...],
+    weakest: float = WEAK_LINE_COVERAGE,
 ) -> Lattice | None:
-    """The lattice of the largest of ``sizes`` whose comb fits the ink's lines, or None."""
+    """The lattice of the largest of ``sizes`` whose comb fits the ink's lines (each interior
+    line covering at least ``weakest`` of the board), or None."""
     side = min(gray.shape[:2])
     rows = _axis_evidence(ink, darkness, horizontal=True)
     cols = _axis_evidence(ink, darkness, horizontal=False)
     for n in sizes:
         if side / n < MIN_RESOLVED_CELL_PX:
             continue
-        row_lines = _fit_lines(rows, n, gray.shape[0])
-        col_lines = _fit_lines(cols, n, gray.shape[1])
+        row_lines = _fit_lines(rows, n, gray.shape[0], weakest)
+        col_lines = _fit_lines(cols, n, gray.shape[1], weakest)
         if row_lines is None or col_lines is None:
             continue
         shape = _box_shape(n, rows, cols, row_lines, col_lines)
@@ -169,7 +178,9 @@ def _axis_evidence(ink: np.ndarray, darkness: np.ndarray, horizontal: bool) -> _
     )
 
 
-def _fit_lines(axis: _Axis, n: int, extent: int) -> list[float] | None:
+def _fit_lines(
+    axis: _Axis, n: int, extent: int, weakest: float = WEAK_LINE_COVERAGE
+) -> list[float] | None:
     """N+1 line positions snapped to the profile, or None when a comb of N lines does not fit:
     an interior line missing or faint, lines unevenly spaced, or a line through the cells."""
     cell = extent / n
@@ -183,7 +194,7 @@ def _fit_lines(axis: _Axis, n: int, extent: int) -> list[float] | None:
         window = axis.coverage[lo:hi]
         peak = float(window.max())
         if 0 < i < n:
-            if peak < WEAK_LINE_COVERAGE:
+            if peak < weakest:
                 return None
             peaks.append(peak)
         if peak < WEAK_LINE_COVERAGE:
