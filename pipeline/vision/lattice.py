@@ -84,7 +84,11 @@ def detect_lattice(board_pixels: np.ndarray) -> Lattice:
     larger = tuple(n for n in SIZES if found is None or n > found.shape.size)
     if larger:
         faint = cv2.bitwise_or(ink, faint_ink(gray, darkness))
-        found = _largest_fit(gray, faint, darkness, larger, FAINT_WEAKEST_LINE) or found
+        # Measuring the faint ink's lines costs as much as the first pass; most boards (every
+        # one without hairlines) are spared it by a bound on their coverage.
+        larger = _may_fit(faint, larger, FAINT_WEAKEST_LINE)
+        if larger:
+            found = _largest_fit(gray, faint, darkness, larger, FAINT_WEAKEST_LINE) or found
     if found is None:
         raise LatticeNotFound(
             "no evenly spaced grid lines of a 4x4 to 25x25 Sudoku were found on the board; "
@@ -119,6 +123,40 @@ def _largest_fit(
             return Lattice(GridShape.square(n), tuple(row_lines), tuple(col_lines), False)
         return Lattice(shape, tuple(row_lines), tuple(col_lines))
     return None
+
+
+def _may_fit(ink: np.ndarray, sizes: tuple[int, ...], weakest: float) -> tuple[int, ...]:
+    """The sizes whose comb could fit ``ink`` with every interior line covering ``weakest``:
+    an upper bound, since a line's coverage (``_axis_evidence``) counts the pixels of its
+    strokes, a subset of the ink, spread by the same few rows."""
+    side = min(ink.shape[:2])
+    bounds = []
+    for horizontal in (True, False):
+        spread = (1, 5) if horizontal else (5, 1)
+        wide = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_RECT, spread))
+        axis, width = (1, ink.shape[1]) if horizontal else (0, ink.shape[0])
+        bounds.append(wide.sum(axis=axis, dtype=np.float64) / (255.0 * width))
+    possible = []
+    for n in sizes:
+        if side / n < MIN_RESOLVED_CELL_PX:
+            continue
+        if all(_lines_reach(bound, n, weakest) for bound in bounds):
+            possible.append(n)
+    return tuple(possible)
+
+
+def _lines_reach(coverage: np.ndarray, n: int, weakest: float) -> bool:
+    """Whether every interior line's window (as ``_fit_lines`` searches it) reaches
+    ``weakest`` somewhere."""
+    extent = coverage.size
+    cell = extent / n
+    reach = SEARCH_FRACTION * cell
+    for i in range(1, n):
+        lo = max(0, int(round(i * cell - reach)))
+        hi = min(extent, int(round(i * cell + reach)) + 1)
+        if coverage[lo:hi].max() < weakest:
+            return False
+    return True
 
 
 def ink_mask(gray: np.ndarray) -> np.ndarray:
