@@ -24,6 +24,8 @@ LINE_CELLS = 1.2
 CENTRE_FRACTION = 0.5
 # ...and the crop keeps this share of a cell of paper around it.
 PADDING = 0.08
+# The glyph is read whole only when at least this share of its ink lies outside the interior.
+MIN_SPILL_SHARE = 0.05
 
 
 def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: float) -> np.ndarray:
@@ -53,12 +55,17 @@ def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: flo
     crossing = set(np.unique(labels[max(cy0, 0) : cy1, max(cx0, 0) : cx1]).tolist()) - {0}
     if not crossing:
         return interior
-    boxes = np.array([stats[label, :4] for label in crossing])
-    pad_y, pad_x = int(round(PADDING * height)), int(round(PADDING * width))
-    # The interior, grown to take in the glyph where it spills (so a glyph that only touches
-    # an edge is read much as the interior would be).
     iy0, iy1 = interior_box(top, bottom, trim, y0)
     ix0, ix1 = interior_box(left, right, trim, x0)
+    # A glyph that only grazes the interior's edge (a photo's blur, a lattice a pixel off) is
+    # read best from the interior; one with a good part of its ink outside is cut by it.
+    in_glyph = np.isin(labels, list(crossing))
+    inside = int(np.count_nonzero(in_glyph[iy0:iy1, ix0:ix1]))
+    if inside >= (1 - MIN_SPILL_SHARE) * np.count_nonzero(in_glyph):
+        return interior
+    boxes = np.array([stats[label, :4] for label in crossing])
+    pad_y, pad_x = int(round(PADDING * height)), int(round(PADDING * width))
+    # The interior, grown to take in the glyph where it spills.
     gy0 = max(0, min(iy0, int(boxes[:, 1].min()) - pad_y))
     gx0 = max(0, min(ix0, int(boxes[:, 0].min()) - pad_x))
     gy1 = min(window.shape[0], max(iy1, int((boxes[:, 1] + boxes[:, 3]).max()) + pad_y))
