@@ -165,10 +165,7 @@ def scan(page: Page, rng: np.random.Generator, style: ScanStyle = ScanStyle()) -
     """Scan a clean page: slight rotation, uneven light, blur, specks, noise, JPEG."""
     height, width = page.image.shape[:2]
     angle = rng.uniform(-style.max_rotation_deg, style.max_rotation_deg)
-    affine = cv2.getRotationMatrix2D((width / 2, height / 2), angle, 1.0)
-    image = cv2.warpAffine(
-        page.image, affine, (width, height), flags=cv2.INTER_LINEAR, borderValue=PAPER_RGB
-    )
+    image, matrix = degrade.rotate(page.image, angle)
     image = degrade.uneven_light(image, rng, rng.uniform(0, style.max_light_falloff))
     image = degrade.speckle(image, rng, int(rng.integers(0, style.max_specks + 1)))
     image = degrade.blur(image, rng.uniform(0, style.max_blur_sigma))
@@ -177,7 +174,6 @@ def scan(page: Page, rng: np.random.Generator, style: ScanStyle = ScanStyle()) -
     ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
-    matrix = np.vstack([affine, [0, 0, 1]])
     grids = tuple(g.moved(degrade.move_points(g.corners, matrix)) for g in page.grids)
     return ScannedPage(jpeg.tobytes(), width, height, grids)
 

@@ -39,6 +39,17 @@ def bow(image: np.ndarray, points: np.ndarray, sag: float) -> tuple[np.ndarray, 
     return bowed, moved
 
 
+def rotate(image: np.ndarray, angle_deg: float) -> tuple[np.ndarray, np.ndarray]:
+    """The image turned by ``angle_deg`` about its centre on white paper, as a sheet lies a
+    little askew on a scanner, and the 3x3 matrix that moved its pixels."""
+    height, width = image.shape[:2]
+    affine = cv2.getRotationMatrix2D((width / 2, height / 2), angle_deg, 1.0)
+    turned = cv2.warpAffine(
+        image, affine, (width, height), flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255)
+    )
+    return turned, np.vstack([affine, [0, 0, 1]])
+
+
 def recolour_ink(image: np.ndarray, ink_bgr: tuple[int, int, int]) -> np.ndarray:
     """Reprint dark ink in another colour, keeping the paper white and greys proportional."""
     ink = 1.0 - cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)[..., None] / 255.0

@@ -15,6 +15,9 @@ from synth.fonts import font_path, load_font
 
 # How values above 9 are printed: "numbers" gives 10..16, "letters" gives A..G.
 Labels = Literal["numbers", "letters"]
+# Where a label sits in its cell: centred, or pushed against the cell's left, right or top
+# line (some generators print numbers as left-aligned text in a table cell).
+Align = Literal["centre", "left", "right", "top"]
 
 INK_RGB = (20, 20, 20)
 PAPER_RGB = (255, 255, 255)
@@ -73,12 +76,17 @@ def render_grid(
     thick_px: int | None = None,
     margin_px: int | None = None,
     rng: np.random.Generator | None = None,
+    line_rgb: tuple[int, int, int] = INK_RGB,
+    digit_scale: float = 1.0,
+    align: Align = "centre",
 ) -> RenderedGrid:
     """Draw ``puzzle`` on white paper: thin cell lines, thick box lines, printed givens,
     dark blocked cells and ``shaded`` cells filled with ``shade_rgb``.
 
     ``font`` is a font file name (see synth.fonts); ``rng``, if given, nudges each digit off
-    centre a little, as printing does.
+    centre a little, as printing does. Other publishers' styles: ``line_rgb`` grey lines,
+    ``thick_px`` equal to ``thin_px`` for no box lines (a spreadsheet print), ``digit_scale``
+    above 1 for digits larger than their cells, ``align`` for labels set against a line.
     """
     shape, n = puzzle.shape, puzzle.size
     thin = odd(thin_px or max(1, cell_px / 40))
@@ -98,18 +106,19 @@ def render_grid(
     for i, pos in enumerate(lines):
         box_line = i % shape.box_cols == 0
         half = (thick if box_line else thin) // 2
-        draw.rectangle((pos - half, lines[0], pos + half, lines[-1]), fill=INK_RGB)
+        draw.rectangle((pos - half, lines[0], pos + half, lines[-1]), fill=line_rgb)
     for i, pos in enumerate(lines):
         box_line = i % shape.box_rows == 0
         half = (thick if box_line else thin) // 2
-        draw.rectangle((lines[0], pos - half, lines[-1], pos + half), fill=INK_RGB)
+        draw.rectangle((lines[0], pos - half, lines[-1], pos + half), fill=line_rgb)
 
     path = font_path(font)
     for r, row in enumerate(puzzle.givens):
         for c, value in enumerate(row):
             if value:
-                centre = ((lines[c] + lines[c + 1]) / 2, (lines[r] + lines[r + 1]) / 2)
-                draw_label(draw, label_text(value, labels), centre, cell_px, path, rng)
+                cell = (lines[c], lines[r], lines[c + 1], lines[r + 1])
+                text = label_text(value, labels)
+                draw_label(draw, text, cell, path, rng, scale=digit_scale, align=align)
 
     lo, hi = float(lines[0]), float(lines[-1])
     corners = np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], dtype=np.float32)
@@ -120,22 +129,35 @@ def render_grid(
 def draw_label(
     draw: ImageDraw.ImageDraw,
     text: str,
-    centre: tuple[float, float],
-    cell_px: int,
+    cell: tuple[int, int, int, int],
     path: Path,
     rng: np.random.Generator | None,
+    *,
+    scale: float = 1.0,
+    align: Align = "centre",
 ) -> None:
-    """Print ``text`` with its ink box centred on ``centre``, about 60% of a cell tall."""
-    size = max(6, round(cell_px * 0.72))
+    """Print ``text`` in the cell (left, top, right, bottom line centres), about 60% of a cell
+    tall times ``scale``: its ink box centred, or a small gap from the ``align`` line."""
+    left_line, top_line, right_line, bottom_line = cell
+    cell_px = right_line - left_line
+    size = max(6, round(cell_px * 0.72 * scale))
     font = load_font(path, size)
     left, top, right, bottom = font.getbbox(text)
-    # Two-character labels (10..16) must still fit between the cell's lines.
-    if right - left > 0.78 * cell_px:
-        size = max(6, int(size * 0.78 * cell_px / (right - left)))
+    # Two-character labels (10..16) must still fit between the cell's lines (unless the style
+    # is digits larger than their cells).
+    if right - left > 0.78 * cell_px * scale:
+        size = max(6, int(size * 0.78 * cell_px * scale / (right - left)))
         font = load_font(path, size)
         left, top, right, bottom = font.getbbox(text)
-    x = centre[0] - (left + right) / 2
-    y = centre[1] - (top + bottom) / 2
+    gap = 0.1 * cell_px
+    x = (left_line + right_line) / 2 - (left + right) / 2
+    y = (top_line + bottom_line) / 2 - (top + bottom) / 2
+    if align == "left":
+        x = left_line + gap - left
+    elif align == "right":
+        x = right_line - gap - right
+    elif align == "top":
+        y = top_line + gap - top
     if rng is not None:
         x, y = (x, y) + rng.uniform(-0.04, 0.04, 2) * cell_px
     draw.text((round(x), round(y)), text, font=font, fill=INK_RGB)

@@ -29,6 +29,8 @@ MIN_STRIPS = 3
 OUTSIDE_REACH = (0.2, 0.5)
 CONTINUING_COVERAGE = 0.7
 CONTINUING_SHARE = 0.5
+# A line broken for at most this many pixels (noise, a JPEG block) still runs on.
+GAP_PX = 2
 
 
 def fit_border(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
@@ -74,27 +76,43 @@ def grid_continues_outside(pixels: np.ndarray, board: BoardImage) -> bool:
     rows, cols = around.rows, around.cols
     near, far = (reach * around.cell for reach in OUTSIDE_REACH)
     down, across = around.down, around.across.T  # both: lines as columns
+    # Each band with its rows ordered outwards from the border (flipped above and left).
     bands = [
-        (down, rows[0] - far, rows[0] - near, cols),  # above the top side
-        (down, rows[-1] + near, rows[-1] + far, cols),  # below the bottom side
-        (across, cols[0] - far, cols[0] - near, rows),  # left of the left side
-        (across, cols[-1] + near, cols[-1] + far, rows),  # right of the right side
+        (down, rows[0] - far, rows[0] - near, cols, True),  # above the top side
+        (down, rows[-1] + near, rows[-1] + far, cols, False),  # below the bottom side
+        (across, cols[0] - far, cols[0] - near, rows, True),  # left of the left side
+        (across, cols[-1] + near, cols[-1] + far, rows, False),  # right of the right side
     ]
     half_width = max(2, int(round(0.06 * around.cell)))
-    for strokes, start, end, lines in bands:
+    for strokes, start, end, lines, flip in bands:
         band = strokes[max(0, int(round(start))) : int(round(end)) + 1]
         if band.shape[0] == 0:
             continue
+        if flip:
+            band = band[::-1]
         continuing = 0
         for line, following in zip(lines[1:-1], lines[2:], strict=True):
-            # A line goes on where it is inked and the cell beside it is not (a dark margin,
-            # shadow or the photo's edge inks both).
-            on_line = _inked_share(band, line, half_width)
+            # A line goes on where it is inked from the border outwards (a neighbouring grid's
+            # lines across a gap do not) and the cell beside it is not (a dark margin, shadow
+            # or the photo's edge inks both).
+            on_line = _inked_from_border(band, line, half_width)
             beside = _inked_share(band, (line + following) / 2, half_width)
             continuing += on_line >= CONTINUING_COVERAGE and beside < 1 - CONTINUING_COVERAGE
         if continuing >= CONTINUING_SHARE * (len(lines) - 2):
             return True
     return False
+
+
+def _inked_from_border(band: np.ndarray, x: float, half_width: int) -> float:
+    """The share of a band's rows, counted outwards from its first, inked without a break
+    (of more than GAP_PX rows) within half_width of column x."""
+    column = int(round(x))
+    inked = band[:, max(0, column - half_width) : column + half_width + 1].max(axis=1) > 0
+    gaps = np.flatnonzero(~inked)
+    for start in gaps:
+        if not inked[start : start + GAP_PX + 1].any():
+            return float(start) / len(inked)
+    return 1.0
 
 
 def _inked_share(band: np.ndarray, x: float, half_width: int) -> float:

@@ -150,13 +150,17 @@ def _holds_digit(ink: np.ndarray) -> bool:
     # Thin, light or blurred print breaks into pieces at the threshold; joining pixels one
     # apart keeps each character one blob.
     joined = cv2.dilate(ink, np.ones((3, 3), np.uint8))
-    count, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     cx0, cx1 = w * (1 - CENTRE_FRACTION) / 2, w * (1 + CENTRE_FRACTION) / 2
     cy0, cy1 = h * (1 - CENTRE_FRACTION) / 2, h * (1 + CENTRE_FRACTION) / 2
+    centre = labels[int(cy0) : int(np.ceil(cy1)), int(cx0) : int(np.ceil(cx1))]
     for label in range(1, count):
         x, y, bw, bh, _ = stats[label]
         reaches_centre = x < cx1 and x + bw > cx0 and y < cy1 and y + bh > cy0
-        # Specks are dropped; a blob spanning the whole interior is a line remnant or a smudge.
-        if reaches_centre and bh >= MIN_DIGIT_HEIGHT * h and not (bw >= w and bh >= h):
+        if not reaches_centre or bh < MIN_DIGIT_HEIGHT * h:
+            continue  # a speck, or ink at the cell's edge
+        # A blob spanning the whole interior is a digit printed larger than its cell when its
+        # ink crosses the centre; remnants of the cell's lines frame an empty centre.
+        if not (bw >= w and bh >= h) or np.any(centre == label):
             return True
     return False

@@ -56,15 +56,17 @@ class _Found:
     inked: float  # share of cells given or solid
     blocked: float  # share of cells solid
     box_lines: bool
+    on_border: bool = True  # False: kept as found, its border fit having gone astray
 
     @property
-    def quality(self) -> tuple[bool, float]:
+    def quality(self) -> tuple[bool, bool, float]:
         """How well an outline reads its grid, to choose between outlines of one grid: an
-        outline off the grid misses its box lines, or reads a dark margin as solid cells."""
-        return (self.box_lines, -self.blocked)
+        outline off the grid misses its box lines, reads a dark margin as solid cells, or
+        could not be fitted to its border."""
+        return (self.box_lines, self.on_border, -self.blocked)
 
 
-BEST_QUALITY = (True, 0.0)
+BEST_QUALITY = (True, True, 0.0)
 
 
 def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
@@ -75,7 +77,9 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
     scale = min(1.0, SEARCH_SIDE / max(pixels.shape[:2]))
     search = gray
     if scale < 1:
-        search = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+        # Area averaging keeps a hairline of a 300 or 600 dpi page as a faint but whole line;
+        # sampling (linear) drops it in most rows.
+        search = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     found: list[_Found] = []
     for rough in candidate_quads(search):
         outline = rough / scale
@@ -101,9 +105,15 @@ def _judged(gray: np.ndarray, outline: np.ndarray) -> _Found | None:
         board = survey_board(gray, BoardLocation(outline.astype(np.float32)))
     except LatticeNotFound:
         return None
-    board = _fitted_to_border(gray, board)
-    if grid_continues_outside(gray, board):
+    fitted = _fitted_to_border(gray, board)
+    on_border = not grid_continues_outside(gray, fitted)
+    if on_border:
+        board = fitted
+    elif fitted is board or grid_continues_outside(gray, board):
         return None
+    # Else fitting took a line inside the grid for its border (digits printed against the
+    # border thicken the lines next to it): the outline as found is the better one, though
+    # another outline of the grid that fits its border is better still.
     location, board = _fitted_to_lines(gray, board)
     kinds = [cell.kind for cell in classify_cells(board)]
     if _not_a_sudoku(board, kinds):
@@ -113,6 +123,7 @@ def _judged(gray: np.ndarray, outline: np.ndarray) -> _Found | None:
         inked=1 - kinds.count(CellKind.EMPTY) / len(kinds),
         blocked=kinds.count(CellKind.BLOCKED) / len(kinds),
         box_lines=board.lattice.box_lines,
+        on_border=on_border,
     )
 
 

@@ -47,6 +47,14 @@ MAX_GAP_DEVIATION = 0.25
 # A line's weight is summed within this share of a cell either side: all of a blurred thick
 # line, none of the digits beside it.
 THICKNESS_REACH = 0.3
+# A pixel this much darker than the paper right around it (share of the board's contrast, and
+# at least this many grey levels, above a scan's noise) is faint ink (see detect_lattice).
+FAINT_LINE_SHARE = 0.08
+FAINT_LINE_MIN_GREY = 12
+# Faint ink also takes in the blurred halo of digits, whose long strokes in a grid of large
+# cells can reach a fifth of a row: with it, every interior line must run most of the board,
+# as printed hairlines do.
+FAINT_WEAKEST_LINE = 0.75
 # Box lines must be at least this much thicker than cell lines on average to be seen as such;
 # a crossword or a plain table has uniform lines.
 MIN_BOX_CONTRAST = 1.2
@@ -68,13 +76,44 @@ def detect_lattice(board_pixels: np.ndarray) -> Lattice:
     side = min(gray.shape[:2])
     ink = ink_mask(gray)
     darkness = _darkness(gray, side)
+    found = _largest_fit(gray, ink, darkness, SIZES)
+    # Hairlines in light grey among many digits (a filled 16x16 whose boxes alone print
+    # black) can fall below the ink threshold, and the grid then reads as its boxes. Larger
+    # sizes are tried again with the faint lines too; only larger, so that a photo's creases
+    # and paper grain cannot turn a grid into a smaller one.
+    larger = tuple(n for n in SIZES if found is None or n > found.shape.size)
+    if larger:
+        faint = cv2.bitwise_or(ink, faint_ink(gray, darkness))
+        # Measuring the faint ink's lines costs as much as the first pass; most boards (every
+        # one without hairlines) are spared it by a bound on their coverage.
+        larger = _may_fit(faint, larger, FAINT_WEAKEST_LINE)
+        if larger:
+            found = _largest_fit(gray, faint, darkness, larger, FAINT_WEAKEST_LINE) or found
+    if found is None:
+        raise LatticeNotFound(
+            "no evenly spaced grid lines of a 4x4 to 25x25 Sudoku were found on the board; "
+            "the photo may be too blurred, cut off, or not a Sudoku"
+        )
+    return found
+
+
+def _largest_fit(
+    gray: np.ndarray,
+    ink: np.ndarray,
+    darkness: np.ndarray,
+    sizes: tuple[int, ...],
+    weakest: float = WEAK_LINE_COVERAGE,
+) -> Lattice | None:
+    """The lattice of the largest of ``sizes`` whose comb fits the ink's lines (each interior
+    line covering at least ``weakest`` of the board), or None."""
+    side = min(gray.shape[:2])
     rows = _axis_evidence(ink, darkness, horizontal=True)
     cols = _axis_evidence(ink, darkness, horizontal=False)
-    for n in SIZES:
+    for n in sizes:
         if side / n < MIN_RESOLVED_CELL_PX:
             continue
-        row_lines = _fit_lines(rows, n, gray.shape[0])
-        col_lines = _fit_lines(cols, n, gray.shape[1])
+        row_lines = _fit_lines(rows, n, gray.shape[0], weakest)
+        col_lines = _fit_lines(cols, n, gray.shape[1], weakest)
         if row_lines is None or col_lines is None:
             continue
         shape = _box_shape(n, rows, cols, row_lines, col_lines)
@@ -83,10 +122,41 @@ def detect_lattice(board_pixels: np.ndarray) -> Lattice:
             # cells). The caller decides whether such a grid is a Sudoku or a crossword.
             return Lattice(GridShape.square(n), tuple(row_lines), tuple(col_lines), False)
         return Lattice(shape, tuple(row_lines), tuple(col_lines))
-    raise LatticeNotFound(
-        "no evenly spaced grid lines of a 4x4 to 25x25 Sudoku were found on the board; "
-        "the photo may be too blurred, cut off, or not a Sudoku"
-    )
+    return None
+
+
+def _may_fit(ink: np.ndarray, sizes: tuple[int, ...], weakest: float) -> tuple[int, ...]:
+    """The sizes whose comb could fit ``ink`` with every interior line covering ``weakest``:
+    an upper bound, since a line's coverage (``_axis_evidence``) counts the pixels of its
+    strokes, a subset of the ink, spread by the same few rows."""
+    side = min(ink.shape[:2])
+    bounds = []
+    for horizontal in (True, False):
+        spread = (1, 5) if horizontal else (5, 1)
+        wide = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_RECT, spread))
+        axis, width = (1, ink.shape[1]) if horizontal else (0, ink.shape[0])
+        bounds.append(wide.sum(axis=axis, dtype=np.float64) / (255.0 * width))
+    possible = []
+    for n in sizes:
+        if side / n < MIN_RESOLVED_CELL_PX:
+            continue
+        if all(_lines_reach(bound, n, weakest) for bound in bounds):
+            possible.append(n)
+    return tuple(possible)
+
+
+def _lines_reach(coverage: np.ndarray, n: int, weakest: float) -> bool:
+    """Whether every interior line's window (as ``_fit_lines`` searches it) reaches
+    ``weakest`` somewhere."""
+    extent = coverage.size
+    cell = extent / n
+    reach = SEARCH_FRACTION * cell
+    for i in range(1, n):
+        lo = max(0, int(round(i * cell - reach)))
+        hi = min(extent, int(round(i * cell + reach)) + 1)
+        if coverage[lo:hi].max() < weakest:
+            return False
+    return True
 
 
 def ink_mask(gray: np.ndarray) -> np.ndarray:
@@ -102,6 +172,15 @@ def ink_mask(gray: np.ndarray) -> np.ndarray:
     return cv2.adaptiveThreshold(
         gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, offset
     )
+
+
+def faint_ink(gray: np.ndarray, darkness: np.ndarray) -> np.ndarray:
+    """Print darker than the paper right around it (255), however dark the mean around it:
+    among many digits the ink mask's window is dark, and a light grey hairline, fainter still
+    once a 300 dpi page is shrunk, is not darker than that mean."""
+    low, high = grey_levels(gray, (5, 95))
+    threshold = max(FAINT_LINE_MIN_GREY, FAINT_LINE_SHARE * (high - low))
+    return cv2.compare(darkness, threshold, cv2.CMP_GE)
 
 
 def _darkness(gray: np.ndarray, side: int) -> np.ndarray:
@@ -137,7 +216,9 @@ def _axis_evidence(ink: np.ndarray, darkness: np.ndarray, horizontal: bool) -> _
     )
 
 
-def _fit_lines(axis: _Axis, n: int, extent: int) -> list[float] | None:
+def _fit_lines(
+    axis: _Axis, n: int, extent: int, weakest: float = WEAK_LINE_COVERAGE
+) -> list[float] | None:
     """N+1 line positions snapped to the profile, or None when a comb of N lines does not fit:
     an interior line missing or faint, lines unevenly spaced, or a line through the cells."""
     cell = extent / n
@@ -151,7 +232,7 @@ def _fit_lines(axis: _Axis, n: int, extent: int) -> list[float] | None:
         window = axis.coverage[lo:hi]
         peak = float(window.max())
         if 0 < i < n:
-            if peak < WEAK_LINE_COVERAGE:
+            if peak < weakest:
                 return None
             peaks.append(peak)
         if peak < WEAK_LINE_COVERAGE:

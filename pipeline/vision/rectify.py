@@ -8,6 +8,7 @@ import numpy as np
 from pipeline.board import BoardImage, BoardLocation, Lattice
 from pipeline.vision.lattice import detect_lattice
 from pipeline.vision.straighten import straightened
+from pipeline.vision.warp import warp
 
 # The lattice is measured on a warp whose side follows the board's size on the page, within
 # these bounds: at least 14 px per cell of a 25x25 grid, at most enough for 25 px cells.
@@ -31,7 +32,7 @@ def rectify_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
     # Keep the page's own detail, within the useful range of cell sizes.
     side = int(np.clip(_longest_side(location.corners), MIN_CELL_PX * n, MAX_CELL_PX * n))
     homography = square_homography(location.corners, side)
-    board = cv2.warpPerspective(pixels, homography, (side, side))
+    board = warp(pixels, homography, (side, side))
     scale = side / survey_side(location.corners)
     lattice = Lattice(
         survey.shape,
@@ -51,7 +52,7 @@ def survey_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
     """
     side = survey_side(location.corners)
     homography = square_homography(location.corners, side)
-    board = cv2.warpPerspective(pixels, homography, (side, side))
+    board = warp(pixels, homography, (side, side))
     return BoardImage(location, board, homography, detect_lattice(board))
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from pipeline.board import BoardImage
 from pipeline.vision.lattice import ink_mask, line_strokes
 from pipeline.vision.levels import grey_levels
+from pipeline.vision.warp import warp
 
 # The paper's shade is the grey level this share of the board's pixels is darker than (cells
 # are mostly paper; the lines and digits are the darkest tenth at most).
@@ -41,13 +42,7 @@ def surround(pixels: np.ndarray, board: BoardImage, reach: float) -> Surround:
     # smeared edge line) that would read as ink, nor white, against which the photo's grey
     # paper along its edge would.
     paper = grey_levels(_grey(board.pixels), (PAPER_PERCENT,))[0]
-    padded = cv2.warpPerspective(
-        pixels,
-        homography,
-        (side + 2 * margin, side + 2 * margin),
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=(paper, paper, paper),
-    )
+    padded = warp(pixels, homography, (side + 2 * margin, side + 2 * margin), (paper,) * 3)
     ink = ink_mask(_grey(padded))
     return Surround(
         homography,

@@ -1,0 +1,112 @@
+"""The crop of a given cell that holds all of its glyph, even when the glyph spills out.
+
+Most books print a digit well inside its cell, and the cell's interior (lines trimmed) is
+the best crop to read. Some print digits as large as, or larger than, their cells (large-print
+books): the interior then cuts the glyph, and a 7 without its bar reads as 1, a 4 without its
+arm as 2. When the glyph's ink reaches the interior's edge, the cell is looked at with half a
+cell around it, the grid lines there are painted over with paper, and the crop is the box of
+the ink that crosses the cell's centre, wherever it ends.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from pipeline.board import Lattice
+from pipeline.vision.levels import grey_levels
+
+# Share of a cell looked at around a cell whose glyph reaches its interior's edge.
+SPILL_REACH = 0.5
+# Strokes longer than this (cells) in the window are grid lines: a digit is at most a cell.
+LINE_CELLS = 1.2
+# The glyph is the ink crossing this central share of the cell...
+CENTRE_FRACTION = 0.5
+# ...and the crop keeps this share of a cell of paper around it.
+PADDING = 0.08
+# The glyph is read whole only when at least this share of its ink lies outside the interior.
+MIN_SPILL_SHARE = 0.05
+
+
+def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: float) -> np.ndarray:
+    """The crop to read for cell (row, col) of a grey board: its interior trimmed by
+    ``trim`` of the cell on each side, or the whole glyph when that spills past it."""
+    rows, cols = lattice.row_lines, lattice.col_lines
+    top, bottom, left, right = rows[row], rows[row + 1], cols[col], cols[col + 1]
+    interior = _crop(gray, top, bottom, left, right, trim)
+    if interior.size == 0 or not _reaches_edge(interior):
+        return interior
+    height, width = bottom - top, right - left
+    y0 = max(0, int(round(top - SPILL_REACH * height)))
+    y1 = min(gray.shape[0], int(round(bottom + SPILL_REACH * height)))
+    x0 = max(0, int(round(left - SPILL_REACH * width)))
+    x1 = min(gray.shape[1], int(round(right + SPILL_REACH * width)))
+    window = gray[y0:y1, x0:x1]
+    paper = grey_levels(window, (90,))[0]
+    _, ink = cv2.threshold(window, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    lines = _line_mask(ink, int(round(LINE_CELLS * min(height, width))))
+    cleaned = np.where(lines > 0, np.uint8(paper), window)
+    glyph = cv2.bitwise_and(ink, cv2.bitwise_not(lines))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(glyph, connectivity=8)
+    cy0 = int(round(top + (1 - CENTRE_FRACTION) / 2 * height)) - y0
+    cy1 = int(round(bottom - (1 - CENTRE_FRACTION) / 2 * height)) - y0
+    cx0 = int(round(left + (1 - CENTRE_FRACTION) / 2 * width)) - x0
+    cx1 = int(round(right - (1 - CENTRE_FRACTION) / 2 * width)) - x0
+    crossing = set(np.unique(labels[max(cy0, 0) : cy1, max(cx0, 0) : cx1]).tolist()) - {0}
+    if not crossing:
+        return interior
+    iy0, iy1 = interior_box(top, bottom, trim, y0)
+    ix0, ix1 = interior_box(left, right, trim, x0)
+    # A glyph that only grazes the interior's edge (a photo's blur, a lattice a pixel off) is
+    # read best from the interior; one with a good part of its ink outside is cut by it.
+    in_glyph = np.isin(labels, list(crossing))
+    inside = int(np.count_nonzero(in_glyph[iy0:iy1, ix0:ix1]))
+    if inside >= (1 - MIN_SPILL_SHARE) * np.count_nonzero(in_glyph):
+        return interior
+    boxes = np.array([stats[label, :4] for label in crossing])
+    pad_y, pad_x = int(round(PADDING * height)), int(round(PADDING * width))
+    # The interior, grown to take in the glyph where it spills.
+    gy0 = max(0, min(iy0, int(boxes[:, 1].min()) - pad_y))
+    gx0 = max(0, min(ix0, int(boxes[:, 0].min()) - pad_x))
+    gy1 = min(window.shape[0], max(iy1, int((boxes[:, 1] + boxes[:, 3]).max()) + pad_y))
+    gx1 = min(window.shape[1], max(ix1, int((boxes[:, 0] + boxes[:, 2]).max()) + pad_x))
+    return cleaned[gy0:gy1, gx0:gx1]
+
+
+def interior_box(start: float, end: float, trim: float, origin: int = 0) -> tuple[int, int]:
+    """A cell's interior along one axis, ``trim`` of the cell off each end, from ``origin``."""
+    inset = trim * (end - start)
+    lo = max(0, round(start + inset)) - origin
+    return lo, max(round(end - inset) - origin, lo + 1)
+
+
+def _crop(
+    gray: np.ndarray, top: float, bottom: float, left: float, right: float, trim: float
+) -> np.ndarray:
+    y0, y1 = interior_box(top, bottom, trim)
+    x0, x1 = interior_box(left, right, trim)
+    return gray[y0:y1, x0:x1]
+
+
+def _reaches_edge(interior: np.ndarray) -> bool:
+    """Whether the dark print crossing an interior's centre runs into one of its edges (ink
+    that only lines an edge is a remnant of the grid line, not part of the glyph)."""
+    _, ink = cv2.threshold(interior, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    h, w = ink.shape
+    dy, dx = int(h * (1 - CENTRE_FRACTION) / 2), int(w * (1 - CENTRE_FRACTION) / 2)
+    for label in set(np.unique(labels[dy : h - dy, dx : w - dx]).tolist()) - {0}:
+        x, y, bw, bh, _ = stats[label]
+        if bw >= w and bh >= h:
+            return True  # a glyph as large as the interior, or one joined to its lines
+        if x == 0 or y == 0 or x + bw == w or y + bh == h:
+            return True
+    return False
+
+
+def _line_mask(ink: np.ndarray, length: int) -> np.ndarray:
+    """The straight horizontal and vertical strokes longer than ``length``, a pixel wider."""
+    length = max(length, 3)
+    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    return cv2.dilate(cv2.bitwise_or(across, down), np.ones((3, 3), np.uint8))

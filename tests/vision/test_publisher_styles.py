@@ -1,0 +1,80 @@
+"""Pages in other publishers' print styles (synth.styles): every grid found, measured at its
+true size and box shape, and its cells sorted right, at the resolutions books are scanned at."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pipeline.board import CellKind
+from pipeline.grid import GridShape
+from pipeline.vision.page_boards import rectify_page
+from synth.grid_image import cell_kind
+from synth.styles import (
+    HAIRLINE_BOXES,
+    HAIRLINE_GREY,
+    HAIRLINE_LEFT_ALIGNED,
+    NO_BOX_LINES,
+    OVERSIZED_DIGITS,
+    PrintStyle,
+    random_puzzles,
+    styled_page,
+)
+from tests.vision.scenes import corner_error
+
+
+def _read_all(
+    style: PrintStyle, shape: GridShape, count: int, columns: int, dpi: int, fill: float = 0.4
+) -> None:
+    rng = np.random.default_rng(dpi + count)
+    puzzles = random_puzzles(shape, count, rng, fill)
+    page = styled_page(puzzles, style, dpi=dpi, columns=columns, rng=rng)
+    boards = rectify_page(page.image)
+    assert len(boards) == len(page.grids)
+    for found, truth in zip(boards, page.grids, strict=True):
+        assert corner_error(found.board.location.corners, truth.corners) < 0.03
+        # No box lines means the size's usual box shape.
+        assert found.board.shape == shape
+        kinds = [cell_kind(v) for row in truth.generated.puzzle.givens for v in row]
+        assert [c.kind for c in found.cells] == kinds
+
+
+@pytest.mark.parametrize("dpi", [300, 600])
+def test_eight_grids_in_grey_hairlines_are_all_found_at_high_resolution(dpi: int) -> None:
+    # At 300 dpi a 0.3 pt line is one pixel: sampled down for the search, it vanished in
+    # most rows and only some grids were found.
+    _read_all(HAIRLINE_GREY, GridShape(3, 3), 8, 2, dpi)
+
+
+def test_small_grids_in_grey_hairlines_are_found_at_300_dpi() -> None:
+    _read_all(HAIRLINE_GREY, GridShape(2, 2), 8, 2, 300)
+
+
+def test_hairline_cells_with_thicker_boxes_at_600_dpi() -> None:
+    _read_all(HAIRLINE_BOXES, GridShape(3, 3), 6, 2, 600)
+
+
+@pytest.mark.parametrize("dpi", [150, 300])
+def test_filled_16x16_in_hairlines_is_not_read_as_its_boxes(dpi: int) -> None:
+    # Among numbers in every cell the grey hairlines fell below the ink threshold and only the
+    # black box lines were left: a 4x4 lattice.
+    _read_all(HAIRLINE_LEFT_ALIGNED, GridShape(4, 4), 1, 1, dpi, fill=1.0)
+
+
+def test_grids_without_box_lines_take_the_usual_box_shape() -> None:
+    _read_all(NO_BOX_LINES, GridShape(3, 3), 6, 2, 150)
+
+
+def test_digits_larger_than_their_cells_are_givens() -> None:
+    rng = np.random.default_rng(5)
+    page = styled_page(
+        random_puzzles(GridShape(3, 3), 1, rng, fill=0.5),
+        OVERSIZED_DIGITS,
+        dpi=150,
+        columns=1,
+        rng=rng,
+    )
+    (board,) = rectify_page(page.image)
+    givens = [c for c in board.cells if c.kind is CellKind.GIVEN]
+    truth = [v for row in page.grids[0].generated.puzzle.givens for v in row if v]
+    assert len(givens) == len(truth)
