@@ -77,7 +77,9 @@ class MemorySampler(threading.Thread):
 
 
 def cpu_seconds() -> float:
-    own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    own, children = (
+        resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
