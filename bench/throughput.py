@@ -118,9 +118,8 @@ def run(inputs: list[str], out: Path, jobs: int, dpi: int) -> None:
     print(f"CPU {cpu:.1f} s  CPU-s a grid {cpu / max(grids, 1):.3f}  a page {cpu / pages:.3f}")
     for stage, (count, median) in stage_medians(out / "sudoku-batch.sqlite").items():
         print(f"stage {stage:<8} median {median * 1000:7.1f} ms  over {count}")
-    print(
-        f"peak RSS coordinator {sampler.peak_self / MB:.0f} MB  tree {sampler.peak_tree / MB:.0f} MB"
-    )
+    peaks = f"coordinator {sampler.peak_self / MB:.0f} MB  tree {sampler.peak_tree / MB:.0f} MB"
+    print(f"peak RSS {peaks}")
     if pages >= STEADY_FROM_PAGE:
         print(
             f"  from page {STEADY_FROM_PAGE}: coordinator {sampler.steady_self / MB:.0f} MB"
