@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import SudokuBatchError
-from settings import Settings
 from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
 from sudoku_batch.errors import BadArguments
 from sudoku_batch.outcome import ExitCode, exit_code, summarise
@@ -60,6 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _submit(args: argparse.Namespace) -> int:
     box = text_batch_box(args)
+    from settings import Settings  # pydantic: imported when used
+
     settings = Settings.from_env()
     files, refused = upload_names(args.inputs)
     for problem in refused:
