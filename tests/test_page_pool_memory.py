@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
-import gc
+import weakref
 from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from pipeline.ingest.sources import expand_inputs
 from store.artifacts import PageRef
+from sudoku_batch import page_pool
 from sudoku_batch.page_job import PageJobSettings, PageOutcome
 from sudoku_batch.page_pool import QUEUED_PER_WORKER, run_pages
 
@@ -18,12 +20,21 @@ PAGES = 24
 JOBS = 2
 
 
-def _live_outcomes() -> int:
-    gc.collect()
-    return sum(1 for thing in gc.get_objects() if isinstance(thing, PageOutcome))
+def test_finished_page_results_are_not_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every result handed on is watched through a weak reference: it stays alive only
+    # while something (a kept future, say) still holds it. (Not gc.get_objects(): scanning
+    # the heap while pebble's threads build tuples breaks them.)
+    handed_on: list[weakref.ref[PageOutcome]] = []
+    real_outcome = page_pool._outcome
 
+    def watched(future, page):
+        outcome = real_outcome(future, page)
+        handed_on.append(weakref.ref(outcome))
+        return outcome
 
-def test_finished_page_results_are_not_kept(tmp_path: Path) -> None:
+    monkeypatch.setattr(page_pool, "_outcome", watched)
     inputs = tmp_path / "in"
     inputs.mkdir()
     for number in range(PAGES):
@@ -39,7 +50,7 @@ def test_finished_page_results_are_not_kept(tmp_path: Path) -> None:
         assert outcome.error is not None  # a blank page has no grid
         del outcome
         done += 1
-        live.append(_live_outcomes())
+        live.append(sum(1 for ref in handed_on if ref() is not None))
     assert done == PAGES
     # The results in hand are at most those of the futures still queued (done, not yet
     # handed on): a bound by the pool's queue depth, not by the pages done.

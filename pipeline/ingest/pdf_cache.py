@@ -13,6 +13,7 @@ one page at a time (the embedded pool and Celery's prefork workers).
 
 from __future__ import annotations
 
+import atexit
 import os
 from collections import OrderedDict
 from collections.abc import Callable
@@ -50,6 +51,9 @@ def cached_document(
 def close_all() -> None:
     for key in list(_open):
         _close(key)
+
+
+atexit.register(close_all)  # in order, before pypdfium2 warns of documents left open
 
 
 def open_count() -> int:
