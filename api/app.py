@@ -345,7 +345,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get(
         "/puzzles/{puzzle_id}/render.png",
         response_class=FileResponse,
-        responses={**NOT_FOUND, 200: {"content": {"image/png": {}}}},
+        responses={**NOT_FOUND, 200: {"content": {"image/jpeg": {}, "image/png": {}}}},
     )
     def get_render(puzzle_id: UUID, key_id: ApiKeyId, db: Db) -> FileResponse:
         """The page region of the puzzle with the solution drawn in."""
@@ -358,6 +358,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         path = artifacts.path(render_path)
         if not path.is_file():
             raise HTTPException(404, f"the render of puzzle {puzzle_id} is missing from disk")
-        return FileResponse(path, media_type="image/png")
+        # JPEG since issue 13; renders of older batches are PNG. The URL stays as clients know it.
+        media_type = "image/png" if path.suffix == ".png" else "image/jpeg"
+        return FileResponse(path, media_type=media_type)
 
     return app

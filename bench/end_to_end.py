@@ -162,7 +162,7 @@ def main() -> None:
             out_dir=out / "run", jobs=args.jobs, engine=args.engine, dpi=args.dpi, progress=False
         )
         started = time.perf_counter()
-        records = run_batch(inputs, options)
+        records = run_batch(inputs, options).records
         seconds = time.perf_counter() - started
         pages = len({(r["source"], r["page"]) for r in records})
         report(records, truth, seconds, pages, args.jobs)

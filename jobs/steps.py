@@ -30,7 +30,7 @@ from pipeline.solve.reconcile import solve_reading
 from pipeline.solve.result import PuzzleSolution, Verdict
 from pipeline.solve.solver import solve_puzzle
 from pipeline.vision.page_boards import rectify_page
-from store.artifacts import Artifacts, PageRef
+from store.artifacts import RENDER_JPEG_QUALITY, Artifacts, PageRef
 
 
 class Clock:
@@ -159,7 +159,7 @@ def solve_board_step(
             page_pixels, board, solution.puzzle.givens, solution.result.solution
         )
         render_path = artifacts.render(page, index)
-        artifacts.write_image(render_path, drawn)
+        artifacts.write_image(render_path, drawn, RENDER_JPEG_QUALITY)
     facts = puzzle_facts(reading.puzzle(), solution.puzzle, solution.result, rating_seconds)
     return SolvedBoard(solution, render_path, clock.seconds, facts)
 

@@ -127,11 +127,14 @@ def _mark_interrupted(session, batch_id: int) -> None:
 def open_database(out_dir: Path) -> tuple[Engine, sessionmaker[Session]]:
     """The SQLite database of an output folder, migrated to the current schema."""
     from store.db import make_engine, make_session_factory
-    from store.migrate import upgrade
+    from store.schema_current import sqlite_is_current
 
     out_dir.mkdir(parents=True, exist_ok=True)
     database_url = f"sqlite:///{(out_dir / DATABASE_NAME).resolve()}"
-    upgrade(database_url)
+    if not sqlite_is_current(out_dir / DATABASE_NAME):  # else Alembic has nothing to do
+        from store.migrate import upgrade
+
+        upgrade(database_url)
     engine = make_engine(database_url)
     return engine, make_session_factory(engine)
 

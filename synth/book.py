@@ -81,11 +81,15 @@ def page_size_px(dpi: int) -> tuple[int, int]:
     return tuple(round(mm / 25.4 * dpi / step) * step for mm in PAGE_MM)
 
 
-def random_book_puzzles(rng: np.random.Generator) -> list[GeneratedPuzzle]:
-    """One to six puzzles of mixed sizes, about half empty, some with blocked cells."""
+def random_book_puzzles(
+    rng: np.random.Generator, shape: GridShape | None = None
+) -> list[GeneratedPuzzle]:
+    """One to six puzzles, about half empty, some with blocked cells: all of ``shape`` if
+    given (a publisher's 9x9 book), else of mixed sizes."""
     puzzles = []
+    only = shape
     for _ in range(rng.integers(1, 7)):
-        shape = BOOK_SHAPES[rng.choice(len(BOOK_SHAPES), p=SHAPE_WEIGHTS)]
+        shape = only or BOOK_SHAPES[rng.choice(len(BOOK_SHAPES), p=SHAPE_WEIGHTS)]
         cells = shape.size**2
         blocked = int(rng.integers(1, shape.size // 2 + 1)) if rng.random() < 0.15 else 0
         holes = int((cells - blocked) * rng.uniform(0.45, 0.7))
@@ -179,12 +183,18 @@ def scan(page: Page, rng: np.random.Generator, style: ScanStyle = ScanStyle()) -
 
 
 def random_book(
-    rng: np.random.Generator, pages: int, *, dpi: int = 150, style: ScanStyle = ScanStyle()
+    rng: np.random.Generator,
+    pages: int,
+    *,
+    dpi: int = 150,
+    style: ScanStyle = ScanStyle(),
+    shape: GridShape | None = None,
 ) -> Iterator[ScannedPage]:
-    """``pages`` scanned pages of random puzzles, numbered from 1, puzzles numbered across."""
+    """``pages`` scanned pages of random puzzles (all of ``shape`` if given), numbered from 1,
+    puzzles numbered across."""
     first_puzzle = 1
     for number in range(1, pages + 1):
-        puzzles = random_book_puzzles(rng)
+        puzzles = random_book_puzzles(rng, shape)
         page = draw_page(puzzles, rng, number=number, dpi=dpi, first_puzzle=first_puzzle)
         first_puzzle += len(puzzles)
         yield scan(page, rng, style)

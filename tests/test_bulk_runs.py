@@ -192,4 +192,4 @@ def test_restart_starts_over_in_one_batch(tmp_path: Path) -> None:
         assert done.returncode == ExitCode.OK, done.stderr
     with sqlite3.connect(out / "sudoku-batch.sqlite") as db:
         assert db.execute("select count(*) from batches").fetchone()[0] == 1
-    assert len(list((out / "renders").glob("*.png"))) == 1
+    assert len(list((out / "renders").glob("*.jpg"))) == 1

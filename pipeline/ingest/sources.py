@@ -33,6 +33,7 @@ from pipeline.errors import (
 )
 from pipeline.ingest import archive
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
+from pipeline.ingest.pdf_cache import cached_document
 from pipeline.ingest.walk import (
     ARCHIVE_SUFFIXES,
     IMAGE_SUFFIXES,
@@ -309,30 +310,40 @@ def _unreadable_image(label: str, error: Exception):
 def _rasterise_pdf_page(source: PageSource, dpi: int, limits: InputLimits) -> np.ndarray:
     import pypdfium2
 
-    with _pdf_document(source.path, source.source, source.member, limits) as document:
-        if not 0 <= source.index < len(document):
-            raise UnreadableInput(f"{source.source}: has no page {source.page}")
-        try:
-            page = document[source.index]
-            width, height = page.get_size()  # points, 1/72 in
-            if max(width, height) > limits.max_pdf_page_points:
-                raise TooLarge(
-                    f"{source.source} page {source.page}: {width:.0f}x{height:.0f} pt, larger "
-                    f"than the {limits.max_pdf_page_points:.0f} pt a side allowed "
-                    "(SUDOKU_BATCH_MAX_PDF_PAGE_POINTS)"
-                )
-            scale = dpi / 72
-            pixels_wide, pixels_high = round(width * scale), round(height * scale)
-            _check_size(
-                f"{source.source} page {source.page} at {dpi} dpi",
-                (pixels_wide, pixels_high),
-                limits,
+    document = cached_document(
+        source.path,
+        source.member,
+        lambda: _pdf_document(source.path, source.source, source.member, limits),
+    )  # kept open for the next page of the same file (pdf_cache)
+    if not 0 <= source.index < len(document):
+        raise UnreadableInput(f"{source.source}: has no page {source.page}")
+    page = None
+    try:
+        page = document[source.index]
+        width, height = page.get_size()  # points, 1/72 in
+        if max(width, height) > limits.max_pdf_page_points:
+            raise TooLarge(
+                f"{source.source} page {source.page}: {width:.0f}x{height:.0f} pt, larger "
+                f"than the {limits.max_pdf_page_points:.0f} pt a side allowed "
+                "(SUDOKU_BATCH_MAX_PDF_PAGE_POINTS)"
             )
-            bitmap = page.render(scale=scale, grayscale=False)
-            rgb = bitmap.to_numpy()
-        except pypdfium2.PdfiumError as error:
-            raise UnreadableInput(
-                f"{source.source} page {source.page}: cannot be rendered ({error})"
-            ) from error
+        scale = dpi / 72
+        pixels_wide, pixels_high = round(width * scale), round(height * scale)
+        _check_size(
+            f"{source.source} page {source.page} at {dpi} dpi",
+            (pixels_wide, pixels_high),
+            limits,
+        )
+        bitmap = page.render(scale=scale, grayscale=False)
+        # A copy: the bitmap's buffer is freed with the bitmap, below.
+        bgr = np.array(bitmap.to_numpy()[:, :, :3], order="C")
+        bitmap.close()
+    except pypdfium2.PdfiumError as error:
+        raise UnreadableInput(
+            f"{source.source} page {source.page}: cannot be rendered ({error})"
+        ) from error
+    finally:
+        if page is not None:
+            page.close()  # the document stays open: its pages must not pile up
     # pdfium hands out BGR(A) by default, which is OpenCV's order already.
-    return np.ascontiguousarray(rgb[:, :, :3])
+    return bgr

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from pipeline.errors import SudokuBatchError
-from settings import Settings
 
 
 class FlowerAuthMissing(SudokuBatchError):
@@ -24,6 +23,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _flower(args: argparse.Namespace) -> int:
+    from settings import Settings  # pydantic: imported when used
+
     problem = auth_problem(Settings.from_env().flower_basic_auth)
     if problem:
         # Flower shows task arguments and can shut workers down: never serve it unprotected.

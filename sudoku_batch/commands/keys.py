@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from settings import Settings
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -25,6 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _keys(args: argparse.Namespace) -> int:
+    from settings import Settings  # pydantic: imported when used
     from store import keys
     from store.db import make_engine, make_session_factory, transaction
 

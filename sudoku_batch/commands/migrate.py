@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from settings import Settings
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -18,6 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _migrate(args: argparse.Namespace) -> int:
+    from settings import Settings  # pydantic: imported when used
     from store.migrate import upgrade
 
     upgrade(args.database_url or Settings.from_env().database_url)

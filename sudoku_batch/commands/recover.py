@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import argparse
 
-from settings import Settings
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -24,6 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _recover(args: argparse.Namespace) -> int:
+    from settings import Settings  # pydantic: imported when used
     from store.db import make_engine, make_session_factory
     from workers.app import make_celery
     from workers.sweep import sweep_once

@@ -65,7 +65,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from settings import Settings
     from sudoku_batch.embedded import EmbeddedOptions, run_batch
     from sudoku_batch.outcome import ExitCode, exit_code, summarise
 
@@ -79,7 +78,7 @@ def _run(args: argparse.Namespace) -> int:
         keep_intermediates=args.keep_intermediates,
         progress=not args.no_progress,
         restart=args.restart,
-        limits=Settings.from_env().input_limits(),
+        limits=_input_limits(),
     )
     box = text_batch_box(args)
     interrupted = False
@@ -98,3 +97,15 @@ def _run(args: argparse.Namespace) -> int:
     if code is ExitCode.INTERRUPTED:
         print("interrupted: run the same command again to finish", file=sys.stderr)
     return code
+
+
+def _input_limits():
+    """The bounds on inputs of the SUDOKU_BATCH_ variables; with none set, the defaults
+    without importing pydantic (a fifth of a one-photo run's start-up, issue 13)."""
+    from pipeline.ingest.limits import DEFAULT_LIMITS
+
+    if not any(name.startswith("SUDOKU_BATCH_") for name in os.environ):  # settings.PREFIX
+        return DEFAULT_LIMITS
+    from settings import Settings
+
+    return Settings.from_env().input_limits()

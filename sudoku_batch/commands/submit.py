@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import SudokuBatchError
-from settings import Settings
 from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
 from sudoku_batch.errors import BadArguments
 from sudoku_batch.outcome import ExitCode, exit_code, summarise
 
 POLL_SECONDS = 1.0
+# A short batch finishes well within a second: the first looks come sooner (doubling up to
+# POLL_SECONDS), so `submit --wait` does not add up to a second after the last task.
+FIRST_POLL_SECONDS = 0.1
 RESULTS_PAGE = 1000
 
 
@@ -60,6 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _submit(args: argparse.Namespace) -> int:
     box = text_batch_box(args)
+    from settings import Settings  # pydantic: imported when used
+
     settings = Settings.from_env()
     files, refused = upload_names(args.inputs)
     for problem in refused:
@@ -103,8 +107,10 @@ def fetch_renders(client: Any, records: list[dict[str, Any]], out: Path) -> None
     (out / "renders").mkdir(parents=True, exist_ok=True)
     for record in records:
         if record.get("render_path"):
-            local = f"renders/puzzle-{record['puzzle_id']}.png"
             response = client.get(record["render_path"])
+            # JPEG since issue 13, PNG for batches from before: named by what came.
+            is_png = response.headers.get("content-type", "").startswith("image/png")
+            local = f"renders/puzzle-{record['puzzle_id']}.{'png' if is_png else 'jpg'}"
             if response.is_success:
                 (out / local).write_bytes(response.content)
                 record["render_path"] = local
@@ -158,6 +164,7 @@ def wait_for(client: Any, batch_id: str, progress: bool) -> dict[str, Any]:
     """Poll the batch until nothing is left to do, with a bar over all known work items."""
     from tqdm import tqdm
 
+    pause = FIRST_POLL_SECONDS
     with tqdm(desc=f"batch {batch_id}", unit="item", disable=not progress) as bar:
         while True:
             status = _call(client, "GET", f"/batches/{batch_id}")
@@ -168,7 +175,8 @@ def wait_for(client: Any, batch_id: str, progress: bool) -> dict[str, Any]:
             bar.refresh()
             if status["finished"]:
                 return status
-            time.sleep(POLL_SECONDS)
+            time.sleep(pause)
+            pause = min(POLL_SECONDS, pause * 2)
 
 
 def _call(client: Any, method: str, url: str, **kwargs: Any) -> Any:

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from settings import Settings
 from sudoku_batch.commands.submit import api_client
 
 logger = logging.getLogger(__name__)
@@ -172,6 +171,8 @@ def _detail(response: Any) -> str:
 
 def _watch(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    from settings import Settings  # pydantic: imported when used
+
     settings = Settings.from_env()
     folder = args.folder.resolve()
     if not folder.is_dir():

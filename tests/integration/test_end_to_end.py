@@ -180,7 +180,7 @@ def test_a_batch_flows_through_every_queue_into_postgres_and_flower(
     assert status["stages"]["ocr"]["mean_wait_seconds"] >= 0
     assert len(detail["cells"]) == 81
     if grid["status"] == "solved":
-        assert render.headers["content-type"] == "image/png"
+        assert render.headers["content-type"] == "image/jpeg"
         assert cv2.imdecode(np.frombuffer(render.content, np.uint8), cv2.IMREAD_COLOR) is not None
 
     with sessions() as db:

@@ -1,0 +1,122 @@
+"""The same book as ``bench.throughput``, through the server: the API (in this process) and one
+real Celery worker (prefork, ``--concurrency`` processes, every queue), on a fresh PostgreSQL
+database and a Redis key prefix of its own, both removed afterwards.
+
+    python -m bench.throughput_server [--pages 20] [--concurrency 2]
+
+Prints wall time, grids/s and the worker tree's CPU seconds a grid (sampled from psutil just
+before the worker stops), to set beside ``bench.throughput``'s embedded figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import psutil
+
+from bench.throughput import synthetic_book
+
+ADMIN_URL = os.environ.get(
+    "SUDOKU_BATCH_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test"
+)
+REDIS_URL = os.environ.get("SUDOKU_BATCH_TEST_REDIS", "redis://127.0.0.1:6379/15")
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def tree_cpu(process: psutil.Process) -> float:
+    total = 0.0
+    for each in [process, *process.children(recursive=True)]:
+        try:
+            times = each.cpu_times()
+            total += times.user + times.system + times.children_user + times.children_system
+        except psutil.Error:
+            pass
+    return total
+
+
+def run(pdf: Path, concurrency: int, data_dir: Path) -> None:
+    import psycopg
+    import redis
+    from fastapi.testclient import TestClient
+    from sqlalchemy.engine import make_url
+
+    from api.app import create_app
+    from settings import Settings
+    from store.db import make_engine, make_session_factory, transaction
+    from store.keys import create_key
+    from store.migrate import upgrade
+
+    name = f"sudoku_batch_bench_{uuid.uuid4().hex[:8]}"
+    prefix = f"sudoku_batch_bench:{name}:"
+    admin = psycopg.connect(ADMIN_URL, autocommit=True, connect_timeout=5)
+    admin.execute(f'CREATE DATABASE "{name}"')
+    url = make_url(ADMIN_URL).set(database=name).render_as_string(False)
+    worker = None
+    try:
+        upgrade(url)
+        settings = Settings(
+            data_dir=data_dir, database_url=url, broker_url=REDIS_URL, redis_key_prefix=prefix
+        )
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(REPO_ROOT),
+            "SUDOKU_BATCH_DATABASE_URL": url,
+            "SUDOKU_BATCH_BROKER_URL": REDIS_URL,
+            "SUDOKU_BATCH_REDIS_KEY_PREFIX": prefix,
+            "SUDOKU_BATCH_DATA_DIR": str(data_dir),
+        }
+        argv = [sys.executable, "-m", "celery", "-A", "workers.app", "worker"]
+        argv += [f"--concurrency={concurrency}", "--queues=ingest,rectify,ocr,solve"]
+        argv += [f"--hostname=bench-{name}@%h", "--loglevel=WARNING", "--without-mingle"]
+        log = open(data_dir / "worker.log", "wb")  # noqa: SIM115 - closed with the worker
+        worker = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, stdout=log, stderr=log)
+        engine = make_engine(url)
+        with transaction(make_session_factory(engine)) as db:
+            key = create_key(db, "bench")
+        engine.dispose()
+        with TestClient(create_app(settings), headers={"Authorization": f"Bearer {key}"}) as api:
+            started = time.perf_counter()
+            sent = api.post("/batches", files=[("files", (pdf.name, pdf.read_bytes()))])
+            sent.raise_for_status()
+            batch = sent.json()["batch_id"]
+            while not (status := api.get(f"/batches/{batch}").json())["finished"]:
+                time.sleep(0.2)
+            wall = time.perf_counter() - started
+        cpu = tree_cpu(psutil.Process(worker.pid))
+        grids = sum(status["puzzles"].values())
+        print(f"server: grids {grids}  statuses {status['puzzles']}")
+        print(
+            f"wall {wall:.1f} s  grids/s {grids / wall:.2f}  (a worker of {concurrency} processes)"
+        )
+        print(f"worker tree CPU {cpu:.1f} s  CPU-s a grid {cpu / max(grids, 1):.3f}")
+    finally:
+        if worker is not None:
+            worker.terminate()
+            worker.wait(timeout=60)
+        for stale in redis.Redis.from_url(REDIS_URL).scan_iter(match=f"{prefix}*"):
+            redis.Redis.from_url(REDIS_URL).delete(stale)
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "sb-bench")
+    args = parser.parse_args()
+    pdf = synthetic_book(args.cache, args.pages, args.seed, 200)
+    with tempfile.TemporaryDirectory() as scratch:
+        run(pdf, args.concurrency, Path(scratch))
+
+
+if __name__ == "__main__":
+    main()
