@@ -125,6 +125,17 @@ def run(inputs: list[str], out: Path, jobs: int, dpi: int) -> None:
             f"  from page {STEADY_FROM_PAGE}: coordinator {sampler.steady_self / MB:.0f} MB"
             f"  tree {sampler.steady_tree / MB:.0f} MB"
         )
+    # Coordinator and tree by pages written: growth shows as rising buckets; the last bucket
+    # also holds the end of the run (results read back from the database into results.jsonl).
+    buckets: dict[int, tuple[int, int]] = {}
+    for written, own, tree in sampler.samples:
+        bucket = written // STEADY_FROM_PAGE * STEADY_FROM_PAGE
+        old_own, old_tree = buckets.get(bucket, (0, 0))
+        buckets[bucket] = max(old_own, own), max(old_tree, tree)
+    print(
+        "peak RSS by pages written: "
+        + "  ".join(f"{k}+: {o / MB:.0f}/{t / MB:.0f} MB" for k, (o, t) in sorted(buckets.items()))
+    )
     sizes = bytes_by_folder(out)
     total = sum(sizes.values())
     detail = "  ".join(f"{k} {v / max(grids, 1) / 1024:.0f}" for k, v in sorted(sizes.items()))

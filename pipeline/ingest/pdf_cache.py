@@ -26,6 +26,7 @@ MAX_OPEN = 4
 Key = tuple[str, str | None, int, int]
 _open: OrderedDict[Key, AbstractContextManager[Any]] = OrderedDict()
 _documents: dict[Key, Any] = {}
+_at_exit: list[bool] = []
 
 
 def cached_document(
@@ -42,6 +43,11 @@ def cached_document(
         _close(stale)  # the same file, changed since
     manager = opener()
     document = manager.__enter__()
+    if not _at_exit:
+        # Registered after pypdfium2's own exit handler, so it runs first (handlers run last
+        # in, first out) and pypdfium2 finds no document left open to warn about.
+        atexit.register(close_all)
+        _at_exit.append(True)
     _open[key], _documents[key] = manager, document
     while len(_open) > MAX_OPEN:
         _close(next(iter(_open)))
@@ -51,9 +57,6 @@ def cached_document(
 def close_all() -> None:
     for key in list(_open):
         _close(key)
-
-
-atexit.register(close_all)  # in order, before pypdfium2 warns of documents left open
 
 
 def open_count() -> int:
