@@ -5,7 +5,8 @@ CSV has one row per record and one column per field. Grids (``givens``, ``soluti
 (``pipeline.ingest.textpuzzle``): ``1``-``9`` then ``A`` = 10 ... ``P`` = 25, ``.`` an empty
 cell, ``*`` a blocked cell; an empty field when there is no grid. ``size`` and ``box`` are
 ``RxC`` (``9x9``, ``3x3``). The nested fields (``doubts``, ``corners``, ``seconds``) are
-compact JSON.
+compact JSON, and so are the book check's ``techniques``, ``answer_key`` and
+``duplicate_of``.
 """
 
 from __future__ import annotations
@@ -16,34 +17,14 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from pipeline.ingest.textpuzzle import format_grid
+from store.book_check import NO_BOOK_FIELDS
+from store.results_view import GRID_KEYS
 
-CSV_COLUMNS = (
-    "batch_id",
-    "input_file_id",
-    "page_id",
-    "puzzle_id",
-    "source",
-    "page",
-    "index",
-    "status",
-    "size",
-    "box",
-    "givens",
-    "solution",
-    "second_solution",
-    "confidence",
-    "message",
-    "error_code",
-    "doubts",
-    "rotation",
-    "corners",
-    "backend",
-    "render_path",
-    "seconds",
-)
+# The record's own keys, in results.jsonl order: the view's, then the book check's.
+CSV_COLUMNS = (*GRID_KEYS, *NO_BOOK_FIELDS)
 GRID_FIELDS = ("givens", "solution", "second_solution")
 SHAPE_FIELDS = ("size", "box")
-JSON_FIELDS = ("doubts", "corners", "seconds")
+JSON_FIELDS = ("doubts", "corners", "seconds", "techniques", "answer_key", "duplicate_of")
 
 
 def write_jsonl(records: Iterable[dict[str, Any]], out: TextIO) -> None:

@@ -112,6 +112,9 @@ def _check_csv(content: str, records: list[dict]) -> None:
     assert len(rows) == len(records)
     for row, record in zip(rows, records, strict=True):
         assert (row["source"], row["status"]) == (record["source"], record["status"])
+        # The book check's fields travel too (issue 14).
+        assert (row["role"], row["level"]) == (record["role"] or "", record["level"] or "")
+        assert json.loads(row["techniques"]) == record["techniques"]
         if record["givens"] is None:
             assert row["givens"] == row["solution"] == row["size"] == ""
             continue
