@@ -66,25 +66,5 @@ VARIANTS = {
 }
 
 
-def _from_file(path: str, **options):
-    """An engine over a model file as is (the quantised files made by hand), output not cut."""
-    import onnx
-
-    from pipeline.recognise.ocr import ppocr_onnx
-
-    engine = PpOcrOnnxEngine()
-    model = onnx.load(path)
-    engine._session = ppocr_onnx.open_session(model, Path(path), 1, **options)
-    return engine
-
-
-VARIANTS.update(
-    {
-        "int8 matmul": lambda: _from_file("/tmp/q_mm.onnx"),
-        "uint8 all": lambda: _from_file("/tmp/q_all.onnx"),
-    }
-)
-
-
 if __name__ == "__main__":
     main()

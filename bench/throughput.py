@@ -9,8 +9,8 @@ once and kept under ``--cache``), or the PDFs given, run by ``run_batch`` in thi
 this process is the coordinator. Prints grids/s, CPU seconds a grid (this process and its
 reaped children: pool workers are joined when the run ends), per-stage medians from the
 stage_runs table, peak RSS of the coordinator and of the whole process tree (sampled every
-0.25 s; also from page 50 on, counted by the page images written), and bytes written a grid by
-folder. Wall time is noisy on a shared machine; CPU time is not.
+0.25 s; also from page 50 on, counted by the pages whose boards are written), and bytes written
+a grid by folder. Wall time is noisy on a shared machine; CPU time is not.
 """
 
 from __future__ import annotations
@@ -47,12 +47,12 @@ def synthetic_book(cache: Path, pages: int, seed: int, dpi: int) -> Path:
 
 
 class MemorySampler(threading.Thread):
-    """Peak RSS of this process and of its whole tree, overall and once ``pages_dir`` holds
-    STEADY_FROM_PAGE page images."""
+    """Peak RSS of this process and of its whole tree, overall and once ``boards_dir`` holds
+    the boards of STEADY_FROM_PAGE pages."""
 
-    def __init__(self, pages_dir: Path):
+    def __init__(self, boards_dir: Path):
         super().__init__(daemon=True)
-        self.pages_dir = pages_dir
+        self.boards_dir = boards_dir
         self.stop = threading.Event()
         self.peak_self = self.peak_tree = 0
         self.steady_self = self.steady_tree = 0
@@ -68,12 +68,19 @@ class MemorySampler(threading.Thread):
                     tree += child.memory_info().rss
                 except psutil.Error:
                     pass
-            pages = sum(1 for _ in self.pages_dir.glob("*.jpg")) if self.pages_dir.exists() else 0
+            pages = len(pages_with_boards(self.boards_dir))
             self.samples.append((pages, own, tree))
             self.peak_self, self.peak_tree = max(self.peak_self, own), max(self.peak_tree, tree)
             if pages >= STEADY_FROM_PAGE:
                 self.steady_self = max(self.steady_self, own)
                 self.steady_tree = max(self.steady_tree, tree)
+
+
+def pages_with_boards(boards_dir: Path) -> set[str]:
+    """The pages with a board written (board images are named ``<page stem>-g<index>``)."""
+    if not boards_dir.exists():
+        return set()
+    return {path.stem.rsplit("-g", 1)[0] for path in boards_dir.glob("*.png")}
 
 
 def cpu_seconds() -> float:
@@ -102,7 +109,7 @@ def bytes_by_folder(out: Path) -> dict[str, int]:
 
 
 def run(inputs: list[str], out: Path, jobs: int, dpi: int) -> None:
-    sampler = MemorySampler(out / "pages")
+    sampler = MemorySampler(out / "boards")
     sampler.start()
     cpu_before, started = cpu_seconds(), time.perf_counter()
     batch = run_batch(inputs, EmbeddedOptions(out_dir=out, jobs=jobs, dpi=dpi, progress=False))

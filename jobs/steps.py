@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -24,7 +24,7 @@ from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, load_page
 from pipeline.reading import BoardReading, RecognisedBoard
 from pipeline.recognise.ocr.base import OcrEngine
 from pipeline.recognise.read_board import cell_interiors, recognise_board
-from pipeline.render import render_solution
+from pipeline.render import PageRegion, board_region, render_solution
 from pipeline.solve.backend import SatBackend
 from pipeline.solve.reconcile import solve_reading
 from pipeline.solve.result import PuzzleSolution, Verdict
@@ -46,11 +46,11 @@ class Clock:
 
 @dataclass
 class LoadedPage:
-    """A page decoded or rasterised, and stored as an image (a page with no grid still shows
-    what was read)."""
+    """A page decoded or rasterised, and stored as an image if asked (a page with no grid then
+    still shows what was read)."""
 
     pixels: np.ndarray = field(repr=False)
-    image_path: str
+    image_path: str | None
     width: int
     height: int
     seconds: float
@@ -58,7 +58,9 @@ class LoadedPage:
 
 @dataclass
 class FoundBoards:
-    """Every board on a page, rectified with its cells sorted, each stored as an image."""
+    """Every board on a page, rectified with its cells sorted, each stored as an image; each
+    board's pixels are as stored (grey), so that the next step reads the same pixels whether
+    it runs here or in another process."""
 
     boards: list[RectifiedBoard]
     image_paths: list[str]
@@ -92,23 +94,35 @@ def load_page_step(
     artifacts: Artifacts,
     dpi: int = DEFAULT_PDF_DPI,
     limits: InputLimits = DEFAULT_LIMITS,
+    keep_image: bool = False,
 ) -> LoadedPage:
+    """``keep_image``: also store the whole page (a 200 dpi book page is ~400 KB as JPEG, more
+    than its grids' own images; what a render needs of it is stored by ``find_boards_step``)."""
     clock = Clock()
     pixels = load_page(source, dpi, limits).pixels
-    image_path = artifacts.page_image(page)
-    artifacts.write_image(image_path, pixels)
+    image_path = None
+    if keep_image:
+        image_path = artifacts.page_image(page)
+        artifacts.write_image(image_path, pixels)
     height, width = pixels.shape[:2]
     return LoadedPage(pixels, image_path, width, height, clock.seconds)
 
 
-def find_boards_step(pixels: np.ndarray, page: PageRef, artifacts: Artifacts) -> FoundBoards:
-    """Raises ``NoGridFound`` (or ``LatticeNotFound``) when the page holds no board."""
+def find_boards_step(
+    pixels: np.ndarray, page: PageRef, artifacts: Artifacts, store_regions: bool
+) -> FoundBoards:
+    """Raises ``NoGridFound`` (or ``LatticeNotFound``) when the page holds no board.
+    ``store_regions``: the solve step runs in another process, without the page, so store the
+    page region each board's render is drawn on (``Artifacts.board_region``)."""
     clock = Clock()
-    boards = rectify_page(pixels)
-    image_paths = []
-    for index, found in enumerate(boards):
+    boards, image_paths = [], []
+    for index, found in enumerate(rectify_page(pixels)):
         image_paths.append(artifacts.board_image(page, index, upright=False))
-        artifacts.write_image(image_paths[-1], found.board.pixels)
+        stored = artifacts.store_board(image_paths[-1], found.board.pixels)
+        boards.append(replace(found, board=replace(found.board, pixels=stored)))
+        if store_regions:
+            region = board_region(pixels, found.board).pixels
+            artifacts.write_image(artifacts.board_region(page, index), region, RENDER_JPEG_QUALITY)
     return FoundBoards(boards, image_paths, clock.seconds)
 
 
@@ -123,7 +137,7 @@ def read_board_step(
     keep_cell_images: bool = False,
 ) -> ReadBoard:
     """``board_image_path`` is where ``board`` is stored; a board that needed no turn keeps
-    that image (most do: writing it again cost a PNG encode per board). ``keep_cell_images``
+    that image (most do). ``keep_cell_images``
     also stores the interior of each given cell as the recogniser read it, for checking a
     misread digit by eye."""
     clock = Clock()
@@ -131,7 +145,7 @@ def read_board_step(
     image_path = board_image_path
     if recognised.quarter_turns:
         image_path = artifacts.board_image(page, index, upright=True)
-        artifacts.write_image(image_path, recognised.board.pixels)
+        artifacts.store_board(image_path, recognised.board.pixels)
     if keep_cell_images:
         _write_cell_images(recognised, page, index, artifacts)
     return ReadBoard(recognised, image_path, clock.seconds)
@@ -140,7 +154,7 @@ def read_board_step(
 def solve_board_step(
     reading: BoardReading,
     board: BoardImage,
-    page_pixels: np.ndarray | None,
+    region: PageRegion | None,
     page: PageRef,
     index: int,
     backend: SatBackend,
@@ -149,15 +163,14 @@ def solve_board_step(
     rating_seconds: float = DEFAULT_RATING_SECONDS,
 ) -> SolvedBoard:
     """Only a unique solution is drawn: one of several (or an unproven one) is no answer,
-    and drawing it would look like one. ``page_pixels`` None: nothing to draw on."""
+    and drawing it would look like one. ``region`` (``board_region``) None: nothing to draw
+    on."""
     clock = Clock()
     solution = solve_reading(reading, backend, timeout)
     render_path = None
-    if solution.result.verdict is Verdict.SOLVED and page_pixels is not None:
+    if solution.result.verdict is Verdict.SOLVED and region is not None:
         assert solution.result.solution is not None
-        drawn = render_solution(
-            page_pixels, board, solution.puzzle.givens, solution.result.solution
-        )
+        drawn = render_solution(region, board, solution.puzzle.givens, solution.result.solution)
         render_path = artifacts.render(page, index)
         artifacts.write_image(render_path, drawn, RENDER_JPEG_QUALITY)
     facts = puzzle_facts(reading.puzzle(), solution.puzzle, solution.result, rating_seconds)

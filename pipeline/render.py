@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import cv2
 import numpy as np
 
@@ -14,10 +16,27 @@ SOLUTION_INK = (200, 80, 0)
 MARGIN = 0.04
 
 
+@dataclass(frozen=True)
+class PageRegion:
+    """The part of a page a render draws on: the board with a margin, and where its top-left
+    pixel lies on the page."""
+
+    pixels: np.ndarray = field(repr=False)
+    left: int
+    top: int
+
+
+def board_region(page_pixels: np.ndarray, board: BoardImage) -> PageRegion:
+    """The region of the page ``render_solution`` draws ``board``'s solution on."""
+    x0, y0, x1, y1 = region_window(page_pixels.shape[:2], board.location.corners)
+    return PageRegion(page_pixels[y0:y1, x0:x1], x0, y0)
+
+
 def render_solution(
-    page_pixels: np.ndarray, board: BoardImage, givens: Grid, solution: Grid
+    region: PageRegion, board: BoardImage, givens: Grid, solution: Grid
 ) -> np.ndarray:
-    """The page region holding ``board``, with the digits the solver filled in drawn in place.
+    """The page region holding ``board`` (``board_region``), with the digits the solver filled
+    in drawn in place.
 
     Digits are drawn on a board-sized layer (upright, in the lattice's cells) and that layer is
     warped back through the inverse of the board's homography, so they sit in the photo's own
@@ -33,13 +52,15 @@ def render_solution(
 
     # Only the crop is warped and blended: warping the whole page for one board cost 71-100
     # ms on a 200 dpi book page, the crop 7-10 ms (issue 13), with the same pixels.
-    x0, y0, x1, y1 = _crop_window(page_pixels, board)
-    to_crop = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+    crop_height, crop_width = region.pixels.shape[:2]
+    to_crop = np.array([[1.0, 0.0, -region.left], [0.0, 1.0, -region.top], [0.0, 0.0, 1.0]])
     board_to_crop = to_crop @ np.linalg.inv(board.homography)
-    alpha = cv2.warpPerspective(ink, board_to_crop, (x1 - x0, y1 - y0))
+    alpha = cv2.warpPerspective(ink, board_to_crop, (crop_width, crop_height))
     alpha = (alpha.astype(np.float32) / 255.0)[:, :, None]
     colour = np.array(SOLUTION_INK, np.float32)
-    crop = page_pixels[y0:y1, x0:x1].astype(np.float32)
+    crop = region.pixels.astype(np.float32)
+    if crop.ndim == 2:
+        crop = np.repeat(crop[:, :, None], 3, axis=2)
     return (crop * (1.0 - alpha) + colour * alpha).astype(np.uint8)
 
 
@@ -60,12 +81,12 @@ def _draw_centred(
     cv2.putText(ink, text, origin, font, scale, 255, thickness, cv2.LINE_AA)
 
 
-def _crop_window(page: np.ndarray, board: BoardImage) -> tuple[int, int, int, int]:
-    """x0, y0, x1, y1 of the board's region with a margin, within the page."""
-    corners = board.location.corners
+def region_window(page_shape: tuple[int, ...], corners: np.ndarray) -> tuple[int, int, int, int]:
+    """x0, y0, x1, y1 of the region of the board with these corners, with a margin, within a
+    page of this (height, width)."""
     side = float(np.ptp(corners, axis=0).max())
     margin = MARGIN * side
     x0, y0 = np.floor(corners.min(axis=0) - margin).astype(int)
     x1, y1 = np.ceil(corners.max(axis=0) + margin).astype(int)
-    height, width = page.shape[:2]
+    height, width = page_shape[:2]
     return max(int(x0), 0), max(int(y0), 0), min(int(x1), width), min(int(y1), height)

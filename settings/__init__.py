@@ -45,7 +45,8 @@ class Settings(BaseSettings):
     (default: a SQLite file in the data dir), ``BROKER_URL`` (Redis; no result backend: the
     database holds every outcome), ``REDIS_KEY_PREFIX`` (keeps deployments or
     test runs apart on one Redis), ``DATA_DIR`` (shared by the API and every worker),
-    ``OCR_ENGINE``, ``SAT_BACKEND``, ``SOLVE_TIMEOUT`` (seconds per puzzle), ``API_URL``
+    ``OCR_ENGINE``, ``SAT_BACKEND``, ``SOLVE_TIMEOUT`` (seconds per puzzle),
+    ``KEEP_PAGE_IMAGES`` (also store each whole page, not only its grids), ``API_URL``
     and ``API_KEY`` (for ``submit`` and ``watch``); the input bounds ``MAX_IMAGE_PIXELS``,
     ``MAX_PDF_PAGE_POINTS``, ``MAX_PAGES_PER_FILE``, ``MAX_FRAMES_PER_IMAGE``,
     ``MAX_MEMBER_BYTES``, ``MAX_ARCHIVE_BYTES``, ``MAX_ARCHIVE_MEMBERS``,
@@ -66,6 +67,7 @@ class Settings(BaseSettings):
     ocr_engine: str | None = None  # None: the pipeline's default engine
     sat_backend: str | None = None  # None: the pipeline's default backend
     solve_timeout: PositiveFloat = 60.0
+    keep_page_images: bool = False
     api_url: str = "http://127.0.0.1:8000"
     # Bounds on inputs, checked before decoding (pipeline.ingest.limits has the why of each).
     max_image_pixels: PositiveInt = DEFAULT_LIMITS.max_image_pixels

@@ -23,7 +23,14 @@ from pipeline.errors import UnreadableInput
 PAGE_JPEG_QUALITY = 95
 # Renders are only looked at: JPEG at 90 took a 200 dpi book's renders from about 500 KB a grid
 # as PNG to a tenth of that, encoding in under 1 ms where PNG took 11 ms (docs/throughput.md).
+# A board's page region is what the solve step draws its render on, so it gets the same.
 RENDER_JPEG_QUALITY = 90
+# Boards are stored in grey, the only channel the recogniser reads (its crops are luminance),
+# losslessly, since the server's OCR task reads them again: on the development photos and
+# books-dev JPEG at quality 90 or 95 read 4-5 of 16,914 givens to another digit, a grey PNG
+# none (bench/board_format.py). Grey took a 200 dpi book's boards from 309 to 125 KB a grid,
+# and zlib level 3 to 109 KB for 4 ms more a board (level 6: 102 KB, 18 ms more).
+BOARD_PNG_COMPRESSION = 3
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -67,7 +74,7 @@ class Artifacts:
         return f"{self._batch(batch_id)}uploads/{ordinal:04d}-{safe_name(filename)}"
 
     def page_image(self, page: PageRef) -> str:
-        # JPEG: a page is only drawn on, and on a 640x480 to 12 MP photo JPEG encodes about
+        # JPEG: a page is only looked at, and on a 640x480 to 12 MP photo JPEG encodes about
         # 9x faster than PNG at a fifth of the size (docs/architecture.md, Files).
         return f"{self._batch(page.batch_id)}pages/{page.stem}.jpg"
 
@@ -75,6 +82,11 @@ class Artifacts:
         # The upright board gets its own file: the board as found stays the OCR stage's input.
         suffix = "-upright" if upright else ""
         return f"{self._batch(page.batch_id)}boards/{page.stem}-g{index}{suffix}.png"
+
+    def board_region(self, page: PageRef, index: int) -> str:
+        """The page around a board, which the server's solve task draws the render on (the
+        embedded runner keeps the page in memory instead)."""
+        return f"{self._batch(page.batch_id)}regions/{page.stem}-g{index}.jpg"
 
     def cell_image(self, page: PageRef, index: int, row: int, col: int) -> str:
         folder = f"{self._batch(page.batch_id)}cells/{page.stem}-g{index}"
@@ -90,18 +102,29 @@ class Artifacts:
     def write_image(
         self, relative: str, pixels: np.ndarray, jpeg_quality: int = PAGE_JPEG_QUALITY
     ) -> None:
-        """Encode by the name's suffix: PNG (lossless) for what a later step reads again,
-        JPEG for a page, which is only drawn on (see ``page_image``), and for a render."""
+        """Encode by the name's suffix: PNG (lossless) for a board or cell a later step or a
+        person reads again, JPEG for a page, a page region or a render, which are only drawn
+        on or looked at."""
         suffix = Path(relative).suffix
-        params = [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality] if suffix == ".jpg" else []
+        if suffix == ".jpg":
+            params = [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality]
+        else:
+            params = [cv2.IMWRITE_PNG_COMPRESSION, BOARD_PNG_COMPRESSION]
         ok, encoded = cv2.imencode(suffix, pixels, params)
         if not ok:
             raise ValueError(f"could not encode an image of shape {pixels.shape} as {suffix}")
         with self._atomic(relative) as target:
             target.write(encoded.tobytes())
 
+    def store_board(self, relative: str, pixels: np.ndarray) -> np.ndarray:
+        """Store a board in grey; returns the grey pixels, which ``read_image`` reads back."""
+        gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY) if pixels.ndim == 3 else pixels
+        self.write_image(relative, gray)
+        return gray
+
     def read_image(self, relative: str) -> np.ndarray:
-        pixels = cv2.imread(str(self.path(relative)), cv2.IMREAD_COLOR)
+        """The stored image as written: grey for a board, colour for the rest."""
+        pixels = cv2.imread(str(self.path(relative)), cv2.IMREAD_UNCHANGED)
         if pixels is None:
             raise UnreadableInput(f"the stored image {relative} is missing or damaged")
         return pixels

@@ -14,6 +14,7 @@ from pipeline.board import BoardImage, BoardLocation, CellImage, CellKind, Latti
 from pipeline.grid import GridShape
 from pipeline.ingest.sources import PageFormat, PageSource
 from pipeline.reading import BoardReading, CellReading
+from pipeline.render import PageRegion, region_window
 from store.artifacts import Artifacts, PageRef
 from store.models import Cell, InputFile, Page, Puzzle
 
@@ -40,11 +41,10 @@ def page_ref(session: Session, page_id: int) -> PageRef:
     return PageRef(page.batch_id, page.id, page.source, page.page_number)
 
 
-def puzzle_page(session: Session, puzzle_id: int) -> tuple[PageRef, int, str | None]:
-    """The page a puzzle was found on, its index there, and the page's stored image."""
+def puzzle_page(session: Session, puzzle_id: int) -> tuple[PageRef, int]:
+    """The page a puzzle was found on, and its index there."""
     puzzle = session.get_one(Puzzle, puzzle_id)
-    page = session.get_one(Page, puzzle.page_id)
-    return page_ref(session, page.id), puzzle.index_on_page, page.image_path
+    return page_ref(session, puzzle.page_id), puzzle.index_on_page
 
 
 def stored_input(session: Session, input_file_id: int, artifacts: Artifacts) -> tuple[Path, str]:
@@ -90,6 +90,20 @@ def stored_board(session: Session, puzzle_id: int, artifacts: Artifacts) -> tupl
         ),
     )
     return board, puzzle.board_image_path
+
+
+def stored_region(session: Session, puzzle_id: int, artifacts: Artifacts) -> PageRegion:
+    """The page region stored around a board (``jobs.steps.find_boards_step``), placed on
+    its page."""
+    puzzle = session.get_one(Puzzle, puzzle_id)
+    page = session.get_one(Page, puzzle.page_id)
+    if puzzle.corners is None or page.width is None or page.height is None:
+        raise LookupError(f"puzzle {puzzle_id} has no stored board")
+    left, top, _, _ = region_window(
+        (page.height, page.width), np.array(puzzle.corners, dtype=np.float32)
+    )
+    relative = artifacts.board_region(*puzzle_page(session, puzzle_id))
+    return PageRegion(artifacts.read_image(relative), left, top)
 
 
 def stored_cells(session: Session, puzzle_id: int) -> tuple[CellImage, ...]:

@@ -212,9 +212,9 @@ def add_text_puzzles(
 
 
 def record_page_image(
-    session: Session, page_id: int, image_path: str, width: int, height: int
+    session: Session, page_id: int, image_path: str | None, width: int, height: int
 ) -> None:
-    """Where a loaded page's pixels were stored, and its size."""
+    """Where a loaded page's pixels were stored (None: not kept), and its size."""
     page = session.get_one(Page, page_id)
     page.image_path, page.width, page.height = image_path, width, height
 

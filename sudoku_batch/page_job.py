@@ -25,6 +25,7 @@ from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import PageSource
 from pipeline.recognise.ocr.base import OcrEngine
+from pipeline.render import board_region
 from pipeline.solve.backend import SatBackend
 from store.artifacts import Artifacts, PageRef
 from store.stage import Stage
@@ -45,7 +46,7 @@ class BoardOutcome:
 class PageOutcome:
     """A page's step results (its pixels stay in the process that loaded it)."""
 
-    image: tuple[str, int, int] | None = None  # stored path, width, height
+    image: tuple[str | None, int, int] | None = None  # stored path (if kept), width, height
     found: FoundBoards | None = None
     boards: list[BoardOutcome] = field(default_factory=list)
     error: SudokuBatchError | None = None
@@ -56,8 +57,8 @@ class PageOutcome:
 class PageJobSettings:
     dpi: int
     solve_timeout: float
-    out_dir: Path  # the batch's files go here (pages/, boards/, renders/, cells/)
-    keep_cell_images: bool = False
+    out_dir: Path  # the batch's files go here (boards/, regions/, renders/, pages/, cells/)
+    keep_intermediates: bool = False  # also whole pages and the cell interiors read
     limits: InputLimits = DEFAULT_LIMITS
 
 
@@ -74,9 +75,12 @@ def process_page(
     outcome = PageOutcome()
     clock = Clock()  # load and find together, as the rectify task counts them
     try:
-        loaded = load_page_step(source, page, artifacts, settings.dpi, settings.limits)
+        loaded = load_page_step(
+            source, page, artifacts, settings.dpi, settings.limits, settings.keep_intermediates
+        )
         outcome.image = (loaded.image_path, loaded.width, loaded.height)
-        outcome.found = find_boards_step(loaded.pixels, page, artifacts)
+        # The page stays in this process for the solve step: no page regions to store.
+        outcome.found = find_boards_step(loaded.pixels, page, artifacts, store_regions=False)
     except Exception as error:  # noqa: BLE001 - every failure is recorded, see _as_user_error
         outcome.error = _as_user_error(error, Stage.RECTIFY)
         return outcome
@@ -95,7 +99,7 @@ def process_page(
                 index,
                 engine,
                 artifacts,
-                settings.keep_cell_images,
+                settings.keep_intermediates,
             )
         except Exception as error:  # noqa: BLE001
             board.error, board.error_stage = _as_user_error(error, Stage.OCR), Stage.OCR
@@ -106,7 +110,7 @@ def process_page(
             board.solved = solve_board_step(
                 board.read.recognised.reading,
                 board.read.recognised.board,
-                loaded.pixels,
+                board_region(loaded.pixels, found.board),
                 page,
                 index,
                 backend,

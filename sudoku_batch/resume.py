@@ -26,7 +26,7 @@ from store.artifacts import PageRef
 from store.models import Batch, InputFile, Page, PageStatus
 
 UNFINISHED = (PageStatus.PENDING, PageStatus.INTERRUPTED)
-IMAGE_FOLDERS = ("pages", "boards", "renders", "cells")
+IMAGE_FOLDERS = ("pages", "boards", "regions", "renders", "cells")
 
 
 @dataclass

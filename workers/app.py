@@ -31,6 +31,21 @@ QUEUE_OF_TASK = {
     TASK_SOLVE_TEXT: "solve",
 }
 QUEUES = tuple(dict.fromkeys(QUEUE_OF_TASK.values()))
+# Later stages first, so that a book's results come out while its pages are still being read
+# and finished work does not wait behind the whole book's rectify tasks. Kombu's Redis
+# transport keeps a list per queue and priority step (default steps 0, 3, 6, 9) and one BRPOP
+# names every priority-0 list of a worker's queues before any priority-3 one, so a priority
+# orders the stages whichever queues a worker consumes and in whatever order; on Redis a
+# lower number goes first. (The queues' own order cannot: the default strategy round-robins
+# them.)
+PRIORITY_OF_TASK = {
+    TASK_SOLVE: 0,
+    TASK_SOLVE_TEXT: 0,
+    TASK_OCR: 3,
+    TASK_RECTIFY: 6,
+    TASK_INGEST: 9,
+    TASK_INGEST_TEXT: 9,
+}
 
 # Soft limit, then hard limit, in seconds. A page (rasterise, locate, rectify) or a board's OCR
 # takes seconds; the margin covers a slow first call that loads a model.
@@ -108,7 +123,10 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         # needs no result backend).
         "worker_send_task_events": True,
         "task_send_sent_event": True,
-        "task_routes": {name: {"queue": queue} for name, queue in QUEUE_OF_TASK.items()},
+        "task_routes": {
+            name: {"queue": queue, "priority": PRIORITY_OF_TASK[name]}
+            for name, queue in QUEUE_OF_TASK.items()
+        },
         "task_default_queue": QUEUE_OF_TASK[TASK_INGEST],
     }
 

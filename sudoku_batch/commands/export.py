@@ -8,7 +8,6 @@ import sys
 import uuid
 from pathlib import Path
 
-from settings import Settings
 from sudoku_batch.outcome import ExitCode
 
 
@@ -35,6 +34,7 @@ def _export(args: argparse.Namespace) -> int:
     from sqlalchemy import select
     from sqlalchemy.exc import InterfaceError, OperationalError
 
+    from settings import Settings  # pydantic: loaded only by the command that needs it
     from store import exports
     from store.db import make_engine, make_session_factory
     from store.migrate import database_unavailable

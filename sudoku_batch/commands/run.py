@@ -58,7 +58,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--keep-intermediates",
         action="store_true",
-        help="also write the cell interiors the recogniser read under DIR/cells/",
+        help="also write each whole page under DIR/pages/ and the cell interiors the "
+        "recogniser read under DIR/cells/",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(func=_run)

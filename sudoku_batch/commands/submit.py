@@ -20,9 +20,10 @@ from sudoku_batch.commands.text_options import add_text_batch_arguments, text_ba
 from sudoku_batch.errors import BadArguments
 from sudoku_batch.outcome import ExitCode, exit_code, summarise
 
-POLL_SECONDS = 1.0
-# A short batch finishes well within a second: the first looks come sooner (doubling up to
-# POLL_SECONDS), so `submit --wait` does not add up to a second after the last task.
+# The bar follows the batch at FIRST_POLL_SECONDS while it moves; while nothing changes the
+# pause doubles up to POLL_SECONDS, so the end of a batch is seen within that of its last task
+# (one status query costs the API a few milliseconds).
+POLL_SECONDS = 0.4
 FIRST_POLL_SECONDS = 0.1
 RESULTS_PAGE = 1000
 
@@ -164,7 +165,7 @@ def wait_for(client: Any, batch_id: str, progress: bool) -> dict[str, Any]:
     """Poll the batch until nothing is left to do, with a bar over all known work items."""
     from tqdm import tqdm
 
-    pause = FIRST_POLL_SECONDS
+    pause, seen = FIRST_POLL_SECONDS, None
     with tqdm(desc=f"batch {batch_id}", unit="item", disable=not progress) as bar:
         while True:
             status = _call(client, "GET", f"/batches/{batch_id}")
@@ -175,8 +176,9 @@ def wait_for(client: Any, batch_id: str, progress: bool) -> dict[str, Any]:
             bar.refresh()
             if status["finished"]:
                 return status
+            moved, seen = (known, status["unfinished"]) != seen, (known, status["unfinished"])
+            pause = FIRST_POLL_SECONDS if moved else min(POLL_SECONDS, pause * 2)
             time.sleep(pause)
-            pause = min(POLL_SECONDS, pause * 2)
 
 
 def _call(client: Any, method: str, url: str, **kwargs: Any) -> Any:

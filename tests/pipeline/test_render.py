@@ -7,7 +7,13 @@ import numpy as np
 
 from pipeline.board import BoardImage, BoardLocation, Lattice
 from pipeline.grid import GridShape
-from pipeline.render import SOLUTION_INK, _crop_window, _draw_centred, render_solution
+from pipeline.render import (
+    SOLUTION_INK,
+    _draw_centred,
+    board_region,
+    region_window,
+    render_solution,
+)
 
 BOARD_PX = 360
 
@@ -49,7 +55,7 @@ def test_digits_are_drawn_in_empty_cells_only_through_the_inverse_warp() -> None
         for r, row in enumerate(solution)
     )
 
-    rendered = render_solution(page, board, givens, solution)
+    rendered = render_solution(board_region(page, board), board, givens, solution)
 
     offset = np.floor(
         board.location.corners.min(axis=0) - 0.04 * np.ptp(board.location.corners, axis=0).max()
@@ -64,7 +70,7 @@ def test_render_is_a_crop_of_the_page_around_the_board() -> None:
     page = np.full((600, 640, 3), 255, np.uint8)
     board = _skewed_board(page.shape[:2])
     empty = tuple(tuple(0 for _ in range(9)) for _ in range(9))
-    rendered = render_solution(page, board, empty, empty)
+    rendered = render_solution(board_region(page, board), board, empty, empty)
     assert rendered.shape[0] < page.shape[0] and rendered.shape[1] < page.shape[1]
     assert rendered.shape[0] > 440 - 80 and rendered.shape[1] > 430 - 90
     assert (rendered == 255).all(), "nothing is drawn when no cell was solved"
@@ -76,7 +82,7 @@ def test_drawing_over_the_crop_gives_the_pixels_of_drawing_over_the_whole_page()
     board = _skewed_board(page.shape[:2])
     solution = tuple(tuple((r * 3 + r // 3 + c) % 9 + 1 for c in range(9)) for r in range(9))
     givens = tuple(tuple(0 for _ in row) for row in solution)
-    rendered = render_solution(page, board, givens, solution)
+    rendered = render_solution(board_region(page, board), board, givens, solution)
 
     # The reference, as rendering was first written: the ink layer warped onto the whole
     # page, blended there, then cropped.
@@ -86,7 +92,7 @@ def test_drawing_over_the_crop_gives_the_pixels_of_drawing_over_the_whole_page()
     assert whole.any(), "nothing was drawn: the comparison would prove nothing"
     alpha = (whole.astype(np.float32) / 255.0)[:, :, None]
     blended = (page * (1 - alpha) + np.array(SOLUTION_INK, np.float32) * alpha).astype(np.uint8)
-    x0, y0, x1, y1 = _crop_window(page, board)
+    x0, y0, x1, y1 = region_window(page.shape, board.location.corners)
     assert np.abs(rendered.astype(int) - blended[y0:y1, x0:x1].astype(int)).max() <= 1
 
 

@@ -25,7 +25,7 @@ def read_board(self: StageTask, puzzle_id: int) -> None:
         with transaction(runtime.sessions()) as session:
             board, image_path = load.stored_board(session, puzzle_id, artifacts)
             cells = load.stored_cells(session, puzzle_id)
-            page, index, _ = load.puzzle_page(session, puzzle_id)
+            page, index = load.puzzle_page(session, puzzle_id)
         engine = runtime.ocr_engine()
         read = read_board_step(board, image_path, cells, page, index, engine, artifacts)
         with transaction(runtime.sessions()) as session:

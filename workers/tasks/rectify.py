@@ -30,12 +30,20 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
         with transaction(runtime.sessions()) as session:
             source = load.page_source(session, page_id, artifacts)
             page = load.page_ref(session, page_id)
-        limits = runtime.settings().input_limits()
-        loaded = load_page_step(source, page, artifacts, DEFAULT_PDF_DPI, limits)
+        settings = runtime.settings()
+        loaded = load_page_step(
+            source,
+            page,
+            artifacts,
+            DEFAULT_PDF_DPI,
+            settings.input_limits(),
+            settings.keep_page_images,
+        )
         with transaction(runtime.sessions()) as session:
-            # Stored first and on its own: a page with no grid still shows what was read.
+            # Stored first and on its own: a page with no grid still has its size (and its
+            # image, if kept).
             record_page_image(session, page_id, loaded.image_path, loaded.width, loaded.height)
-        found = find_boards_step(loaded.pixels, page, artifacts)
+        found = find_boards_step(loaded.pixels, page, artifacts, store_regions=True)
         with transaction(runtime.sessions()) as session:
             if not still_waiting(session, self.step, page_id):
                 return

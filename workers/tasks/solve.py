@@ -28,11 +28,12 @@ def solve_board(self: StageTask, puzzle_id: int) -> None:
         with transaction(runtime.sessions()) as session:
             reading = load.stored_reading(session, puzzle_id)
             board, _ = load.stored_board(session, puzzle_id, artifacts)
-            page, index, page_image = load.puzzle_page(session, puzzle_id)
+            page, index = load.puzzle_page(session, puzzle_id)
+            region = load.stored_region(session, puzzle_id, artifacts)
         solved = solve_board_step(
             reading,
             board,
-            artifacts.read_image(page_image) if page_image else None,
+            region,
             page,
             index,
             runtime.sat_backend(),
