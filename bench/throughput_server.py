@@ -4,8 +4,10 @@ database and a Redis key prefix of its own, both removed afterwards.
 
     python -m bench.throughput_server [--pages 20] [--concurrency 2]
 
-Prints wall time, grids/s and the worker tree's CPU seconds a grid (sampled from psutil just
-before the worker stops), to set beside ``bench.throughput``'s embedded figures.
+Prints wall time, grids/s, when the first and the half-way puzzle were finished (results
+stream out while pages are still read when later stages go first), and the worker tree's CPU
+seconds a grid (sampled from psutil just before the worker stops), to set beside
+``bench.throughput``'s embedded figures (``--embedded`` runs those too, first, on the same book).
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ def run(pdf: Path, concurrency: int, data_dir: Path) -> None:
     from store.db import make_engine, make_session_factory, transaction
     from store.keys import create_key
     from store.migrate import upgrade
+    from store.results import UNFINISHED_PUZZLE_STATES as UNFINISHED
 
     name = f"sudoku_batch_bench_{uuid.uuid4().hex[:8]}"
     prefix = f"sudoku_batch_bench:{name}:"
@@ -86,7 +89,11 @@ def run(pdf: Path, concurrency: int, data_dir: Path) -> None:
             sent = api.post("/batches", files=[("files", (pdf.name, pdf.read_bytes()))])
             sent.raise_for_status()
             batch = sent.json()["batch_id"]
+            finished_at: list[float] = []  # seconds when each further puzzle was finished
             while not (status := api.get(f"/batches/{batch}").json())["finished"]:
+                puzzles = status["puzzles"]
+                done = sum(n for state, n in puzzles.items() if state not in UNFINISHED)
+                finished_at += [time.perf_counter() - started] * (done - len(finished_at))
                 time.sleep(0.2)
             wall = time.perf_counter() - started
         cpu = tree_cpu(psutil.Process(worker.pid))
@@ -96,6 +103,8 @@ def run(pdf: Path, concurrency: int, data_dir: Path) -> None:
             f"wall {wall:.1f} s  grids/s {grids / wall:.2f}  (a worker of {concurrency} processes)"
         )
         print(f"worker tree CPU {cpu:.1f} s  CPU-s a grid {cpu / max(grids, 1):.3f}")
+        first, half = (finished_at or [wall])[0], (finished_at + [wall] * grids)[grids // 2]
+        print(f"first puzzle finished after {first:.1f} s, half of them after {half:.1f} s")
     finally:
         if worker is not None:
             worker.terminate()
@@ -112,8 +121,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "sb-bench")
+    parser.add_argument("--embedded", action="store_true", help="run bench.throughput first")
     args = parser.parse_args()
     pdf = synthetic_book(args.cache, args.pages, args.seed, 200)
+    if args.embedded:
+        from bench.throughput import run as run_embedded
+
+        with tempfile.TemporaryDirectory() as scratch:
+            run_embedded([str(pdf)], Path(scratch) / "run", args.concurrency, 200)
     with tempfile.TemporaryDirectory() as scratch:
         run(pdf, args.concurrency, Path(scratch))
 

@@ -109,3 +109,27 @@ def test_a_bug_in_a_stage_fails_that_board_with_a_reportable_message(tmp_path: P
     assert isinstance(puzzle.error, InternalError)
     assert puzzle.error_stage == "ocr"
     assert "model exploded" in puzzle.error.message and "ocr stage" in puzzle.error.message
+
+
+def test_boards_are_stored_in_grey_and_whole_pages_only_when_asked(
+    run_dir: Path, tmp_path: Path
+) -> None:
+    import cv2
+
+    with sqlite3.connect(run_dir / "sudoku-batch.sqlite") as db:
+        boards = [row[0] for row in db.execute("select board_image_path from puzzles")]
+        pages = [row[0] for row in db.execute("select image_path from pages")]
+    assert boards and all(
+        cv2.imread(str(run_dir / board), cv2.IMREAD_UNCHANGED).ndim == 2 for board in boards
+    )
+    assert pages and pages == [None] * len(pages)
+    assert not (run_dir / "pages").exists()
+
+    out = tmp_path / "kept"
+    photo = str(EXAMPLES / "photo.jpg")
+    argv = ["run", photo, "--out", str(out), "--keep-intermediates", "--no-progress"]
+    assert main(argv) == 0
+    with sqlite3.connect(out / "sudoku-batch.sqlite") as db:
+        (page,) = [row[0] for row in db.execute("select image_path from pages")]
+    assert cv2.imread(str(out / page)).shape[2] == 3
+    assert list((out / "cells").iterdir())
