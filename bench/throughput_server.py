@@ -96,13 +96,18 @@ def run(pdf: Path, concurrency: int, data_dir: Path) -> None:
                 finished_at += [time.perf_counter() - started] * (done - len(finished_at))
                 time.sleep(0.2)
             wall = time.perf_counter() - started
-        cpu = tree_cpu(psutil.Process(worker.pid))
+        main = psutil.Process(worker.pid)
+        cpu = tree_cpu(main)
+        consumer = sum(main.cpu_times()[:2])  # receiving and dispatching, no task runs here
         grids = sum(status["puzzles"].values())
         print(f"server: grids {grids}  statuses {status['puzzles']}")
         print(
             f"wall {wall:.1f} s  grids/s {grids / wall:.2f}  (a worker of {concurrency} processes)"
         )
-        print(f"worker tree CPU {cpu:.1f} s  CPU-s a grid {cpu / max(grids, 1):.3f}")
+        print(
+            f"worker tree CPU {cpu:.1f} s  CPU-s a grid {cpu / max(grids, 1):.3f}"
+            f"  (of which the main process {consumer:.1f} s)"
+        )
         first, half = (finished_at or [wall])[0], (finished_at + [wall] * grids)[grids // 2]
         print(f"first puzzle finished after {first:.1f} s, half of them after {half:.1f} s")
     finally:
