@@ -11,6 +11,7 @@ and SUDOKU_BATCH_TEST_REDIS.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -24,6 +25,7 @@ import psycopg
 import pytest
 import redis
 from fastapi.testclient import TestClient
+from kombu.transport.redis import PRIORITY_STEPS, Channel
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -179,6 +181,15 @@ def api_client(settings: Settings, key_name: str | None = None) -> TestClient:
     finally:
         engine.dispose()
     return TestClient(create_app(settings), headers={"Authorization": f"Bearer {key}"})
+
+
+def queued(settings: Settings, queue: str) -> list[dict]:
+    """The messages waiting in a queue, highest priority first: kombu's Redis transport keeps
+    one list per priority step (a task's priority, workers.app.PRIORITY_OF_TASK, picks it)."""
+    client = redis.Redis.from_url(settings.broker_url)
+    keys = [f"{settings.redis_key_prefix}{queue}"]
+    keys += [f"{keys[0]}{Channel.sep}{step}" for step in PRIORITY_STEPS if step]
+    return [json.loads(m) for key in keys for m in reversed(client.lrange(key, 0, -1))]
 
 
 def free_port() -> int:

@@ -7,7 +7,6 @@ import uuid
 from collections.abc import Callable, Iterator
 
 import pytest
-import redis
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
@@ -15,7 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from api.app import create_app
 from settings import Settings
 from store.models import Batch, InputFile, Page, Puzzle
-from tests.integration.conftest import api_client
+from tests.integration.conftest import api_client, queued
 
 pytestmark = pytest.mark.services
 
@@ -53,8 +52,7 @@ def submit(client: TestClient, *files: tuple[str, bytes], label: str | None = No
 def test_submit_stores_files_queues_ingest_and_reports_pending(
     client: TestClient, settings: Settings, sessions: sessionmaker[Session]
 ) -> None:
-    queue = redis.Redis.from_url(settings.broker_url)
-    before = queue.llen(f"{settings.redis_key_prefix}ingest")
+    before = len(queued(settings, "ingest"))
     batch = submit(client, ("scans/page one.png", PNG), ("book.pdf", PDF), label="api test")
     assert batch["queued"] and uuid.UUID(batch["batch_id"])
     assert [f["name"] for f in batch["input_files"]] == ["page one.png", "book.pdf"]
@@ -62,7 +60,7 @@ def test_submit_stores_files_queues_ingest_and_reports_pending(
         row = db.scalars(select(Batch).where(Batch.public_id == batch["batch_id"])).one()
     stored = list((settings.data_dir / "batches" / str(row.id) / "uploads").iterdir())
     assert sorted(path.read_bytes() for path in stored) == [PDF, PNG]
-    assert queue.llen(f"{settings.redis_key_prefix}ingest") == before + 2
+    assert len(queued(settings, "ingest")) == before + 2
 
     status = client.get(f"/batches/{batch['batch_id']}").json()
     assert status["inputs"] == {"pending": 2} and not status["finished"]

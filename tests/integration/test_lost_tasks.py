@@ -18,7 +18,7 @@ from settings import Settings
 from store.handover import Step
 from store.models import Page
 from store.results import batch_status
-from tests.integration.conftest import Service, settings_env, wait_until
+from tests.integration.conftest import Service, queued, settings_env, wait_until
 from tests.integration.test_stage_failures import new_page
 from workers.app import make_celery
 from workers.publish import hand_over
@@ -78,5 +78,5 @@ def test_a_task_that_never_finishes_is_recorded_as_failed_once_and_for_all(
     with sessions() as db:
         assert batch_status(db, page.batch_id)["finished"]
     queue = redis.Redis.from_url(settings.broker_url)
-    assert queue.llen(f"{settings.redis_key_prefix}rectify") == 0
+    assert queued(settings, "rectify") == []
     assert queue.hlen(f"{settings.redis_key_prefix}unacked") == 0

@@ -4,14 +4,12 @@ outages: test_faults.py.)"""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
-import redis
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -20,7 +18,7 @@ from settings import Settings
 from store.db import transaction
 from store.handover import Deadlines, Step, stranded
 from store.models import Page, WorkerHeartbeat, utc_now
-from tests.integration.conftest import settings_env
+from tests.integration.conftest import queued, settings_env
 from tests.integration.test_stage_failures import new_page
 from workers.app import make_celery
 from workers.sweep import beat, sweep_once
@@ -81,13 +79,11 @@ def test_a_sweep_sends_a_stranded_subject_once(
 ) -> None:
     settings = make_settings("sweep")
     page = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
-    queue = redis.Redis.from_url(settings.broker_url)
-    key = f"{settings.redis_key_prefix}rectify"
 
     def sent() -> list[int]:
         """The subject ids of the rectify messages in this test's queue (from their argsrepr,
         ``(12: batch ... p.png p1)``)."""
-        reprs = [json.loads(m)["headers"]["argsrepr"] for m in queue.lrange(key, 0, -1)]
+        reprs = [m["headers"]["argsrepr"] for m in queued(settings, "rectify")]
         return [int(r[1:].split(":")[0]) for r in reprs]
 
     sweep_once(make_celery(settings), sessions, settings)

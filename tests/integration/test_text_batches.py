@@ -3,12 +3,10 @@ Redis), then their tasks run eagerly in this process on the test database."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-import redis
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -18,7 +16,7 @@ from store.db import transaction
 from store.models import Batch, InputFile, Solution
 from store.record import add_input_file, create_batch
 from store.results import batch_status, result_records
-from tests.integration.conftest import api_client
+from tests.integration.conftest import api_client, queued
 from workers.app import TASK_INGEST_TEXT, TASK_SOLVE_TEXT, app
 from workers.tasks.ingest_text import ingest_text_file
 from workers.tasks.solve_text import solve_text_puzzle
@@ -67,10 +65,7 @@ def test_submit_text_stores_the_file_with_its_box_and_queues_a_text_ingest(
     )
     assert response.status_code == 201, response.text
     batch = response.json()
-    [queued] = redis.Redis.from_url(settings.broker_url).lrange(
-        f"{settings.redis_key_prefix}ingest", 0, -1
-    )
-    message = json.loads(queued)
+    [message] = queued(settings, "ingest")
     assert message["headers"]["task"] == TASK_INGEST_TEXT
     with sessions() as db:
         batch_row = db.scalars(select(Batch).where(Batch.public_id == batch["batch_id"])).one()
