@@ -82,7 +82,8 @@ class _VersionAction(argparse.Action):
             found = version("sudoku-batch")
         except PackageNotFoundError:  # run from a source tree that was never installed
             found = "unknown"
-        parser.exit(message=f"{parser.prog} {found}\n")
+        print(f"{parser.prog} {found}")  # on stdout, as argparse's own version action
+        parser.exit()
 
 
 if __name__ == "__main__":
