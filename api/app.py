@@ -16,7 +16,7 @@ from uuid import UUID
 import kombu.exceptions
 import redis.exceptions
 import sqlalchemy.exc
-from fastapi import Depends, FastAPI, File, Form, HTTPException, Query, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Form, HTTPException, Path, Query, Request, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
@@ -26,6 +26,9 @@ from api.schemas import (
     BatchPage,
     BatchStatus,
     BatchSummary,
+    CellCorrected,
+    CellCorrectionRecord,
+    CellEdit,
     Health,
     Problem,
     PuzzleDetail,
@@ -34,11 +37,21 @@ from api.schemas import (
     Submitted,
     SubmittedFile,
 )
+from api.ui import mount_ui
 from api.uploads import base_name, check_size, check_text, is_media, not_media, not_media_message
 from reports.book_report import build_report
 from reports.html import render_report_html
 from settings import Settings
+from pipeline.board import CellKind
 from store.artifacts import Artifacts
+from store.corrections import (
+    BadCorrection,
+    CellValue,
+    Correction,
+    CorrectionRefused,
+    correct_cell,
+    correction_history,
+)
 from store.db import make_engine, make_session_factory, transaction
 from store.exports import write_csv
 from store.handover import Step
@@ -71,6 +84,26 @@ UPLOAD_ERRORS: dict[int | str, dict[str, Any]] = {
     415: {"model": Problem, "description": "a file's content is not of an accepted kind"},
     422: {"model": Problem, "description": "the form is not valid"},
 }
+
+
+CORRECTION_ERRORS: dict[int | str, dict[str, Any]] = {
+    **NOT_FOUND,
+    403: {"model": Problem, "description": "sent with the login cookie but not by its pages"},
+    409: {"model": Problem, "description": "the puzzle is being read or solved, or is text"},
+    422: {"model": Problem, "description": "no such cell on this grid, or no such digit"},
+}
+GridIndex = Annotated[int, Path(ge=0, description="0-based, top (row) or left (col) first")]
+
+
+def _correction_record(correction: Correction) -> CellCorrectionRecord:
+    return CellCorrectionRecord(
+        row=correction.row,
+        col=correction.col,
+        old={"kind": str(correction.old.kind), "digit": correction.old.digit},
+        new={"kind": str(correction.new.kind), "digit": correction.new.digit},
+        corrected_by=correction.corrected_by,
+        corrected_at=correction.corrected_at,
+    )
 
 
 def _box_shape(value: str | None) -> tuple[int, int] | None:
@@ -338,9 +371,61 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         puzzle, batch = _owned_puzzle(db, puzzle_id, key_id)
         record = puzzle_result(db, puzzle.id)
         assert record is not None  # it was just found
+        history = [_correction_record(c) for c in correction_history(db, puzzle.id)]
         return PuzzleDetail.model_validate(
-            _public_record(record, batch, {puzzle.id: puzzle.public_id})
+            {
+                **_public_record(record, batch, {puzzle.id: puzzle.public_id}),
+                "corrections": history,
+            }
         )
+
+    @app.patch("/puzzles/{puzzle_id}/cells/{row}/{col}", responses=CORRECTION_ERRORS)
+    def correct_puzzle_cell(
+        puzzle_id: UUID, row: GridIndex, col: GridIndex, edit: CellEdit, key_id: ApiKeyId, db: Db
+    ) -> CellCorrected:
+        """Correct one cell: the correction is kept beside the reading (never replacing it),
+        and the puzzle is solved again at once with every correction applied; follow its
+        ``status`` in ``GET /puzzles/{puzzle_id}``."""
+        puzzle, _ = _owned_puzzle(db, puzzle_id, key_id)
+        internal_id = puzzle.id
+        try:
+            correction = correct_cell(
+                db, internal_id, row, col, CellValue(CellKind(edit.kind), edit.digit), key_id
+            )
+        except BadCorrection as error:
+            raise HTTPException(422, error.message) from error
+        except CorrectionRefused as error:
+            raise HTTPException(409, error.message) from error
+        db.commit()
+        # Committed first, as for a submission: the sweep sends it should the queue be down.
+        queued = True
+        try:
+            hand_over(queue, sessions, Step.SOLVE, [internal_id])
+        except (*BROKER_ERRORS, *DATABASE_ERRORS) as error:
+            logger.warning("correction of puzzle %s stored; queue unreachable (%s)", puzzle_id, error)
+            queued = False
+        return CellCorrected(
+            **_correction_record(correction).model_dump(),
+            puzzle_id=puzzle_id,
+            status="read",
+            queued=queued,
+        )
+
+    @app.get(
+        "/puzzles/{puzzle_id}/board.png",
+        response_class=FileResponse,
+        responses={**NOT_FOUND, 200: {"content": {"image/png": {}}}},
+    )
+    def get_board(puzzle_id: UUID, key_id: ApiKeyId, db: Db) -> FileResponse:
+        """The board as read: cut from the page, squared and turned upright (the cells of
+        ``GET /puzzles/{puzzle_id}`` are on its lattice)."""
+        puzzle, _ = _owned_puzzle(db, puzzle_id, key_id)
+        if puzzle.board_image_path is None:
+            raise HTTPException(404, f"puzzle {puzzle_id} has no board image (given as text)")
+        path = artifacts.path(puzzle.board_image_path)
+        if not path.is_file():
+            raise HTTPException(404, f"the board image of puzzle {puzzle_id} is missing from disk")
+        return FileResponse(path, media_type="image/png")
 
     @app.get(
         "/puzzles/{puzzle_id}/render.png",
@@ -362,4 +447,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         media_type = "image/png" if path.suffix == ".png" else "image/jpeg"
         return FileResponse(path, media_type=media_type)
 
+    mount_ui(app, artifacts)
     return app
