@@ -74,23 +74,11 @@ NEW_COLUMN_COMMENTS = {
 
 
 def view_0005() -> Any:
-    """Migration 0005, which made the view this one replaces: its JSON spellings per dialect,
-    its SQL (for the downgrade) and its comments are used from there, not copied. (Looked up
+    """Migration 0005, which made the view this one replaces: its way of filling in a view's
+    template per dialect, its SQL (for the downgrade) and its comments are used from there,
+    not copied. (Looked up
     when run: the revision map is still being read while this module loads.)"""
     return context.script.get_revision("0005").module
-
-
-def results_view_sql(template: str, dialect: str) -> str:
-    json_sql = view_0005().JSON_SQL[dialect]
-    return template.format(
-        pair_size=json_sql["pair"].format("p.size", "p.size"),
-        pair_box=json_sql["pair"].format("p.box_rows", "p.box_cols"),
-        seconds_agg=json_sql["object_agg"].format("runs.stage", "runs.seconds"),
-        **{
-            name: json_sql[name].format()
-            for name in ("json_null", "empty_list", "null", "empty_object")
-        },
-    )
 
 
 def upgrade() -> None:
@@ -108,7 +96,7 @@ def recreate(template: str, column_comments: dict[str, str]) -> None:
     previous = view_0005()
     dialect = op.get_bind().dialect.name
     op.execute("DROP VIEW results")
-    op.execute(results_view_sql(template, dialect))
+    op.execute(previous.results_view_sql(template, dialect))
     if dialect == "postgresql":
         op.execute(
             f"COMMENT ON VIEW results IS {previous._quoted(previous.VIEW_COMMENTS['results'])}"
