@@ -9,6 +9,7 @@ the caller owns the transaction.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import timedelta
@@ -62,6 +63,19 @@ _DEFAULT_VERDICT_MESSAGES = {
 # A board's cells are written in one go through the table: the ORM's bulk insert leaves out
 # None values, and so would split given and empty cells into a statement per run of either.
 CELL_INSERT = insert(Cell.__table__)
+
+
+def inputs_label(inputs: list[str]) -> str:
+    """An embedded run's batch label: its inputs, comma-separated. A list too long for the
+    column is cut and ends with a digest of the whole, so a resumed run still finds it and two
+    lists with the same start never share it."""
+    label = ", ".join(inputs)
+    limit = Batch.__table__.c.label.type.length
+    if len(label) <= limit:
+        return label
+    digest = hashlib.sha256(label.encode()).hexdigest()[:16]
+    tail = f" ... ({len(inputs)} inputs, sha256 {digest})"
+    return label[: limit - len(tail)] + tail
 
 
 def create_batch(session: Session, label: str | None = None, api_key_id: int | None = None) -> int:

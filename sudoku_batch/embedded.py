@@ -76,6 +76,7 @@ def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> BatchRu
     the output folder unless ``options.restart``); the records are also written to
     ``out_dir/results.jsonl``. On SIGINT or SIGTERM the pages not done are marked
     ``interrupted`` and the results of the others are still written."""
+    from store.record import inputs_label
     from sudoku_batch.resume import prepare_batch
 
     inputs = [str(path) for path in inputs]
@@ -83,7 +84,7 @@ def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> BatchRu
     sources = expand_inputs(inputs, options.limits)
     with sessions.begin() as session:
         prepared = prepare_batch(
-            session, ", ".join(inputs), sources, options.out_dir, options.restart
+            session, inputs_label(inputs), sources, options.out_dir, options.restart
         )
     run = BatchRun(prepared.batch_id, [], prepared.resumed, prepared.pages_kept)
     bar = tqdm(total=len(prepared.todo), unit="page", disable=not options.progress, smoothing=0.1)

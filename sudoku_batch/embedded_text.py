@@ -36,6 +36,7 @@ def run_text_batch(
         add_input_file,
         add_text_puzzles,
         create_batch,
+        inputs_label,
         record_failure,
         record_solution,
     )
@@ -43,7 +44,7 @@ def run_text_batch(
     inputs = [str(path) for path in inputs]
     engine, sessions = open_database(options.out_dir)
     with sessions.begin() as session:
-        batch_id = create_batch(session, label=", ".join(inputs))
+        batch_id = create_batch(session, label=inputs_label(inputs))
     puzzles: list[tuple[int, Puzzle]] = []
     for name in inputs:
         clock = Clock()

@@ -62,7 +62,8 @@ def puzzle_record(
         "solution": solution.grid if solution else None,
         "second_solution": solution.second_grid if solution else None,
         "confidence": puzzle.lowest_confidence,
-        "message": puzzle.message,
+        # A solved grid left unrated says why in its message.
+        "message": puzzle.message or puzzle.rating_reason,
         "error_code": puzzle.error_code,
         "doubts": solution.doubts if solution else [],
         "rotation": puzzle.rotation,
@@ -70,6 +71,11 @@ def puzzle_record(
         "backend": solution.backend if solution else None,
         "render_path": solution.render_path if solution else None,
         "seconds": seconds,
+        "role": puzzle.role,
+        "rating": puzzle.rating,
+        "techniques": puzzle.techniques or [],
+        "level": puzzle.level,
+        "printed_label": puzzle.printed_label,
     }
 
 
@@ -118,6 +124,11 @@ def _empty_grid_fields() -> dict[str, Any]:
         "second_solution": None,
         "confidence": None,
         "doubts": [],
+        "role": None,
+        "rating": None,
+        "techniques": [],
+        "level": None,
+        "printed_label": None,
     }
 
 
