@@ -39,10 +39,10 @@ from api.schemas import (
 )
 from api.ui import mount_ui
 from api.uploads import base_name, check_size, check_text, is_media, not_media, not_media_message
+from pipeline.board import CellKind
 from reports.book_report import build_report
 from reports.html import render_report_html
 from settings import Settings
-from pipeline.board import CellKind
 from store.artifacts import Artifacts
 from store.corrections import (
     BadCorrection,
@@ -402,7 +402,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             hand_over(queue, sessions, Step.SOLVE, [internal_id])
         except (*BROKER_ERRORS, *DATABASE_ERRORS) as error:
-            logger.warning("correction of puzzle %s stored; queue unreachable (%s)", puzzle_id, error)
+            logger.warning(
+                "correction of puzzle %s stored; queue unreachable (%s)", puzzle_id, error
+            )
             queued = False
         return CellCorrected(
             **_correction_record(correction).model_dump(),

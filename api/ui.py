@@ -122,7 +122,9 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
         )
         if batch is None:
             raise HTTPException(404, f"there is no batch {batch_id}")
-        public = dict(db.execute(select(Puzzle.id, Puzzle.public_id).where(Puzzle.batch_id == batch.id)).all())
+        public = dict(
+            db.execute(select(Puzzle.id, Puzzle.public_id).where(Puzzle.batch_id == batch.id)).all()
+        )
         grids = [r for r in result_records(db, batch.id) if r.get("puzzle_id") is not None]
         shown = [
             {**r, "public_id": public[r["puzzle_id"]], "reasons": review_reasons(r)}
@@ -154,7 +156,11 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
         record = puzzle_result(db, puzzle.id)
         assert record is not None  # it was just found
         board = None
-        if puzzle.board_image_path and puzzle.lattice and artifacts.path(puzzle.board_image_path).is_file():
+        if (
+            puzzle.board_image_path
+            and puzzle.lattice
+            and artifacts.path(puzzle.board_image_path).is_file()
+        ):
             height, width = artifacts.read_image(puzzle.board_image_path).shape[:2]
             board = {"width": width, "height": height, **puzzle.lattice}
         return _page(

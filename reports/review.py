@@ -19,7 +19,9 @@ def review_reasons(record: dict[str, Any]) -> list[str]:
         reasons.append(f"a digit read with confidence {record['confidence']:.2f}")
     doubts = record.get("doubts") or []
     if doubts:
-        reasons.append(f"{len(doubts)} reading{'s' if len(doubts) != 1 else ''} doubted by the solver")
+        reasons.append(
+            f"{len(doubts)} reading{'s' if len(doubts) != 1 else ''} doubted by the solver"
+        )
     return reasons
 
 

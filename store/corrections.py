@@ -83,9 +83,7 @@ def correct_cell(
     if puzzle is None:
         raise LookupError(f"there is no puzzle {puzzle_id}")
     if puzzle.status not in CORRECTABLE:
-        raise CorrectionRefused(
-            f"the puzzle is {puzzle.status}: correct it once its verdict is in"
-        )
+        raise CorrectionRefused(f"the puzzle is {puzzle.status}: correct it once its verdict is in")
     cells = current_cells(session, puzzle_id)
     if not cells:
         raise CorrectionRefused("the puzzle has no cells read (given as text): nothing to correct")

@@ -435,13 +435,11 @@ class CellCorrection(Base):
     old_kind: Mapped[str] = mapped_column(
         String(10), comment="the cell before: empty, given or blocked (as read or last corrected)"
     )
-    old_digit: Mapped[int | None] = mapped_column(
-        Integer, comment="the digit before; null if none"
+    old_digit: Mapped[int | None] = mapped_column(Integer, comment="the digit before; null if none")
+    new_kind: Mapped[str] = mapped_column(
+        String(10), comment="the cell now: empty, given or blocked"
     )
-    new_kind: Mapped[str] = mapped_column(String(10), comment="the cell now: empty, given or blocked")
-    new_digit: Mapped[int | None] = mapped_column(
-        Integer, comment="the digit now; null if none"
-    )
+    new_digit: Mapped[int | None] = mapped_column(Integer, comment="the digit now; null if none")
 
 
 class Solution(Base):

@@ -93,6 +93,11 @@ results = Table(
     Column("techniques", Json, comment="the solving techniques the rating needed, hardest last"),
     Column("level", String, comment="the rating's level: easy, medium, hard, fiendish, ..."),
     Column("printed_label", String, comment="the difficulty printed near the grid, when read"),
+    Column(
+        "corrected",
+        Boolean,
+        comment="whether a person corrected a cell of the grid (cell_corrections)",
+    ),
 )
 
 cell_readings = Table(
@@ -121,7 +126,7 @@ cell_readings = Table(
     Column(
         "corrected",
         Boolean,
-        comment="whether a person corrected the reading; always false until cell corrections exist",
+        comment="whether a person corrected the cell (cell_corrections holds what and when)",
     ),
 )
 
@@ -163,6 +168,7 @@ GRID_KEYS = (
     "techniques",
     "level",
     "printed_label",
+    "corrected",
 )
 PUZZLE_ONLY_KEYS = ("rotation", "corners", "backend", "render_path", "seconds")
 NO_GRID_KEYS = tuple(key for key in GRID_KEYS if key not in PUZZLE_ONLY_KEYS)
