@@ -35,6 +35,7 @@ from store.results import puzzle_result, result_records
 HERE = Path(__file__).parent
 TEMPLATES = Jinja2Templates(directory=HERE / "templates")
 BATCHES_SHOWN = 100
+PLAIN_CELL_PX = 60  # a cell of the grid drawn when no board image is stored
 VERDICTS = ("solved", "unsolvable", "multiple_solutions", "timeout", "failed", "pending", "read")
 
 
@@ -155,14 +156,7 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
         puzzle, batch = found
         record = puzzle_result(db, puzzle.id)
         assert record is not None  # it was just found
-        board = None
-        if (
-            puzzle.board_image_path
-            and puzzle.lattice
-            and artifacts.path(puzzle.board_image_path).is_file()
-        ):
-            height, width = artifacts.read_image(puzzle.board_image_path).shape[:2]
-            board = {"width": width, "height": height, **puzzle.lattice}
+        board = _board(puzzle, artifacts)
         return _page(
             request,
             "puzzle.html.j2",
@@ -177,6 +171,20 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
 
     app.include_router(router)
     app.mount("/ui/static", StaticFiles(directory=HERE / "static"), name="ui-static")
+
+
+def _board(puzzle: Puzzle, artifacts: Artifacts) -> dict[str, Any] | None:
+    """Where the cells are drawn: on the stored board image, along its lattice; without one
+    (an image gone from disk), on a plain grid of the puzzle's size."""
+    stored = puzzle.board_image_path
+    if stored and puzzle.lattice and artifacts.path(stored).is_file():
+        height, width = artifacts.read_image(stored).shape[:2]
+        return {"image": True, "width": width, "height": height, **puzzle.lattice}
+    if not puzzle.size:
+        return None
+    lines = [PLAIN_CELL_PX * i for i in range(puzzle.size + 1)]
+    side = lines[-1]
+    return {"image": False, "width": side, "height": side, "row_lines": lines, "col_lines": lines}
 
 
 def _cells_shown(record: dict[str, Any], corrected: dict) -> list[dict[str, Any]]:

@@ -225,3 +225,31 @@ def test_a_cell_off_the_grid_or_a_digit_out_of_range_answers_422(
         assert not db.scalars(
             select(CellCorrection).where(CellCorrection.puzzle_id == puzzle.id)
         ).all()
+
+
+def test_the_pages_need_a_login_and_show_only_the_keys_own_puzzles(
+    client: TestClient, stranger: TestClient, misread: tuple[uuid.UUID, int, int]
+) -> None:
+    puzzle_id, col, _ = misread
+    page = f"/ui/puzzles/{puzzle_id}"
+    key = client.headers["Authorization"].removeprefix("Bearer ")
+    with TestClient(client.app, follow_redirects=False) as browser:
+        sent_away = browser.get(page)
+        assert sent_away.status_code == 303
+        assert sent_away.headers["location"] == f"/ui/login?next={page}"
+        refused = browser.post("/ui/login", data={"key": "sbk_not-a-key", "next": page})
+        assert "failed=true" in refused.headers["location"] and KEY_COOKIE not in browser.cookies
+        # A login never sends the browser off to another site.
+        offsite = browser.post("/ui/login", data={"key": key, "next": "//evil.example/ui/"})
+        assert offsite.headers["location"] == "/ui/"
+        cookie = offsite.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=strict" in cookie
+        shown = browser.get(page)
+        assert shown.status_code == 200 and "unsolvable" in shown.text
+        assert f'data-row="0" data-col="{col}"' in shown.text
+        assert browser.get(f"/puzzles/{puzzle_id}/board.png").status_code == 404  # none stored
+        browser.post("/ui/logout")
+        assert browser.get(page).status_code == 303
+    stranger_key = stranger.headers["Authorization"].removeprefix("Bearer ")
+    with TestClient(client.app, cookies={KEY_COOKIE: stranger_key}) as other:
+        assert other.get(page).status_code == 404
