@@ -16,19 +16,18 @@ from typing import Annotated, Any
 from urllib.parse import quote
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, FastAPI, Form, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from api.auth import KEY_COOKIE, UI_HEADER, key_id_of
+from api.deps import Db, owned_batch, owned_puzzle, public_puzzle_ids
 from reports.book_report import LOW_CONFIDENCE
 from reports.review import needs_review, review_reasons
 from store.artifacts import Artifacts
 from store.corrections import correction_history, latest_corrections
-from store.models import Batch, Puzzle
+from store.models import Puzzle
 from store.progress import batches_of_key, stage_progress
 from store.results import puzzle_result, result_records
 
@@ -43,11 +42,6 @@ class LoginNeeded(Exception):
     """A page asked for without a live key in the cookie: the answer is the login form."""
 
 
-def _session(request: Request) -> Any:
-    with request.app.state.sessions() as db:
-        yield db
-
-
 def _ui_key(request: Request) -> int:
     key = request.cookies.get(KEY_COOKIE)
     key_id = key_id_of(request, key) if key else None
@@ -56,7 +50,6 @@ def _ui_key(request: Request) -> int:
     return key_id
 
 
-Db = Annotated[Session, Depends(_session)]
 KeyId = Annotated[int, Depends(_ui_key)]
 
 
@@ -118,14 +111,8 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
         verdict: Annotated[str | None, Query()] = None,
         review: bool = False,
     ) -> HTMLResponse:
-        batch = db.scalar(
-            select(Batch).where(Batch.public_id == batch_id, Batch.api_key_id == key_id)
-        )
-        if batch is None:
-            raise HTTPException(404, f"there is no batch {batch_id}")
-        public = dict(
-            db.execute(select(Puzzle.id, Puzzle.public_id).where(Puzzle.batch_id == batch.id)).all()
-        )
+        batch = owned_batch(db, batch_id, key_id)
+        public = public_puzzle_ids(db, batch)
         grids = [r for r in result_records(db, batch.id) if r.get("puzzle_id") is not None]
         shown = [
             {**r, "public_id": public[r["puzzle_id"]], "reasons": review_reasons(r)}
@@ -146,14 +133,7 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
 
     @router.get("/puzzles/{puzzle_id}")
     def puzzle_page(request: Request, puzzle_id: UUID, key_id: KeyId, db: Db) -> HTMLResponse:
-        found = db.execute(
-            select(Puzzle, Batch)
-            .join(Batch, Batch.id == Puzzle.batch_id)
-            .where(Puzzle.public_id == puzzle_id, Batch.api_key_id == key_id)
-        ).first()
-        if found is None:
-            raise HTTPException(404, f"there is no puzzle {puzzle_id}")
-        puzzle, batch = found
+        puzzle, batch = owned_puzzle(db, puzzle_id, key_id)
         record = puzzle_result(db, puzzle.id)
         assert record is not None  # it was just found
         board = _board(puzzle, artifacts)

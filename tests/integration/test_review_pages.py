@@ -32,17 +32,16 @@ from store.handover import Step
 from store.keys import create_key
 from store.models import Batch, CellCorrection, Puzzle
 from store.record import record_reading
-from synth.grid_image import render_grid
-from synth.puzzles import GeneratedPuzzle
 from synth.unique import unique_puzzle
 from tests.integration.conftest import (
     RUN_ID,
     Service,
-    celery_argv,
     free_port,
+    image_worker,
     settings_env,
     wait_until,
 )
+from tests.integration.test_end_to_end import page_of
 from workers.app import make_celery
 from workers.publish import hand_over
 
@@ -87,20 +86,7 @@ def stack(
         key = create_key(db, f"reviewer-{RUN_ID}")
     services = []
     try:
-        services.append(
-            Service(
-                "worker",
-                celery_argv(
-                    "worker",
-                    "--pool=solo",
-                    "--queues=ingest,rectify,ocr,solve",
-                    f"--hostname=review-{RUN_ID}@localhost",
-                    "--without-mingle",
-                ),
-                env,
-                logs,
-            )
-        )
+        services.append(image_worker(f"review-{RUN_ID}@localhost", env, logs))
         services.append(Service("api", [*CLI, "api", f"--port={port}"], env, logs))
         stack = Stack(settings, f"http://127.0.0.1:{port}", key, services)
         wait_until(lambda: _healthy(stack), START_LIMIT, "the API and the broker")
@@ -141,15 +127,6 @@ def browser() -> Iterator:
     driver.quit()
 
 
-def grid_page(generated: GeneratedPuzzle) -> bytes:
-    import cv2
-
-    image = render_grid(generated.puzzle, cell_px=48).image
-    page = np.full((image.shape[0] + 200, image.shape[1] + 200, 3), 255, np.uint8)
-    page[100 : 100 + image.shape[0], 100 : 100 + image.shape[1]] = image
-    return cv2.imencode(".png", page)[1].tobytes()
-
-
 @dataclass(frozen=True)
 class Misread:
     batch_id: str
@@ -166,7 +143,7 @@ def seed_misread(stack: Stack, sessions: sessionmaker[Session]) -> Misread:
     generated = unique_puzzle(GridShape(3, 3), np.random.default_rng(15), givens=32)
     headers = {"Authorization": f"Bearer {stack.key}"}
     with httpx.Client(base_url=stack.url, headers=headers, timeout=30) as api:
-        page = ("files", ("book-page.png", grid_page(generated)))
+        page = ("files", ("book-page.png", page_of(generated.puzzle)))
         submitted = api.post("/batches", files=[page], data={"label": "Puzzle book, page 12"})
         assert submitted.status_code == 201, submitted.text
         batch_id = submitted.json()["batch_id"]
@@ -244,7 +221,10 @@ def test_a_misread_digit_is_corrected_by_keyboard_and_the_puzzle_is_solved(
     browser.save_screenshot(str(screenshots / "puzzle-unsolvable.png"))
     board = shown("#board")
     keys = [Keys.ARROW_DOWN] * misread.row + [Keys.ARROW_RIGHT] * misread.col
-    board.send_keys(*keys, str(misread.true_digit), Keys.ENTER)
+    board.send_keys(*keys, str(misread.true_digit))
+    assert shown("#cell-pending").text.startswith(str(misread.true_digit))
+    browser.save_screenshot(str(screenshots / "puzzle-correcting.png"))
+    board.send_keys(Keys.ENTER)
 
     wait_until(
         lambda: browser.find_elements(By.CSS_SELECTOR, "#verdict.solved"),
