@@ -2,7 +2,8 @@
 
 Run with ``uvicorn --factory api.app:create_app`` or ``sudoku-batch api``. Every route but
 ``/health`` needs an API key (``api.auth``); a batch is visible only to the key that made it,
-and to every other key it does not exist (404). URLs carry UUIDs, never row ids.
+and to every other key it does not exist (404). URLs carry UUIDs, never row ids. The review
+pages under ``/ui/`` (``api.ui``) are served by the same app, with the same keys.
 """
 
 from __future__ import annotations
