@@ -21,6 +21,7 @@ from jobs.steps import (
     read_board_step,
     solve_board_step,
 )
+from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
 from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import PageSource
@@ -57,6 +58,7 @@ class PageJobSettings:
     dpi: int
     solve_timeout: float
     out_dir: Path  # the batch's files go here (pages/, boards/, renders/, cells/)
+    rating_seconds: float = DEFAULT_RATING_SECONDS
     keep_cell_images: bool = False
     limits: InputLimits = DEFAULT_LIMITS
 
@@ -112,6 +114,7 @@ def process_page(
                 backend,
                 settings.solve_timeout,
                 artifacts,
+                settings.rating_seconds,
             )
         except Exception as error:  # noqa: BLE001
             board.error, board.error_stage = _as_user_error(error, Stage.SOLVE), Stage.SOLVE
