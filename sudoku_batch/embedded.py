@@ -175,7 +175,14 @@ def _persist(session, page_id: int, outcome: PageOutcome) -> None:
         record_failure(session, error, Stage.RECTIFY, page_id=page_id, seconds=outcome.seconds)
         return
     found = outcome.found
-    puzzle_ids = record_boards(session, page_id, found.boards, found.image_paths, outcome.seconds)
+    puzzle_ids = record_boards(
+        session,
+        page_id,
+        found.boards,
+        found.image_paths,
+        outcome.seconds,
+        captions=found.captions,
+    )
     for puzzle_id, board in zip(puzzle_ids, outcome.boards, strict=True):
         if board.read is not None:
             record_reading(

@@ -26,6 +26,7 @@ from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import PageSource
 from pipeline.recognise.ocr.base import OcrEngine
+from pipeline.recognise.printed_captions import CaptionReader
 from pipeline.solve.backend import SatBackend
 from store.artifacts import Artifacts, PageRef
 from store.stage import Stage
@@ -68,6 +69,7 @@ def process_page(
     page: PageRef,
     engine: OcrEngine,
     backend: SatBackend,
+    captions: CaptionReader | None,
     settings: PageJobSettings,
 ) -> PageOutcome:
     """Run every step on one page. Errors end the page (or one board) with a reason, never
@@ -78,7 +80,7 @@ def process_page(
     try:
         loaded = load_page_step(source, page, artifacts, settings.dpi, settings.limits)
         outcome.image = (loaded.image_path, loaded.width, loaded.height)
-        outcome.found = find_boards_step(loaded.pixels, page, artifacts)
+        outcome.found = find_boards_step(loaded.pixels, page, artifacts, captions)
     except Exception as error:  # noqa: BLE001 - every failure is recorded, see _as_user_error
         outcome.error = _as_user_error(error, Stage.RECTIFY)
         return outcome

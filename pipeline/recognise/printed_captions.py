@@ -12,6 +12,7 @@ another board or this board's own frame than a caption.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from pipeline.recognise.ocr.ppocr_onnx import find_model, load_model, model_characters, open_session
+from pipeline.errors import EngineUnavailable
+
+log = logging.getLogger(__name__)
 
 BAND_DEPTH = 0.2  # of the board's side, above and below it
 GAP = 0.01  # of the side, left between the board's edge and the band (its outer frame line)
@@ -205,6 +208,14 @@ class CaptionReader:
     """PP-OCR's recogniser with its whole character list, for short text lines."""
 
     def __init__(self, model_path: str | Path | None = None, threads: int = 1) -> None:
+        # Imported here: the store and the steps name ``Caption`` without loading ONNX Runtime.
+        from pipeline.recognise.ocr.ppocr_onnx import (
+            find_model,
+            load_model,
+            model_characters,
+            open_session,
+        )
+
         path = find_model(model_path)
         model = load_model(path)
         self._characters = model_characters(model, path)
@@ -232,3 +243,13 @@ class CaptionReader:
         return [
             None if line is None else parse_caption(self.read_line(line.pixels)) for line in lines
         ]
+
+
+def caption_reader() -> CaptionReader | None:
+    """A reader, or None (with a warning) where the recogniser's model is missing: captions
+    are an extra, and a run with another digit engine need not fail for want of them."""
+    try:
+        return CaptionReader()
+    except EngineUnavailable as error:
+        log.warning("printed captions will not be read: %s", error)
+        return None
