@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind, RectifiedBoard
@@ -23,6 +24,7 @@ from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, load_page
 from pipeline.reading import BoardReading, RecognisedBoard
 from pipeline.recognise.ocr.base import OcrEngine
+from pipeline.recognise.printed_captions import Caption, CaptionReader
 from pipeline.recognise.read_board import cell_interiors, recognise_board
 from pipeline.render import render_solution
 from pipeline.solve.backend import SatBackend
@@ -63,6 +65,7 @@ class FoundBoards:
     boards: list[RectifiedBoard]
     image_paths: list[str]
     seconds: float
+    captions: list[Caption | None]  # per board, the caption printed nearest it
 
 
 @dataclass
@@ -101,15 +104,23 @@ def load_page_step(
     return LoadedPage(pixels, image_path, width, height, clock.seconds)
 
 
-def find_boards_step(pixels: np.ndarray, page: PageRef, artifacts: Artifacts) -> FoundBoards:
-    """Raises ``NoGridFound`` (or ``LatticeNotFound``) when the page holds no board."""
+def find_boards_step(
+    pixels: np.ndarray, page: PageRef, artifacts: Artifacts, captions: CaptionReader | None
+) -> FoundBoards:
+    """Raises ``NoGridFound`` (or ``LatticeNotFound``) when the page holds no board. The
+    captions printed beside the boards ("Easy", "Puzzle 12") are read here, where the whole page
+    and every board's place on it are at hand; ``captions`` None reads none."""
     clock = Clock()
     boards = rectify_page(pixels)
     image_paths = []
     for index, found in enumerate(boards):
         image_paths.append(artifacts.board_image(page, index, upright=False))
         artifacts.write_image(image_paths[-1], found.board.pixels)
-    return FoundBoards(boards, image_paths, clock.seconds)
+    read: list[Caption | None] = [None] * len(boards)
+    if captions is not None:
+        gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY) if pixels.ndim == 3 else pixels
+        read = captions.page_captions(gray, [found.board.location.corners for found in boards])
+    return FoundBoards(boards, image_paths, clock.seconds, read)
 
 
 def read_board_step(

@@ -39,6 +39,7 @@ def _entry(puzzle: Puzzle, page: Page, verdict: str | None, grid: Any) -> GridEn
         canonical=puzzle.canonical,
         level=puzzle.level,
         printed_number=puzzle.printed_number,
+        printed_label=puzzle.printed_label,
     )
 
 

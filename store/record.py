@@ -26,6 +26,7 @@ from pipeline.grid import Grid
 from pipeline.ingest.sources import PageSource
 from pipeline.ingest.textpuzzle import PuzzleLine
 from pipeline.reading import CellReading, RecognisedBoard
+from pipeline.recognise.printed_captions import Caption
 from pipeline.solve.result import PuzzleSolution, Verdict
 from store.models import (
     Batch,
@@ -240,9 +241,11 @@ def record_boards(
     board_image_paths: Sequence[str],
     seconds: float,
     worker: str | None = None,
+    captions: Sequence[Caption | None] = (),
 ) -> list[int]:
-    """The boards found on a page, in reading order, each with its sorted cells and stored
-    image; returns the puzzle ids. Earlier readings and solutions of these puzzles are dropped;
+    """The boards found on a page, in reading order, each with its sorted cells, stored image
+    and the caption printed beside it (label and number; none when ``captions`` is short);
+    returns the puzzle ids. Earlier readings and solutions of these puzzles are dropped;
     a page left with no boards reads as ``no_grid`` in the results."""
     if len(boards) != len(board_image_paths):
         raise ValueError("boards and board_image_paths must line up")
@@ -258,6 +261,9 @@ def record_boards(
             puzzle = Puzzle(batch_id=page.batch_id, page_id=page_id, index_on_page=index)
             session.add(puzzle)
         _set_board(puzzle, found.board, image_path)
+        caption = captions[index] if index < len(captions) else None
+        puzzle.printed_label = caption.label if caption else None
+        puzzle.printed_number = caption.number if caption else None
         session.flush()
         session.execute(delete(Cell).where(Cell.puzzle_id == puzzle.id))
         session.execute(delete(Solution).where(Solution.puzzle_id == puzzle.id))

@@ -21,10 +21,12 @@ from jobs.steps import (
     read_board_step,
     solve_board_step,
 )
+from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
 from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import PageSource
 from pipeline.recognise.ocr.base import OcrEngine
+from pipeline.recognise.printed_captions import CaptionReader
 from pipeline.solve.backend import SatBackend
 from store.artifacts import Artifacts, PageRef
 from store.stage import Stage
@@ -57,6 +59,7 @@ class PageJobSettings:
     dpi: int
     solve_timeout: float
     out_dir: Path  # the batch's files go here (pages/, boards/, renders/, cells/)
+    rating_seconds: float = DEFAULT_RATING_SECONDS
     keep_cell_images: bool = False
     limits: InputLimits = DEFAULT_LIMITS
 
@@ -66,6 +69,7 @@ def process_page(
     page: PageRef,
     engine: OcrEngine,
     backend: SatBackend,
+    captions: CaptionReader | None,
     settings: PageJobSettings,
 ) -> PageOutcome:
     """Run every step on one page. Errors end the page (or one board) with a reason, never
@@ -76,7 +80,7 @@ def process_page(
     try:
         loaded = load_page_step(source, page, artifacts, settings.dpi, settings.limits)
         outcome.image = (loaded.image_path, loaded.width, loaded.height)
-        outcome.found = find_boards_step(loaded.pixels, page, artifacts)
+        outcome.found = find_boards_step(loaded.pixels, page, artifacts, captions)
     except Exception as error:  # noqa: BLE001 - every failure is recorded, see _as_user_error
         outcome.error = _as_user_error(error, Stage.RECTIFY)
         return outcome
@@ -112,6 +116,7 @@ def process_page(
                 backend,
                 settings.solve_timeout,
                 artifacts,
+                settings.rating_seconds,
             )
         except Exception as error:  # noqa: BLE001
             board.error, board.error_stage = _as_user_error(error, Stage.SOLVE), Stage.SOLVE

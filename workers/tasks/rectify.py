@@ -35,7 +35,7 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
         with transaction(runtime.sessions()) as session:
             # Stored first and on its own: a page with no grid still shows what was read.
             record_page_image(session, page_id, loaded.image_path, loaded.width, loaded.height)
-        found = find_boards_step(loaded.pixels, page, artifacts)
+        found = find_boards_step(loaded.pixels, page, artifacts, runtime.caption_reader())
         with transaction(runtime.sessions()) as session:
             if not still_waiting(session, self.step, page_id):
                 return
@@ -46,5 +46,6 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
                 found.image_paths,
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
+                found.captions,
             )
         hand_over(app, runtime.sessions(), Step.OCR, puzzle_ids)
