@@ -380,10 +380,12 @@ class Puzzle(Handover, Base):
         comment="false: a weaker form (16x16 and up) that may miss disguised copies"
     )
     printed_label: Mapped[str | None] = mapped_column(
-        String(40), comment="the difficulty printed near the grid, when read (not read yet)"
+        String(40),
+        comment="the difficulty printed in the caption nearest the grid ('Easy'); null: none read",
     )
     printed_number: Mapped[int | None] = mapped_column(
-        Integer, comment="the puzzle number printed near the grid, when read (not read yet)"
+        Integer,
+        comment="the puzzle number printed in the caption nearest the grid; null: none read",
     )
 
 
