@@ -2,30 +2,33 @@
 
 Run with ``uvicorn --factory api.app:create_app`` or ``sudoku-batch api``. Every route but
 ``/health`` needs an API key (``api.auth``); a batch is visible only to the key that made it,
-and to every other key it does not exist (404). URLs carry UUIDs, never row ids.
+and to every other key it does not exist (404). URLs carry UUIDs, never row ids. The review
+pages under ``/ui/`` (``api.ui``) are served by the same app, with the same keys.
 """
 
 from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Iterator
 from typing import Annotated, Any
 from uuid import UUID
 
 import kombu.exceptions
 import redis.exceptions
 import sqlalchemy.exc
-from fastapi import Depends, FastAPI, File, Form, HTTPException, Query, Request, UploadFile
+from fastapi import FastAPI, File, Form, HTTPException, Path, Query, Request, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from sqlalchemy import select, text
-from sqlalchemy.orm import Session
 
 from api.auth import ApiKeyId
+from api.deps import Db, owned_batch, owned_puzzle, public_puzzle_ids
 from api.schemas import (
     BatchPage,
     BatchStatus,
     BatchSummary,
+    CellCorrected,
+    CellCorrectionRecord,
+    CellEdit,
     Health,
     Problem,
     PuzzleDetail,
@@ -34,15 +37,25 @@ from api.schemas import (
     Submitted,
     SubmittedFile,
 )
+from api.ui import mount_ui
 from api.uploads import base_name, check_size, check_text, is_media, not_media, not_media_message
+from pipeline.board import CellKind
 from reports.book_report import build_report
 from reports.html import render_report_html
 from settings import Settings
 from store.artifacts import Artifacts
+from store.corrections import (
+    BadCorrection,
+    CellValue,
+    Correction,
+    CorrectionRefused,
+    correct_cell,
+    correction_history,
+)
 from store.db import make_engine, make_session_factory, transaction
 from store.exports import write_csv
 from store.handover import Step
-from store.models import Batch, Puzzle, Solution
+from store.models import Batch, Solution
 from store.progress import batches_of_key, stage_progress
 from store.record import Stage, add_input_file, create_batch, record_failure
 from store.results import batch_status, count_records, puzzle_result, result_records
@@ -73,6 +86,26 @@ UPLOAD_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
+CORRECTION_ERRORS: dict[int | str, dict[str, Any]] = {
+    **NOT_FOUND,
+    403: {"model": Problem, "description": "sent with the login cookie but not by its pages"},
+    409: {"model": Problem, "description": "the puzzle is being read or solved, or is text"},
+    422: {"model": Problem, "description": "no such cell on this grid, or no such digit"},
+}
+GridIndex = Annotated[int, Path(ge=0, description="0-based, top (row) or left (col) first")]
+
+
+def _correction_record(correction: Correction) -> CellCorrectionRecord:
+    return CellCorrectionRecord(
+        row=correction.row,
+        col=correction.col,
+        old={"kind": str(correction.old.kind), "digit": correction.old.digit},
+        new={"kind": str(correction.new.kind), "digit": correction.new.digit},
+        corrected_by=correction.corrected_by,
+        corrected_at=correction.corrected_at,
+    )
+
+
 def _box_shape(value: str | None) -> tuple[int, int] | None:
     """``"2x3"`` as (2, 3): box rows, box columns."""
     if value is None:
@@ -81,37 +114,8 @@ def _box_shape(value: str | None) -> tuple[int, int] | None:
     return int(rows), int(cols)
 
 
-def _session(request: Request) -> Iterator[Session]:
-    with request.app.state.sessions() as db:
-        yield db
-
-
-Db = Annotated[Session, Depends(_session)]
 Limit = Annotated[int, Query(ge=1, le=MAX_PAGE)]
 Offset = Annotated[int, Query(ge=0)]
-
-
-def _owned_batch(db: Session, batch_id: UUID, key_id: int) -> Batch:
-    batch = db.scalar(select(Batch).where(Batch.public_id == batch_id, Batch.api_key_id == key_id))
-    if batch is None:
-        raise HTTPException(404, f"there is no batch {batch_id}")
-    return batch
-
-
-def _owned_puzzle(db: Session, puzzle_id: UUID, key_id: int) -> tuple[Puzzle, Batch]:
-    row = db.execute(
-        select(Puzzle, Batch)
-        .join(Batch, Batch.id == Puzzle.batch_id)
-        .where(Puzzle.public_id == puzzle_id, Batch.api_key_id == key_id)
-    ).first()
-    if row is None:
-        raise HTTPException(404, f"there is no puzzle {puzzle_id}")
-    return row[0], row[1]
-
-
-def _public_puzzle_ids(db: Session, batch: Batch) -> dict[int, UUID]:
-    ids = select(Puzzle.id, Puzzle.public_id).where(Puzzle.batch_id == batch.id)
-    return {row_id: public_id for row_id, public_id in db.execute(ids)}
 
 
 def _public_record(record: dict[str, Any], batch: Batch, public: dict[int, UUID]) -> dict:
@@ -276,7 +280,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def get_batch(batch_id: UUID, key_id: ApiKeyId, db: Db) -> BatchStatus:
         """Counts of input files, pages and puzzles per state, progress per stage (queued,
         running, done, failed, the longest wait), and whether all is done."""
-        batch = _owned_batch(db, batch_id, key_id)
+        batch = owned_batch(db, batch_id, key_id)
         status = batch_status(db, batch.id)
         return BatchStatus(
             **{**status, "batch_id": batch.public_id, "created_at": batch.created_at},
@@ -296,10 +300,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         offset: Offset = 0,
     ) -> ResultPage:
         """One record per grid found, one per page without a grid, in input order."""
-        batch = _owned_batch(db, batch_id, key_id)
+        batch = owned_batch(db, batch_id, key_id)
         filters = {"status": status, "confidence_below": confidence_below}
         records = result_records(db, batch.id, **filters, limit=limit, offset=offset)
-        public = _public_puzzle_ids(db, batch)
+        public = public_puzzle_ids(db, batch)
         items = [ResultRecord.model_validate(_public_record(r, batch, public)) for r in records]
         total = count_records(db, batch.id, **filters)
         return ResultPage(items=items, total=total, limit=limit, offset=offset)
@@ -311,8 +315,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     def get_results_csv(batch_id: UUID, key_id: ApiKeyId, db: Db) -> Response:
         """Every results record as one CSV row (columns and grid alphabet: store.exports)."""
-        batch = _owned_batch(db, batch_id, key_id)
-        public = _public_puzzle_ids(db, batch)
+        batch = owned_batch(db, batch_id, key_id)
+        public = public_puzzle_ids(db, batch)
         out = io.StringIO()
         write_csv((_public_record(r, batch, public) for r in result_records(db, batch.id)), out)
         return Response(
@@ -329,18 +333,72 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def get_report(batch_id: UUID, key_id: ApiKeyId, db: Db) -> HTMLResponse:
         """The book check as one HTML page: summary (verdicts, levels, ratings, answer-key
         mismatches, duplicates, low-confidence readings) and every grid with what to fix."""
-        batch = _owned_batch(db, batch_id, key_id)
+        batch = owned_batch(db, batch_id, key_id)
         return HTMLResponse(render_report_html(build_report(db, batch.id)))
 
     @app.get("/puzzles/{puzzle_id}", responses=NOT_FOUND)
     def get_puzzle(puzzle_id: UUID, key_id: ApiKeyId, db: Db) -> PuzzleDetail:
         """A puzzle's result record with every cell's reading."""
-        puzzle, batch = _owned_puzzle(db, puzzle_id, key_id)
+        puzzle, batch = owned_puzzle(db, puzzle_id, key_id)
         record = puzzle_result(db, puzzle.id)
         assert record is not None  # it was just found
+        history = [_correction_record(c) for c in correction_history(db, puzzle.id)]
         return PuzzleDetail.model_validate(
-            _public_record(record, batch, {puzzle.id: puzzle.public_id})
+            {
+                **_public_record(record, batch, {puzzle.id: puzzle.public_id}),
+                "corrections": history,
+            }
         )
+
+    @app.patch("/puzzles/{puzzle_id}/cells/{row}/{col}", responses=CORRECTION_ERRORS)
+    def correct_puzzle_cell(
+        puzzle_id: UUID, row: GridIndex, col: GridIndex, edit: CellEdit, key_id: ApiKeyId, db: Db
+    ) -> CellCorrected:
+        """Correct one cell: the correction is kept beside the reading (never replacing it),
+        and the puzzle is solved again at once with every correction applied; follow its
+        ``status`` in ``GET /puzzles/{puzzle_id}``."""
+        puzzle, _ = owned_puzzle(db, puzzle_id, key_id)
+        internal_id = puzzle.id
+        try:
+            correction = correct_cell(
+                db, internal_id, row, col, CellValue(CellKind(edit.kind), edit.digit), key_id
+            )
+        except BadCorrection as error:
+            raise HTTPException(422, error.message) from error
+        except CorrectionRefused as error:
+            raise HTTPException(409, error.message) from error
+        db.commit()
+        # Committed first, as for a submission: the sweep sends it should the queue be down.
+        queued = True
+        try:
+            hand_over(queue, sessions, Step.SOLVE, [internal_id])
+        except (*BROKER_ERRORS, *DATABASE_ERRORS) as error:
+            logger.warning(
+                "correction of puzzle %s stored; queue unreachable (%s)", puzzle_id, error
+            )
+            queued = False
+        return CellCorrected(
+            **_correction_record(correction).model_dump(),
+            puzzle_id=puzzle_id,
+            status="read",
+            queued=queued,
+        )
+
+    @app.get(
+        "/puzzles/{puzzle_id}/board.png",
+        response_class=FileResponse,
+        responses={**NOT_FOUND, 200: {"content": {"image/png": {}}}},
+    )
+    def get_board(puzzle_id: UUID, key_id: ApiKeyId, db: Db) -> FileResponse:
+        """The board as read: cut from the page, squared and turned upright (the cells of
+        ``GET /puzzles/{puzzle_id}`` are on its lattice)."""
+        puzzle, _ = owned_puzzle(db, puzzle_id, key_id)
+        if puzzle.board_image_path is None:
+            raise HTTPException(404, f"puzzle {puzzle_id} has no board image (given as text)")
+        path = artifacts.path(puzzle.board_image_path)
+        if not path.is_file():
+            raise HTTPException(404, f"the board image of puzzle {puzzle_id} is missing from disk")
+        return FileResponse(path, media_type="image/png")
 
     @app.get(
         "/puzzles/{puzzle_id}/render.png",
@@ -349,7 +407,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     def get_render(puzzle_id: UUID, key_id: ApiKeyId, db: Db) -> FileResponse:
         """The page region of the puzzle with the solution drawn in."""
-        puzzle, _ = _owned_puzzle(db, puzzle_id, key_id)
+        puzzle, _ = owned_puzzle(db, puzzle_id, key_id)
         render_path = db.scalar(select(Solution.render_path).where(Solution.puzzle_id == puzzle.id))
         if render_path is None:
             raise HTTPException(
@@ -362,4 +420,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         media_type = "image/png" if path.suffix == ".png" else "image/jpeg"
         return FileResponse(path, media_type=media_type)
 
+    mount_ui(app, artifacts)
     return app

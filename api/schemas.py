@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, Field
@@ -114,6 +114,7 @@ class ResultRecord(BaseModel):
     backend: str | None = None
     render_path: str | None = Field(None, description="URL of the render, if drawn")
     seconds: dict[str, float] = {}
+    corrected: bool = Field(False, description="whether a person corrected a cell's reading")
 
 
 class ResultPage(BaseModel):
@@ -132,8 +133,40 @@ class CellReading(BaseModel):
     alternatives: list[Any]
 
 
+class CellValue(BaseModel):
+    kind: Literal["given", "empty", "blocked"]
+    digit: int | None = Field(None, description="the digit of a given cell; null otherwise")
+
+
+class CellEdit(CellValue):
+    """What a cell holds, as a person says: a digit (``given``), nothing (``empty``) or a
+    solid cell (``blocked``)."""
+
+    kind: Literal["given", "empty", "blocked"] = "given"
+    digit: int | None = Field(None, ge=1, description="1..N for a given cell; omit otherwise")
+
+
+class CellCorrectionRecord(BaseModel):
+    row: int
+    col: int
+    old: CellValue = Field(description="the cell before: as read, or as last corrected")
+    new: CellValue
+    corrected_by: str | None = Field(description="the name of the API key that corrected it")
+    corrected_at: datetime
+
+
+class CellCorrected(CellCorrectionRecord):
+    puzzle_id: UUID
+    status: str = Field(description="the puzzle's state now: read, waiting to be solved again")
+    queued: bool = Field(
+        description="false if the work queue was unreachable: the recovery sweep sends the "
+        "puzzle to be solved once the queue is back"
+    )
+
+
 class PuzzleDetail(ResultRecord):
-    cells: list[CellReading]
+    cells: list[CellReading] = Field(description="every cell as read (corrections beside it)")
+    corrections: list[CellCorrectionRecord] = Field(description="oldest first")
 
 
 class Health(BaseModel):

@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind, RectifiedBoard
@@ -23,6 +24,7 @@ from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, load_page
 from pipeline.reading import BoardReading, RecognisedBoard
 from pipeline.recognise.ocr.base import OcrEngine
+from pipeline.recognise.printed_captions import Caption, CaptionReader
 from pipeline.recognise.read_board import cell_interiors, recognise_board
 from pipeline.render import PageRegion, board_region, render_solution
 from pipeline.solve.backend import SatBackend
@@ -65,6 +67,7 @@ class FoundBoards:
     boards: list[RectifiedBoard]
     image_paths: list[str]
     seconds: float
+    captions: list[Caption | None]  # per board, the caption printed nearest it
 
 
 @dataclass
@@ -109,9 +112,15 @@ def load_page_step(
 
 
 def find_boards_step(
-    pixels: np.ndarray, page: PageRef, artifacts: Artifacts, store_regions: bool
+    pixels: np.ndarray,
+    page: PageRef,
+    artifacts: Artifacts,
+    captions: CaptionReader | None,
+    store_regions: bool,
 ) -> FoundBoards:
-    """Raises ``NoGridFound`` (or ``LatticeNotFound``) when the page holds no board.
+    """Raises ``NoGridFound`` (or ``LatticeNotFound``) when the page holds no board. The
+    captions printed beside the boards ("Easy", "Puzzle 12") are read here, where the whole page
+    and every board's place on it are at hand; ``captions`` None reads none.
     ``store_regions``: the solve step runs in another process, without the page, so store the
     page region each board's render is drawn on (``Artifacts.board_region``)."""
     clock = Clock()
@@ -123,7 +132,11 @@ def find_boards_step(
         if store_regions:
             region = board_region(pixels, found.board).pixels
             artifacts.write_image(artifacts.board_region(page, index), region, RENDER_JPEG_QUALITY)
-    return FoundBoards(boards, image_paths, clock.seconds)
+    read: list[Caption | None] = [None] * len(boards)
+    if captions is not None:
+        gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY) if pixels.ndim == 3 else pixels
+        read = captions.page_captions(gray, [found.board.location.corners for found in boards])
+    return FoundBoards(boards, image_paths, clock.seconds, read)
 
 
 def read_board_step(

@@ -23,6 +23,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
 from pipeline.errors import SudokuBatchError
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 
@@ -45,10 +46,11 @@ class Settings(BaseSettings):
     (default: a SQLite file in the data dir), ``BROKER_URL`` (Redis; no result backend: the
     database holds every outcome), ``REDIS_KEY_PREFIX`` (keeps deployments or
     test runs apart on one Redis), ``DATA_DIR`` (shared by the API and every worker),
-    ``OCR_ENGINE``, ``SAT_BACKEND``, ``SOLVE_TIMEOUT`` (seconds per puzzle),
-    ``KEEP_PAGE_IMAGES`` (also store each whole page, not only its grids), ``API_URL``
-    and ``API_KEY`` (for ``submit`` and ``watch``); the input bounds ``MAX_IMAGE_PIXELS``,
-    ``MAX_PDF_PAGE_POINTS``, ``MAX_PAGES_PER_FILE``, ``MAX_FRAMES_PER_IMAGE``,
+    ``OCR_ENGINE``, ``SAT_BACKEND``, ``SOLVE_TIMEOUT`` (seconds per puzzle), ``RATING_SECONDS``
+    (the difficulty rater's budget per puzzle, default 2; past it the rating is null, with the
+    reason), ``KEEP_PAGE_IMAGES`` (also store each whole page, not only its grids), ``API_URL``
+    and ``API_KEY`` (for ``submit`` and ``watch``); the input bounds
+    ``MAX_IMAGE_PIXELS``, ``MAX_PDF_PAGE_POINTS``, ``MAX_PAGES_PER_FILE``, ``MAX_FRAMES_PER_IMAGE``,
     ``MAX_MEMBER_BYTES``, ``MAX_ARCHIVE_BYTES``, ``MAX_ARCHIVE_MEMBERS``,
     ``MAX_COMPRESSION_RATIO``; the server's ``MAX_FILE_MB`` and ``MAX_REQUEST_MB`` (uploads
     past them are refused with 413); the recovery sweep's ``SWEEP_SECONDS`` (how often each
@@ -67,6 +69,7 @@ class Settings(BaseSettings):
     ocr_engine: str | None = None  # None: the pipeline's default engine
     sat_backend: str | None = None  # None: the pipeline's default backend
     solve_timeout: PositiveFloat = 60.0
+    rating_seconds: PositiveFloat = DEFAULT_RATING_SECONDS
     keep_page_images: bool = False
     api_url: str = "http://127.0.0.1:8000"
     # Bounds on inputs, checked before decoding (pipeline.ingest.limits has the why of each).

@@ -39,6 +39,7 @@ def _entry(puzzle: Puzzle, page: Page, verdict: str | None, grid: Any) -> GridEn
         canonical=puzzle.canonical,
         level=puzzle.level,
         printed_number=puzzle.printed_number,
+        printed_label=puzzle.printed_label,
     )
 
 
@@ -47,25 +48,13 @@ def as_grid(rows: list[list[int | None]] | None) -> Grid | None:
     return None if rows is None else tuple(tuple(row) for row in rows)
 
 
-def book_fields(puzzle: Puzzle, findings: BookFindings | None) -> dict[str, Any]:
-    """The results contract's book-check fields of one puzzle."""
+def batch_fields(puzzle_id: int, findings: BookFindings) -> dict[str, Any]:
+    """The results contract's fields judged over the whole batch: the printed answer checked
+    against this puzzle, and the earlier copy it repeats."""
     return {
-        "role": puzzle.role,
-        "rating": puzzle.rating,
-        "techniques": puzzle.techniques or [],
-        "level": puzzle.level,
-        "answer_key": findings.answer_key.get(puzzle.id) if findings else None,
-        "duplicate_of": findings.duplicate_of.get(puzzle.id) if findings else None,
-        "printed_label": puzzle.printed_label,
+        "answer_key": findings.answer_key.get(puzzle_id),
+        "duplicate_of": findings.duplicate_of.get(puzzle_id),
     }
 
 
-NO_BOOK_FIELDS: dict[str, Any] = {
-    "role": None,
-    "rating": None,
-    "techniques": [],
-    "level": None,
-    "answer_key": None,
-    "duplicate_of": None,
-    "printed_label": None,
-}
+NO_BATCH_FIELDS: dict[str, Any] = {"answer_key": None, "duplicate_of": None}

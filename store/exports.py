@@ -17,11 +17,11 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from pipeline.ingest.textpuzzle import format_grid
-from store.book_check import NO_BOOK_FIELDS
+from store.book_check import NO_BATCH_FIELDS
 from store.results_view import GRID_KEYS
 
-# The record's own keys, in results.jsonl order: the view's, then the book check's.
-CSV_COLUMNS = (*GRID_KEYS, *NO_BOOK_FIELDS)
+# The record's own keys, in results.jsonl order: the view's, then the batch-wide book check's.
+CSV_COLUMNS = (*GRID_KEYS, *NO_BATCH_FIELDS)
 GRID_FIELDS = ("givens", "solution", "second_solution")
 SHAPE_FIELDS = ("size", "box")
 JSON_FIELDS = ("doubts", "corners", "seconds", "techniques", "answer_key", "duplicate_of")

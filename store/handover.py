@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from sqlalchemy import ColumnElement, and_, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from store.models import (
@@ -27,10 +27,11 @@ from store.models import (
     PageStatus,
     Puzzle,
     PuzzleStatus,
+    Solution,
     WorkerHeartbeat,
     utc_now,
 )
-from store.record import TEXT_LINE_FORMAT
+from store.record import TEXT_LINE_FORMAT, set_facts
 
 Subject = InputFile | Page | Puzzle
 
@@ -110,6 +111,15 @@ def unsent(session: Session, model: type[Subject], ids: list[int]) -> None:
             .where(model.id.in_(ids))
             .values(queued_at=None, started_at=None, claimed_by=None)
         )
+
+
+def solve_again(session: Session, puzzle: Puzzle) -> None:
+    """Send a solved (or failed) puzzle back to wait for the solve step, its verdict, solution
+    and book-check facts dropped (a cell of it was corrected); the caller hands it over."""
+    session.execute(delete(Solution).where(Solution.puzzle_id == puzzle.id))
+    set_facts(puzzle, None)
+    puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
+    unsent(session, Puzzle, [puzzle.id])
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from pipeline.ingest.sources import PageFormat, PageSource
 from pipeline.reading import BoardReading, CellReading
 from pipeline.render import PageRegion, region_window
 from store.artifacts import Artifacts, PageRef
+from store.corrections import latest_corrections
 from store.models import Cell, InputFile, Page, Puzzle
 
 
@@ -115,11 +116,17 @@ def stored_cells(session: Session, puzzle_id: int) -> tuple[CellImage, ...]:
 
 
 def stored_reading(session: Session, puzzle_id: int) -> BoardReading:
+    """The board as read, each corrected cell as a person last said: certain (no confidence,
+    so the solver never doubts it) and with no runner-ups."""
     puzzle = session.get_one(Puzzle, puzzle_id)
-    cells = _cells(session, puzzle_id)
-    return BoardReading(
-        shape=_shape(puzzle),
-        cells=tuple(
+    corrected = latest_corrections(session, puzzle_id)
+    readings = []
+    for cell in _cells(session, puzzle_id):
+        correction = corrected.get((cell.row, cell.col))
+        if correction is not None:
+            readings.append(CellReading(cell.row, cell.col, correction.kind, correction.digit))
+            continue
+        readings.append(
             CellReading(
                 row=cell.row,
                 col=cell.col,
@@ -128,9 +135,8 @@ def stored_reading(session: Session, puzzle_id: int) -> BoardReading:
                 confidence=cell.confidence,
                 alternatives=tuple((int(d), float(p)) for d, p in cell.alternatives),
             )
-            for cell in cells
-        ),
-    )
+        )
+    return BoardReading(shape=_shape(puzzle), cells=tuple(readings))
 
 
 def _cells(session: Session, puzzle_id: int) -> list[Cell]:

@@ -2,6 +2,7 @@
 
 batches ─< input_files ─< pages ─< puzzles ─< cells
                                      puzzles ─ solutions (one each)
+                                     puzzles ─< cell_corrections (a person's word on a cell)
 stage_runs: one row per stage run on an input file, page or puzzle (timings, worker, errors)
 puzzle_results (a view, made by the migrations): one row per grid with page, verdict, solution
 results, cell_readings (views, migration 0005): results.jsonl's records; one row per cell read
@@ -379,10 +380,12 @@ class Puzzle(Handover, Base):
         comment="false: a weaker form (16x16 and up) that may miss disguised copies"
     )
     printed_label: Mapped[str | None] = mapped_column(
-        String(40), comment="the difficulty printed near the grid, when read (not read yet)"
+        String(40),
+        comment="the difficulty printed in the caption nearest the grid ('Easy'); null: none read",
     )
     printed_number: Mapped[int | None] = mapped_column(
-        Integer, comment="the puzzle number printed near the grid, when read (not read yet)"
+        Integer,
+        comment="the puzzle number printed in the caption nearest the grid; null: none read",
     )
 
 
@@ -408,6 +411,37 @@ class Cell(Base):
     alternatives: Mapped[list[Any]] = mapped_column(
         default=list, comment="runner-up readings, [[digit, probability], ...], best first"
     )
+
+
+class CellCorrection(Base):
+    """A person's correction of one cell, kept beside the reading it corrects (the ``cells``
+    row is never changed): the solve step reads the cells with their latest corrections."""
+
+    __tablename__ = "cell_corrections"
+    __table_args__ = {
+        "comment": "A person's correction of one cell of a reading (who, when, old and new "
+        "value); the cells row it corrects is kept as read"
+    }
+
+    id: Mapped[int] = mapped_column(primary_key=True, comment="row id")
+    # By puzzle, row and column, not by cells.id: the OCR stage replaces a puzzle's cells rows.
+    puzzle_id: Mapped[int] = mapped_column(
+        ForeignKey("puzzles.id", ondelete="CASCADE"), index=True, comment="its puzzle"
+    )
+    row: Mapped[int] = mapped_column(Integer, comment="0-based row, top first")
+    col: Mapped[int] = mapped_column(Integer, comment="0-based column, left first")
+    api_key_id: Mapped[int | None] = mapped_column(
+        ForeignKey("api_keys.id"), comment="who corrected it: the API key used (api_keys.id)"
+    )
+    corrected_at: Mapped[datetime] = mapped_column(default=utc_now, comment="when (UTC)")
+    old_kind: Mapped[str] = mapped_column(
+        String(10), comment="the cell before: empty, given or blocked (as read or last corrected)"
+    )
+    old_digit: Mapped[int | None] = mapped_column(Integer, comment="the digit before; null if none")
+    new_kind: Mapped[str] = mapped_column(
+        String(10), comment="the cell now: empty, given or blocked"
+    )
+    new_digit: Mapped[int | None] = mapped_column(Integer, comment="the digit now; null if none")
 
 
 class Solution(Base):

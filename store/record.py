@@ -9,6 +9,7 @@ the caller owns the transaction.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import timedelta
@@ -25,6 +26,7 @@ from pipeline.grid import Grid
 from pipeline.ingest.sources import PageSource
 from pipeline.ingest.textpuzzle import PuzzleLine
 from pipeline.reading import CellReading, RecognisedBoard
+from pipeline.recognise.printed_captions import Caption
 from pipeline.solve.result import PuzzleSolution, Verdict
 from store.models import (
     Batch,
@@ -62,6 +64,19 @@ _DEFAULT_VERDICT_MESSAGES = {
 # A board's cells are written in one go through the table: the ORM's bulk insert leaves out
 # None values, and so would split given and empty cells into a statement per run of either.
 CELL_INSERT = insert(Cell.__table__)
+
+
+def inputs_label(inputs: list[str]) -> str:
+    """An embedded run's batch label: its inputs, comma-separated. A list too long for the
+    column is cut and ends with a digest of the whole, so a resumed run still finds it and two
+    lists with the same start never share it."""
+    label = ", ".join(inputs)
+    limit = Batch.__table__.c.label.type.length
+    if len(label) <= limit:
+        return label
+    digest = hashlib.sha256(label.encode()).hexdigest()[:16]
+    tail = f" ... ({len(inputs)} inputs, sha256 {digest})"
+    return label[: limit - len(tail)] + tail
 
 
 def create_batch(session: Session, label: str | None = None, api_key_id: int | None = None) -> int:
@@ -226,9 +241,11 @@ def record_boards(
     board_image_paths: Sequence[str],
     seconds: float,
     worker: str | None = None,
+    captions: Sequence[Caption | None] = (),
 ) -> list[int]:
-    """The boards found on a page, in reading order, each with its sorted cells and stored
-    image; returns the puzzle ids. Earlier readings and solutions of these puzzles are dropped;
+    """The boards found on a page, in reading order, each with its sorted cells, stored image
+    and the caption printed beside it (label and number; none when ``captions`` is short);
+    returns the puzzle ids. Earlier readings and solutions of these puzzles are dropped;
     a page left with no boards reads as ``no_grid`` in the results."""
     if len(boards) != len(board_image_paths):
         raise ValueError("boards and board_image_paths must line up")
@@ -244,6 +261,9 @@ def record_boards(
             puzzle = Puzzle(batch_id=page.batch_id, page_id=page_id, index_on_page=index)
             session.add(puzzle)
         _set_board(puzzle, found.board, image_path)
+        caption = captions[index] if index < len(captions) else None
+        puzzle.printed_label = caption.label if caption else None
+        puzzle.printed_number = caption.number if caption else None
         session.flush()
         session.execute(delete(Cell).where(Cell.puzzle_id == puzzle.id))
         session.execute(delete(Solution).where(Solution.puzzle_id == puzzle.id))

@@ -16,7 +16,7 @@ from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from store import results_view
-from store.book_check import NO_BOOK_FIELDS, batch_findings, book_fields
+from store.book_check import NO_BATCH_FIELDS, batch_fields, batch_findings
 from store.models import (
     Batch,
     Cell,
@@ -63,25 +63,17 @@ def result_records(
 def with_book_check(
     session: Session, batch_id: int, records: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    """The records with the book check's fields (issue 14: rating, level, role, answer key,
-    duplicates). They are added here, not by the ``results`` view: the view predates them,
-    and answer keys and copies are judged over the whole batch on read."""
-    ids = [record["puzzle_id"] for record in records if record.get("puzzle_id") is not None]
-    puzzles = (
-        {p.id: p for p in session.scalars(select(Puzzle).where(Puzzle.id.in_(ids)))} if ids else {}
-    )
-    findings = batch_findings(session, batch_id) if ids else None
-    checked = []
-    for record in records:
-        puzzle = puzzles.get(record.get("puzzle_id"))
-        if puzzle is None:
-            checked.append({**record, **NO_BOOK_FIELDS})
-            continue
-        # A solved puzzle left unrated says why in its message; so does one whose score is
-        # not SE's own (another size, or the search-effort fallback).
-        message = record["message"] or puzzle.rating_reason
-        checked.append({**record, "message": message, **book_fields(puzzle, findings)})
-    return checked
+    """The records with the book check's batch-wide fields (answer keys, copies): judged over
+    the whole batch on read, they are the only ones the ``results`` view does not hold."""
+    if not any(record.get("puzzle_id") is not None for record in records):
+        return [{**record, **NO_BATCH_FIELDS} for record in records]
+    findings = batch_findings(session, batch_id)
+    return [
+        {**record, **batch_fields(record["puzzle_id"], findings)}
+        if record.get("puzzle_id") is not None
+        else {**record, **NO_BATCH_FIELDS}
+        for record in records
+    ]
 
 
 def count_records(

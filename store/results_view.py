@@ -56,7 +56,11 @@ results = Table(
         comment="with multiple_solutions, a second solution that differs from solution",
     ),
     Column("confidence", Float, comment="lowest confidence among the digits read"),
-    Column("message", Text, comment="why it is not solved, in words"),
+    Column(
+        "message",
+        Text,
+        comment="why it is not solved, or why a solved grid has no SE rating, in words",
+    ),
     Column("error_code", String, comment="why it is not solved, as a code (docs/errors.md)"),
     Column(
         "doubts",
@@ -76,6 +80,24 @@ results = Table(
         comment="the solution drawn on the page, relative to the output or data directory",
     ),
     Column("seconds", Json, comment="seconds per stage: rectify (the page's), ocr, solve"),
+    # The book check per grid (migration 0007); answer keys and copies are judged over the
+    # whole batch on read (store.results.with_book_check).
+    Column(
+        "role",
+        String,
+        comment="puzzle, or answer (a grid printed with every cell filled); null without a grid",
+    ),
+    Column(
+        "rating", Float, comment="difficulty on the Sudoku Explainer scale; null: message says why"
+    ),
+    Column("techniques", Json, comment="the solving techniques the rating needed, hardest last"),
+    Column("level", String, comment="the rating's level: easy, medium, hard, fiendish, ..."),
+    Column("printed_label", String, comment="the difficulty printed near the grid, when read"),
+    Column(
+        "corrected",
+        Boolean,
+        comment="whether a person corrected a cell of the grid (cell_corrections)",
+    ),
 )
 
 cell_readings = Table(
@@ -104,7 +126,7 @@ cell_readings = Table(
     Column(
         "corrected",
         Boolean,
-        comment="whether a person corrected the reading; always false until cell corrections exist",
+        comment="whether a person corrected the cell (cell_corrections holds what and when)",
     ),
 )
 
@@ -141,6 +163,12 @@ GRID_KEYS = (
     "backend",
     "render_path",
     "seconds",
+    "role",
+    "rating",
+    "techniques",
+    "level",
+    "printed_label",
+    "corrected",
 )
 PUZZLE_ONLY_KEYS = ("rotation", "corners", "backend", "render_path", "seconds")
 NO_GRID_KEYS = tuple(key for key in GRID_KEYS if key not in PUZZLE_ONLY_KEYS)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
+from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
 from pipeline.errors import InternalError, Interrupted
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import expand_inputs
@@ -43,6 +44,7 @@ class EmbeddedOptions:
     engine: str = DEFAULT_ENGINE
     backend: str = DEFAULT_BACKEND
     solve_timeout: float = 10.0
+    rating_seconds: float = DEFAULT_RATING_SECONDS
     dpi: int = 200
     keep_intermediates: bool = False  # also whole pages and the cell interiors read
     progress: bool = True
@@ -53,6 +55,7 @@ class EmbeddedOptions:
         return PageJobSettings(
             dpi=self.dpi,
             solve_timeout=self.solve_timeout,
+            rating_seconds=self.rating_seconds,
             out_dir=self.out_dir,
             keep_intermediates=self.keep_intermediates,
             limits=self.limits,
@@ -76,6 +79,7 @@ def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> BatchRu
     the output folder unless ``options.restart``); the records are also written to
     ``out_dir/results.jsonl``. On SIGINT or SIGTERM the pages not done are marked
     ``interrupted`` and the results of the others are still written."""
+    from store.record import inputs_label
     from sudoku_batch.resume import prepare_batch
 
     inputs = [str(path) for path in inputs]
@@ -83,7 +87,7 @@ def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> BatchRu
     sources = expand_inputs(inputs, options.limits)
     with sessions.begin() as session:
         prepared = prepare_batch(
-            session, ", ".join(inputs), sources, options.out_dir, options.restart
+            session, inputs_label(inputs), sources, options.out_dir, options.restart
         )
     run = BatchRun(prepared.batch_id, [], prepared.resumed, prepared.pages_kept)
     bar = tqdm(total=len(prepared.todo), unit="page", disable=not options.progress, smoothing=0.1)
@@ -179,7 +183,14 @@ def _persist(session, page_id: int, outcome: PageOutcome) -> None:
         record_failure(session, error, Stage.RECTIFY, page_id=page_id, seconds=outcome.seconds)
         return
     found = outcome.found
-    puzzle_ids = record_boards(session, page_id, found.boards, found.image_paths, outcome.seconds)
+    puzzle_ids = record_boards(
+        session,
+        page_id,
+        found.boards,
+        found.image_paths,
+        outcome.seconds,
+        captions=found.captions,
+    )
     for puzzle_id, board in zip(puzzle_ids, outcome.boards, strict=True):
         if board.read is not None:
             record_reading(

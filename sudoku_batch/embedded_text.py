@@ -36,6 +36,7 @@ def run_text_batch(
         add_input_file,
         add_text_puzzles,
         create_batch,
+        inputs_label,
         record_failure,
         record_solution,
     )
@@ -43,7 +44,7 @@ def run_text_batch(
     inputs = [str(path) for path in inputs]
     engine, sessions = open_database(options.out_dir)
     with sessions.begin() as session:
-        batch_id = create_batch(session, label=", ".join(inputs))
+        batch_id = create_batch(session, label=inputs_label(inputs))
     puzzles: list[tuple[int, Puzzle]] = []
     for name in inputs:
         clock = Clock()
@@ -86,7 +87,12 @@ def _solved(
     puzzles: list[tuple[int, Puzzle]], options: EmbeddedOptions
 ) -> Iterator[tuple[int, Solved]]:
     chunks = [
-        (puzzles[start : start + PUZZLES_PER_TASK], options.backend, options.solve_timeout)
+        (
+            puzzles[start : start + PUZZLES_PER_TASK],
+            options.backend,
+            options.solve_timeout,
+            options.rating_seconds,
+        )
         for start in range(0, len(puzzles), PUZZLES_PER_TASK)
     ]
     if options.jobs == 1 or len(chunks) <= 1:
@@ -100,14 +106,14 @@ def _solved(
 
 
 def _solve_chunk(
-    task: tuple[list[tuple[int, Puzzle]], str, float],
+    task: tuple[list[tuple[int, Puzzle]], str, float, float],
 ) -> list[tuple[int, Solved]]:
-    puzzles, backend_name, timeout = task
+    puzzles, backend_name, timeout, rating_seconds = task
     backend = make_backend(backend_name)
     answers: list[tuple[int, Solved]] = []
     for puzzle_id, puzzle in puzzles:
         try:
-            answers.append((puzzle_id, solve_text_step(puzzle, backend, timeout)))
+            answers.append((puzzle_id, solve_text_step(puzzle, backend, timeout, rating_seconds)))
         except SudokuBatchError as error:  # the solver broke on this puzzle; the others go on
             answers.append((puzzle_id, error))
         except Exception as error:  # noqa: BLE001 - recorded as a bug, the batch goes on

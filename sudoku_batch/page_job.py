@@ -21,10 +21,12 @@ from jobs.steps import (
     read_board_step,
     solve_board_step,
 )
+from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
 from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import PageSource
 from pipeline.recognise.ocr.base import OcrEngine
+from pipeline.recognise.printed_captions import CaptionReader
 from pipeline.render import board_region
 from pipeline.solve.backend import SatBackend
 from store.artifacts import Artifacts, PageRef
@@ -57,7 +59,8 @@ class PageOutcome:
 class PageJobSettings:
     dpi: int
     solve_timeout: float
-    out_dir: Path  # the batch's files go here (boards/, regions/, renders/, pages/, cells/)
+    out_dir: Path  # the batch's files go here (boards/, renders/, pages/, cells/)
+    rating_seconds: float = DEFAULT_RATING_SECONDS
     keep_intermediates: bool = False  # also whole pages and the cell interiors read
     limits: InputLimits = DEFAULT_LIMITS
 
@@ -67,6 +70,7 @@ def process_page(
     page: PageRef,
     engine: OcrEngine,
     backend: SatBackend,
+    captions: CaptionReader | None,
     settings: PageJobSettings,
 ) -> PageOutcome:
     """Run every step on one page. Errors end the page (or one board) with a reason, never
@@ -80,7 +84,9 @@ def process_page(
         )
         outcome.image = (loaded.image_path, loaded.width, loaded.height)
         # The page stays in this process for the solve step: no page regions to store.
-        outcome.found = find_boards_step(loaded.pixels, page, artifacts, store_regions=False)
+        outcome.found = find_boards_step(
+            loaded.pixels, page, artifacts, captions, store_regions=False
+        )
     except Exception as error:  # noqa: BLE001 - every failure is recorded, see _as_user_error
         outcome.error = _as_user_error(error, Stage.RECTIFY)
         return outcome
@@ -116,6 +122,7 @@ def process_page(
                 backend,
                 settings.solve_timeout,
                 artifacts,
+                settings.rating_seconds,
             )
         except Exception as error:  # noqa: BLE001
             board.error, board.error_stage = _as_user_error(error, Stage.SOLVE), Stage.SOLVE

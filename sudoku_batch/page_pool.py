@@ -21,6 +21,7 @@ from pebble import ProcessExpired, ProcessPool
 from pipeline.errors import EngineUnavailable, InternalError, SudokuBatchError, WorkerCrashed
 from pipeline.ingest.sources import PageSource
 from pipeline.recognise.ocr.engines import make_engine
+from pipeline.recognise.printed_captions import caption_reader
 from pipeline.solve.backends import make_backend
 from store.artifacts import PageRef
 from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page
@@ -100,7 +101,7 @@ def _in_process(
     settings: PageJobSettings,
     stopping: Callable[[], bool],
 ) -> Iterator[tuple[PageRef, PageOutcome]]:
-    engines = (make_engine(engine), make_backend(backend))
+    engines = (make_engine(engine), make_backend(backend), caption_reader())
     for source, page in work:
         if stopping():
             return
@@ -117,7 +118,7 @@ def _start_worker_process(engine: str, backend: str, settings: PageJobSettings) 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     _worker_state["settings"] = settings
     try:
-        _worker_state["engines"] = (make_engine(engine), make_backend(backend))
+        _worker_state["engines"] = (make_engine(engine), make_backend(backend), caption_reader())
     except SudokuBatchError as error:
         # Raised per page instead: an initializer that raises would be restarted forever.
         _worker_state["error"] = error

@@ -9,7 +9,16 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from store.models import InputFile, InputStatus, Page, PageStatus, Puzzle, Solution, StageRun
+from store.models import (
+    CellCorrection,
+    InputFile,
+    InputStatus,
+    Page,
+    PageStatus,
+    Puzzle,
+    Solution,
+    StageRun,
+)
 
 
 def result_records(session: Session, batch_id: int) -> list[dict[str, Any]]:
@@ -32,6 +41,11 @@ def result_records(session: Session, batch_id: int) -> list[dict[str, Any]]:
         for s in session.scalars(select(Solution).join(Puzzle).where(Puzzle.batch_id == batch_id))
     }
     timings = _timings(session, batch_id)
+    corrected = set(
+        session.scalars(
+            select(CellCorrection.puzzle_id).join(Puzzle).where(Puzzle.batch_id == batch_id)
+        )
+    )
     records = []
     for input_file in inputs:
         if input_file.status == InputStatus.FAILED:
@@ -41,14 +55,21 @@ def result_records(session: Session, batch_id: int) -> list[dict[str, Any]]:
             if not puzzles:
                 records.append(_page_record(page))
             for puzzle in puzzles:
+                solution = solutions.get(puzzle.id)
                 records.append(
-                    puzzle_record(page, puzzle, solutions.get(puzzle.id), timings[puzzle.id])
+                    puzzle_record(
+                        page, puzzle, solution, timings[puzzle.id], puzzle.id in corrected
+                    )
                 )
     return records
 
 
 def puzzle_record(
-    page: Page, puzzle: Puzzle, solution: Solution | None, seconds: dict[str, float]
+    page: Page,
+    puzzle: Puzzle,
+    solution: Solution | None,
+    seconds: dict[str, float],
+    corrected: bool = False,
 ) -> dict[str, Any]:
     """One grid's result record."""
     return {
@@ -62,7 +83,8 @@ def puzzle_record(
         "solution": solution.grid if solution else None,
         "second_solution": solution.second_grid if solution else None,
         "confidence": puzzle.lowest_confidence,
-        "message": puzzle.message,
+        # A solved grid left unrated says why in its message.
+        "message": puzzle.message or puzzle.rating_reason,
         "error_code": puzzle.error_code,
         "doubts": solution.doubts if solution else [],
         "rotation": puzzle.rotation,
@@ -70,6 +92,12 @@ def puzzle_record(
         "backend": solution.backend if solution else None,
         "render_path": solution.render_path if solution else None,
         "seconds": seconds,
+        "role": puzzle.role,
+        "rating": puzzle.rating,
+        "techniques": puzzle.techniques or [],
+        "level": puzzle.level,
+        "printed_label": puzzle.printed_label,
+        "corrected": corrected,
     }
 
 
@@ -118,6 +146,12 @@ def _empty_grid_fields() -> dict[str, Any]:
         "second_solution": None,
         "confidence": None,
         "doubts": [],
+        "role": None,
+        "rating": None,
+        "techniques": [],
+        "level": None,
+        "printed_label": None,
+        "corrected": False,
     }
 
 

@@ -52,15 +52,16 @@ PRIORITY_OF_TASK = {
 STAGE_TIME_LIMITS = (300.0, 360.0)
 
 
-def solve_time_limits(solve_timeout: float) -> tuple[float, float]:
-    # Reconciling doubtful readings may run the solver a few times, then the render.
-    soft = 4 * solve_timeout + 60
+def solve_time_limits(settings: Settings) -> tuple[float, float]:
+    # Reconciling doubtful readings may run the solver a few times, then the render and the
+    # rater (which stops itself at its own budget).
+    soft = 4 * settings.solve_timeout + settings.rating_seconds + 60
     return soft, soft + 60
 
 
 def longest_task(settings: Settings) -> float:
     """The hard time limit of the longest stage task, in seconds."""
-    return max(solve_time_limits(settings.solve_timeout)[1], STAGE_TIME_LIMITS[1])
+    return max(solve_time_limits(settings)[1], STAGE_TIME_LIMITS[1])
 
 
 def make_celery(settings: Settings) -> Celery:
@@ -72,7 +73,7 @@ def make_celery(settings: Settings) -> Celery:
 
 
 def celery_config(settings: Settings) -> dict[str, Any]:
-    solve_soft, solve_hard = solve_time_limits(settings.solve_timeout)
+    solve_soft, solve_hard = solve_time_limits(settings)
     # With late acks an unacknowledged message comes back after the visibility timeout; it
     # must outlast the longest task or a running task would be handed out twice. A dead
     # worker's subjects do not wait for it: the recovery sweep hands them out again once the

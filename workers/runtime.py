@@ -16,6 +16,8 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from pipeline.recognise.ocr.base import OcrEngine
+from pipeline.recognise.printed_captions import CaptionReader
+from pipeline.recognise.printed_captions import caption_reader as make_caption_reader
 from pipeline.solve.backend import SatBackend
 from settings import Settings
 from store.artifacts import Artifacts
@@ -49,6 +51,11 @@ def ocr_engine() -> OcrEngine:
 
     name = settings().ocr_engine
     return make_ocr_engine(name) if name else make_ocr_engine()
+
+
+@cache
+def caption_reader() -> CaptionReader | None:
+    return make_caption_reader()
 
 
 @cache

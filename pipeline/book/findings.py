@@ -31,6 +31,7 @@ class GridEntry:
     canonical: str | None
     level: str | None
     printed_number: int | None = None
+    printed_label: str | None = None
 
     def place(self) -> dict:
         return {"source": self.source, "page": self.page, "index": self.index}
@@ -88,7 +89,7 @@ def _check_answers(entries: list[GridEntry], findings: BookFindings) -> None:
                 rest.append(answer)
         report = check_answer_key(
             [_key_puzzle(p) for p in puzzles if p.id not in taken],
-            [KeyAnswer(str(a.id), a.printed_number, a.givens) for a in rest],
+            [KeyAnswer(str(a.id), a.printed_number, a.givens, a.printed_label) for a in rest],
         )
         for check in report.checks:
             puzzle, answer = by_id[int(check.puzzle_id)], by_id[int(check.answer_id)]
@@ -98,7 +99,9 @@ def _check_answers(entries: list[GridEntry], findings: BookFindings) -> None:
 
 
 def _key_puzzle(entry: GridEntry) -> KeyPuzzle:
-    return KeyPuzzle(str(entry.id), entry.printed_number, entry.givens, entry.solution)
+    return KeyPuzzle(
+        str(entry.id), entry.printed_number, entry.givens, entry.solution, entry.printed_label
+    )
 
 
 def _pair(findings: BookFindings, puzzle: GridEntry, answer: GridEntry, wrong) -> None:

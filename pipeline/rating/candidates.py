@@ -8,10 +8,14 @@ copy, because the chaining techniques try assumptions on copies.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TypeVar
 
 from pipeline.grid import Grid, GridShape, Puzzle
+
+T = TypeVar("T")
 
 
 class Contradiction(Exception):
@@ -29,6 +33,8 @@ class Geometry:
     peer_sets: tuple[frozenset[int], ...]
     unit_masks: tuple[int, ...]  # per unit, its cells as a bitmask over cell indices
     peer_masks: tuple[int, ...]  # per cell, its peers as a bitmask
+    # Results of pure functions of part of a state (see ``part_memo``), kept per shape.
+    parts: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
     def cells(self) -> int:
@@ -63,6 +69,30 @@ def geometry(shape: GridShape) -> Geometry:
         tuple(sum(1 << c for c in unit) for unit in units),
         tuple(sum(1 << c for c in s) for s in peer_sets),
     )
+
+
+PARTS_KEPT = 200_000  # entries of ``Geometry.parts`` before it is emptied (tens of MB at most)
+
+
+def part_memo(compute: Callable[..., T], geo: Geometry, *part: Hashable) -> T:
+    """``compute(geo, *part)`` once per shape and ``part``, for a ``compute`` whose result
+    depends on nothing else (e.g. a technique's scan of one digit, given that digit's places).
+    A step changes a few digits and units, so most per-digit or per-unit scans see the same part
+    again on the next state and are answered from here instead of rescanned. Callers must not
+    mutate what it returns."""
+    parts = geo.parts
+    key = (compute, part)
+    if key in parts:
+        return parts[key]
+    if len(parts) >= PARTS_KEPT:
+        parts.clear()
+    value = parts[key] = compute(geo, *part)
+    return value
+
+
+def board_places(board: Board) -> list[int]:
+    """``digit_places`` of the board, computed once per state for all techniques."""
+    return memo(("places",), board, lambda: digit_places(board.cands, board.geo.size))
 
 
 def digit_places(cands: list[int], size: int) -> list[int]:

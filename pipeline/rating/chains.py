@@ -21,7 +21,7 @@ each of the thresholds 4, 6, 8, 12, 16, 24, 32, 48, ... it exceeds.
 
 from __future__ import annotations
 
-from pipeline.rating.candidates import Board, digit_places, memo
+from pipeline.rating.candidates import Board, board_places, memo
 from pipeline.rating.implication import (
     X_LINK,
     Y_LINK,
@@ -108,7 +108,7 @@ def forcing_chains(board: Board) -> Step | None:
 def nishio(board: Board) -> Step | None:
     hints: list[Hint] = []
     n = board.geo.size
-    where = digit_places(board.cands, n)
+    where = board_places(board)
     for on in _candidates(board):
         if not _digit_contradicts(board.geo, where[on % n], on // n):
             continue  # nothing to trace
@@ -204,7 +204,7 @@ def dynamic_forcing_chains(board: Board) -> Step | None:
     off = off_base(board)
     hints: list[Hint] = []
     played: dict[int, Consequences] = {}
-    where = digit_places(board.cands, board.geo.size)
+    where = board_places(board)
     for on in _candidates(board):
         for start in (on, on + off):
             played[start] = found = follow_dynamic(board, start, where0=where)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from pipeline.rating.candidates import Board, digit_places
+from pipeline.rating.candidates import Board, Geometry, board_places, part_memo
 from pipeline.rating.intersections import Finding, eliminations_step
 from pipeline.rating.step import Step
 
@@ -18,36 +18,43 @@ FISH = {2: ("X-wing", 3.2), 3: ("Swordfish", 3.8), 4: ("Jellyfish", 5.2)}
 
 def fish_findings(board: Board, k: int) -> Iterator[Finding]:
     geo = board.geo
+    for digit, places in enumerate(board_places(board), start=1):
+        yield from part_memo(_digit_fish, geo, k, digit, places)
+
+
+def _digit_fish(geo: Geometry, k: int, digit: int, places: int) -> list[Finding]:
+    """The fish of size ``k`` of one digit, from its places alone."""
     n = geo.size
     unit_masks = geo.unit_masks
-    for digit, places in enumerate(digit_places(board.cands, n), start=1):
-        for base_start, cover_start in ((0, n), (n, 0)):
-            lines = []  # (base unit, bitmask of cover indices holding the digit)
-            for u in range(base_start, base_start + n):
-                here = places & unit_masks[u]
-                count = here.bit_count()
-                if not 2 <= count <= k:
-                    continue
-                where = 0
-                for i, c in enumerate(geo.units[u]):
-                    if here >> c & 1:
-                        where |= 1 << i
-                lines.append((u, where, here))
-            for group in combinations(lines, k):
-                cover = 0
-                base_cells = 0
-                for _, where, here in group:
-                    cover |= where
-                    base_cells |= here
-                if cover.bit_count() != k:
-                    continue
-                gone = []
-                for i in range(n):
-                    if cover >> i & 1:
-                        hits = places & unit_masks[cover_start + i] & ~base_cells
-                        gone += [(c, digit) for c in geo.units[cover_start + i] if hits >> c & 1]
-                if gone:
-                    yield gone
+    found = []
+    for base_start, cover_start in ((0, n), (n, 0)):
+        lines = []  # (base unit, bitmask of cover indices holding the digit)
+        for u in range(base_start, base_start + n):
+            here = places & unit_masks[u]
+            count = here.bit_count()
+            if not 2 <= count <= k:
+                continue
+            where = 0
+            for i, c in enumerate(geo.units[u]):
+                if here >> c & 1:
+                    where |= 1 << i
+            lines.append((u, where, here))
+        for group in combinations(lines, k):
+            cover = 0
+            base_cells = 0
+            for _, where, here in group:
+                cover |= where
+                base_cells |= here
+            if cover.bit_count() != k:
+                continue
+            gone = []
+            for i in range(n):
+                if cover >> i & 1:
+                    hits = places & unit_masks[cover_start + i] & ~base_cells
+                    gone += [(c, digit) for c in geo.units[cover_start + i] if hits >> c & 1]
+            if gone:
+                found.append(gone)
+    return found
 
 
 def fish(k: int):

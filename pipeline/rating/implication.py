@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from pipeline.rating.candidates import Board, digit_places
+from pipeline.rating.candidates import Board, board_places, digit_places
 
 X_LINK = 1  # strong link between the two places of a digit in a unit
 Y_LINK = 2  # strong link between the two digits of a cell
@@ -66,7 +66,7 @@ class StaticLinks:
         self._reach: tuple[dict[int, int], int] | None = None
         self.weak: dict[int, list[int]] = {}
         self.strong: dict[int, list[tuple[int, int]]] = {}
-        where = digit_places(cands, n)
+        where = board_places(board)
         peer_masks, unit_masks, cell_units = geo.peer_masks, geo.unit_masks, geo.cell_units
         for c, m in enumerate(cands):
             bits = m

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipeline.rating.candidates import Board, memo
+from pipeline.rating.candidates import Board, Geometry, board_places, memo, part_memo
 from pipeline.rating.singles import hidden_single_after
 from pipeline.rating.step import Step
 
@@ -22,37 +22,49 @@ CLAIMING = 2.8
 Finding = list[tuple[int, int]]  # the (cell, digit) eliminations of one pattern
 
 
-def _locked(board: Board, from_boxes: bool) -> Iterator[Finding]:
-    geo, cands = board.geo, board.cands
+def _locked(board: Board, from_boxes: bool) -> list[Finding]:
+    """Every locked-candidate finding, in the order of a scan by source unit, then digit."""
+    geo = board.geo
+    by_source = [
+        (u, digit, gone)
+        for digit, places in enumerate(board_places(board), start=1)
+        for u, gone in part_memo(_digit_locked, geo, from_boxes, digit, places)
+    ]
+    by_source.sort(key=lambda found: found[:2])  # stable: a unit's targets keep their order
+    return [gone for _, _, gone in by_source]
+
+
+def _digit_locked(
+    geo: Geometry, from_boxes: bool, digit: int, places: int
+) -> list[tuple[int, Finding]]:
+    """(source unit, eliminations) of one digit's locked candidates, from its places alone."""
     n = geo.size
     sources = range(2 * n, 3 * n) if from_boxes else range(2 * n)
+    out = []
     for u in sources:
         unit = geo.units[u]
-        present = 0
-        for c in unit:
-            present |= cands[c]
-        for digit in range(1, n + 1):
-            bit = 1 << (digit - 1)
-            if not present & bit:
-                continue
-            places = [c for c in unit if cands[c] & bit]
-            # The units every place shares, other than the source unit itself.
-            shared = set(geo.cell_units[places[0]])
-            for c in places[1:]:
-                shared &= set(geo.cell_units[c])
-            shared.discard(u)
-            for target in shared:
-                gone = [(c, digit) for c in geo.units[target] if cands[c] & bit and c not in unit]
-                if gone:
-                    yield gone
+        here = places & geo.unit_masks[u]
+        if not here:
+            continue
+        cells = [c for c in unit if here >> c & 1]
+        # The units every place shares, other than the source unit itself.
+        shared = set(geo.cell_units[cells[0]])
+        for c in cells[1:]:
+            shared &= set(geo.cell_units[c])
+        shared.discard(u)
+        for target in shared:
+            gone = [(c, digit) for c in geo.units[target] if places >> c & 1 and c not in unit]
+            if gone:
+                out.append((u, gone))
+    return out
 
 
 def pointing_findings(board: Board) -> list[Finding]:
-    return memo(("pointing",), board, lambda: list(_locked(board, from_boxes=True)))
+    return memo(("pointing",), board, lambda: _locked(board, from_boxes=True))
 
 
 def claiming_findings(board: Board) -> list[Finding]:
-    return memo(("claiming",), board, lambda: list(_locked(board, from_boxes=False)))
+    return memo(("claiming",), board, lambda: _locked(board, from_boxes=False))
 
 
 def direct_step(name: str, difficulty: float, findings: Iterator[Finding], board: Board):

@@ -16,7 +16,7 @@ meets the other arm.
 
 from __future__ import annotations
 
-from pipeline.rating.candidates import Board, Geometry, digit_places
+from pipeline.rating.candidates import Board, Geometry, board_places, part_memo
 from pipeline.rating.step import Step
 
 SKYSCRAPER = 4.0
@@ -59,22 +59,31 @@ def _difficulty(geo: Geometry, u1: int, u2: int) -> tuple[float, str]:
 
 def _two_link_findings(board: Board) -> dict[float, tuple[str, set[tuple[int, int]]]]:
     geo = board.geo
+    found: dict[float, tuple[str, set[tuple[int, int]]]] = {}
+    for i, places in enumerate(board_places(board)):
+        by_digit = part_memo(_digit_two_links, geo, i, places)
+        for difficulty, (name, gone) in by_digit.items():
+            found.setdefault(difficulty, (name, set()))[1].update(gone)
+    return found
+
+
+def _digit_two_links(
+    geo: Geometry, i: int, places: int
+) -> dict[float, tuple[str, set[tuple[int, int]]]]:
+    """Skyscrapers, kites and turbot fish of one digit (index ``i``), from its places alone."""
     peer_masks = geo.peer_masks
     found: dict[float, tuple[str, set[tuple[int, int]]]] = {}
-    for i, places in enumerate(digit_places(board.cands, geo.size)):
-        links = strong_links(geo, places)
-        for a, b, u1 in links:
-            near = peer_masks[b] & ~(1 << a)
-            for c, e, u2 in links:
-                if u1 == u2 or not near >> c & 1 or e == a or e == b:
-                    continue
-                gone = peer_masks[a] & peer_masks[e] & places
-                if not gone:
-                    continue
-                difficulty, name = _difficulty(geo, u1, u2)
-                found.setdefault(difficulty, (name, set()))[1].update(
-                    (x, i + 1) for x in _bits(gone)
-                )
+    links = strong_links(geo, places)
+    for a, b, u1 in links:
+        near = peer_masks[b] & ~(1 << a)
+        for c, e, u2 in links:
+            if u1 == u2 or not near >> c & 1 or e == a or e == b:
+                continue
+            gone = peer_masks[a] & peer_masks[e] & places
+            if not gone:
+                continue
+            difficulty, name = _difficulty(geo, u1, u2)
+            found.setdefault(difficulty, (name, set()))[1].update((x, i + 1) for x in _bits(gone))
     return found
 
 
@@ -91,34 +100,41 @@ def two_strong_links(board: Board) -> Step | None:
 
 def empty_rectangle(board: Board) -> Step | None:
     geo = board.geo
-    n = geo.size
-    if n != 9:
+    if geo.size != 9:
         return None
     gone: set[tuple[int, int]] = set()
-    for i, places in enumerate(digit_places(board.cands, n)):
-        for b in range(2 * n, 3 * n):
-            inside = places & geo.unit_masks[b]
-            cells = _bits(inside)
-            if len(cells) < 2 or len({c // n for c in cells}) == 1:
-                continue
-            if len({c % n for c in cells}) == 1:
-                continue
-            box_rows = {c // n for c in geo.units[b]}
-            box_cols = {c % n for c in geo.units[b]}
-            for r in sorted(box_rows):
-                for col in sorted(box_cols):
-                    if any(c // n != r and c % n != col for c in cells):
-                        continue
-                    # A strong link in a column crossing the row arm, or in a row crossing the
-                    # column arm (the same, transposed).
-                    for across, arm, other_arm, lines in (
-                        (True, r, col, box_cols),
-                        (False, col, r, box_rows),
-                    ):
-                        gone |= _er_hits(geo, places, i, across, arm, other_arm, lines)
+    for i, places in enumerate(board_places(board)):
+        gone |= part_memo(_digit_er, geo, i, places)
     if not gone:
         return None
     return Step("Empty rectangle", EMPTY_RECTANGLE, eliminations=tuple(sorted(gone)))
+
+
+def _digit_er(geo: Geometry, i: int, places: int) -> set[tuple[int, int]]:
+    """The empty rectangles of one digit (index ``i``), from its places alone."""
+    n = geo.size
+    gone: set[tuple[int, int]] = set()
+    for b in range(2 * n, 3 * n):
+        inside = places & geo.unit_masks[b]
+        cells = _bits(inside)
+        if len(cells) < 2 or len({c // n for c in cells}) == 1:
+            continue
+        if len({c % n for c in cells}) == 1:
+            continue
+        box_rows = {c // n for c in geo.units[b]}
+        box_cols = {c % n for c in geo.units[b]}
+        for r in sorted(box_rows):
+            for col in sorted(box_cols):
+                if any(c // n != r and c % n != col for c in cells):
+                    continue
+                # A strong link in a column crossing the row arm, or in a row crossing the
+                # column arm (the same, transposed).
+                for across, arm, other_arm, lines in (
+                    (True, r, col, box_cols),
+                    (False, col, r, box_rows),
+                ):
+                    gone |= _er_hits(geo, places, i, across, arm, other_arm, lines)
+    return gone
 
 
 def _er_hits(geo, places, i, columns, arm, other_arm, box_lines) -> set[tuple[int, int]]:
@@ -156,30 +172,11 @@ def three_strong_links(board: Board) -> Step | None:
     otherwise (boxes with lines of one kind) 5.5. (The variants through an empty rectangle, 5.7,
     are not searched.)"""
     geo = board.geo
-    n = geo.size
-    peer_masks = geo.peer_masks
     found: dict[float, set[tuple[int, int]]] = {}
-    for i, places in enumerate(digit_places(board.cands, n)):
-        links = strong_links(geo, places)
-        by_start: dict[int, list[tuple[int, int, int]]] = {}
-        for link in links:
-            by_start.setdefault(link[0], []).append(link)
-        for a, b, u1 in links:
-            for c in _bits(peer_masks[b] & places & ~(1 << a)):
-                for _, e, u2 in by_start.get(c, ()):
-                    if u2 == u1 or e in (a, b):
-                        continue
-                    used = 1 << a | 1 << b | 1 << c | 1 << e
-                    for f in _bits(peer_masks[e] & places & ~used):
-                        for _, g, u3 in by_start.get(f, ()):
-                            if u3 in (u1, u2) or used >> g & 1:
-                                continue
-                            gone = peer_masks[a] & peer_masks[g] & places & ~used & ~(1 << f)
-                            if gone:
-                                difficulty = _three_difficulty(n, (u1, u2, u3))
-                                found.setdefault(difficulty, set()).update(
-                                    (x, i + 1) for x in _bits(gone)
-                                )
+    for i, places in enumerate(board_places(board)):
+        by_digit = part_memo(_digit_three_links, geo, i, places)
+        for difficulty, gone in by_digit.items():
+            found.setdefault(difficulty, set()).update(gone)
     if not found:
         return None
     difficulty = min(found)
@@ -187,6 +184,34 @@ def three_strong_links(board: Board) -> Step | None:
         difficulty, "3-string kite"
     )
     return Step(name, difficulty, eliminations=tuple(sorted(found[difficulty])))
+
+
+def _digit_three_links(geo: Geometry, i: int, places: int) -> dict[float, set[tuple[int, int]]]:
+    """The three-strong-link patterns of one digit (index ``i``), from its places alone."""
+    n = geo.size
+    peer_masks = geo.peer_masks
+    found: dict[float, set[tuple[int, int]]] = {}
+    links = strong_links(geo, places)
+    by_start: dict[int, list[tuple[int, int, int]]] = {}
+    for link in links:
+        by_start.setdefault(link[0], []).append(link)
+    for a, b, u1 in links:
+        for c in _bits(peer_masks[b] & places & ~(1 << a)):
+            for _, e, u2 in by_start.get(c, ()):
+                if u2 == u1 or e in (a, b):
+                    continue
+                used = 1 << a | 1 << b | 1 << c | 1 << e
+                for f in _bits(peer_masks[e] & places & ~used):
+                    for _, g, u3 in by_start.get(f, ()):
+                        if u3 in (u1, u2) or used >> g & 1:
+                            continue
+                        gone = peer_masks[a] & peer_masks[g] & places & ~used & ~(1 << f)
+                        if gone:
+                            difficulty = _three_difficulty(n, (u1, u2, u3))
+                            found.setdefault(difficulty, set()).update(
+                                (x, i + 1) for x in _bits(gone)
+                            )
+    return found
 
 
 def _three_difficulty(n: int, units: tuple[int, int, int]) -> float:

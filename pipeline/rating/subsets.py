@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from pipeline.rating.candidates import Board, digit_places, memo
+from pipeline.rating.candidates import Board, Geometry, memo, part_memo
 from pipeline.rating.intersections import Finding, eliminations_step
 from pipeline.rating.step import Step
 
@@ -53,37 +53,51 @@ def hidden_findings_by_unit(board: Board, k: int) -> list[tuple[tuple[int, ...],
 
 def _hidden_findings_by_unit(board: Board, k: int) -> Iterator[tuple[tuple[int, ...], Finding]]:
     cands, geo = board.cands, board.geo
-    n = geo.size
-    digit_cells = digit_places(cands, n)
     for u, unit in enumerate(geo.units):
-        mask = geo.unit_masks[u]
-        # Each digit's places in the unit (a cell bitmask), in the order a scan of the unit's
-        # cells meets the digits (cells ascending, then digits ascending).
-        places = sorted(
-            ((here & -here).bit_length(), bit, here)
-            for bit, here in ((1 << i, digit_cells[i] & mask) for i in range(n))
-            if here
-        )
-        few = [(bit, here) for _, bit, here in places if here.bit_count() <= k]
-        if len(few) < k or len(places) <= k:
+        unit_cands = tuple(map(cands.__getitem__, unit))
+        gone = part_memo(_unit_hidden, geo, k, u, unit_cands)
+        for finding in gone:
+            yield unit, finding
+
+
+def _unit_hidden(geo: Geometry, k: int, u: int, unit_cands: tuple[int, ...]) -> list[Finding]:
+    """The hidden subsets of size ``k`` in unit ``u``, from its cells' candidates alone."""
+    n = geo.size
+    unit = geo.units[u]
+    digit_cells = [0] * n
+    for c, m in zip(unit, unit_cands, strict=True):
+        while m:
+            low = m & -m
+            m ^= low
+            digit_cells[low.bit_length() - 1] |= 1 << c
+    cands = dict(zip(unit, unit_cands, strict=True))
+    # Each digit's places in the unit (a cell bitmask), in the order a scan of the unit's
+    # cells meets the digits (cells ascending, then digits ascending).
+    places = sorted(
+        ((here & -here).bit_length(), 1 << i, here) for i, here in enumerate(digit_cells) if here
+    )
+    few = [(bit, here) for _, bit, here in places if here.bit_count() <= k]
+    if len(few) < k or len(places) <= k:
+        return []
+    found = []
+    for group in combinations(few, k):
+        where = 0
+        keep = 0
+        for bit, here in group:
+            where |= here
+            keep |= bit
+        if where.bit_count() != k:
             continue
-        for group in combinations(few, k):
-            where = 0
-            keep = 0
-            for bit, here in group:
-                where |= here
-                keep |= bit
-            if where.bit_count() != k:
-                continue
-            gone = [
-                (c, d)
-                for c in unit
-                if where >> c & 1
-                for d in range(1, n + 1)
-                if cands[c] & ~keep & (1 << (d - 1))
-            ]
-            if gone:
-                yield unit, gone
+        gone = [
+            (c, d)
+            for c in unit
+            if where >> c & 1
+            for d in range(1, n + 1)
+            if cands[c] & ~keep & (1 << (d - 1))
+        ]
+        if gone:
+            found.append(gone)
+    return found
 
 
 def naked_subset(k: int):

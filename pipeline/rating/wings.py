@@ -7,7 +7,7 @@ cells losing z must see the pivot too.
 
 from __future__ import annotations
 
-from pipeline.rating.candidates import Board, digit_places, digits_of
+from pipeline.rating.candidates import Board, board_places, digits_of
 from pipeline.rating.step import Step
 
 XY_WING = 4.2
@@ -64,7 +64,7 @@ def wxyz_wing(board: Board) -> Step | None:
     those. The three-cell versions are the XY- and XYZ-wing."""
     geo, cands = board.geo, board.cands
     peer_masks = geo.peer_masks
-    where = digit_places(cands, geo.size)
+    where = board_places(board)
     best: dict[float, set[tuple[int, int]]] = {}
     for pivot, pm in enumerate(cands):
         if not 2 <= pm.bit_count() <= 4:

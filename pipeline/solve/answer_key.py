@@ -1,14 +1,17 @@
 """Pairing printed answers with their puzzles and checking them cell by cell.
 
-An answer is paired with a puzzle by printed number when both carry one; otherwise by
-consistency: the answer must agree with every given of exactly one still unpaired puzzle. An
-answer that fits several puzzles is reported as ambiguous rather than guessed, and one that fits
-none as unmatched. A paired answer is compared with the puzzle's unique solution when there is
-one, else only with its givens (the wrong cells then are the givens the answer contradicts).
+An answer is paired with a puzzle by printed number when both carry one and the number, with
+the label printed beside it ("Easy 12" and "Hard 12" are two puzzles), names exactly one puzzle
+and one answer; otherwise by consistency: the answer must agree with every given of exactly one
+still unpaired puzzle. An answer that fits several puzzles is reported as ambiguous rather than
+guessed, and one that fits none as unmatched. A paired answer is compared with the puzzle's
+unique solution when there is one, else only with its givens (the wrong cells then are the
+givens the answer contradicts).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from pipeline.grid import Grid
@@ -20,6 +23,7 @@ class KeyPuzzle:
     number: int | None  # the puzzle number printed near the grid, when read
     givens: Grid  # 0 = empty
     solution: Grid | None  # the unique solution, None when there is none
+    label: str | None = None  # the difficulty printed with the number, when read
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,7 @@ class KeyAnswer:
     id: str
     number: int | None
     grid: Grid  # the printed full grid
+    label: str | None = None
 
 
 @dataclass(frozen=True)
@@ -64,14 +69,18 @@ def wrong_cells(puzzle: KeyPuzzle, grid: Grid) -> tuple[tuple[int, int], ...]:
 
 
 def check_answer_key(puzzles: list[KeyPuzzle], answers: list[KeyAnswer]) -> AnswerKeyReport:
-    by_number = {p.number: p for p in puzzles if p.number is not None}
+    puzzle_numbers = Counter((p.label, p.number) for p in puzzles if p.number is not None)
+    answer_numbers = Counter((a.label, a.number) for a in answers if a.number is not None)
+    by_number = {(p.label, p.number): p for p in puzzles if p.number is not None}
     paired: dict[str, tuple[KeyPuzzle, str]] = {}  # answer id -> (puzzle, how)
     taken: set[str] = set()
     for answer in answers:
-        puzzle = by_number.get(answer.number) if answer.number is not None else None
-        if puzzle is not None and puzzle.id not in taken:
-            paired[answer.id] = (puzzle, "number")
-            taken.add(puzzle.id)
+        key = (answer.label, answer.number)
+        if answer.number is None or puzzle_numbers[key] != 1 or answer_numbers[key] != 1:
+            continue  # no number, or one printed twice: left to the givens
+        puzzle = by_number[key]
+        paired[answer.id] = (puzzle, "number")
+        taken.add(puzzle.id)
 
     unmatched, ambiguous = [], []
     for answer in answers:

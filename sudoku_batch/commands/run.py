@@ -79,7 +79,7 @@ def _run(args: argparse.Namespace) -> int:
         keep_intermediates=args.keep_intermediates,
         progress=not args.no_progress,
         restart=args.restart,
-        limits=_input_limits(),
+        **_from_settings(),
     )
     box = text_batch_box(args)
     interrupted = False
@@ -100,13 +100,12 @@ def _run(args: argparse.Namespace) -> int:
     return code
 
 
-def _input_limits():
-    """The bounds on inputs of the SUDOKU_BATCH_ variables; with none set, the defaults
-    without importing pydantic (a fifth of a one-photo run's start-up, issue 13)."""
-    from pipeline.ingest.limits import DEFAULT_LIMITS
-
+def _from_settings() -> dict:
+    """The input bounds and the rating budget of the SUDOKU_BATCH_ variables; with none set,
+    the defaults without importing pydantic (a fifth of a one-photo run's start-up, issue 13)."""
     if not any(name.startswith("SUDOKU_BATCH_") for name in os.environ):  # settings.PREFIX
-        return DEFAULT_LIMITS
+        return {}
     from settings import Settings
 
-    return Settings.from_env().input_limits()
+    settings = Settings.from_env()
+    return {"limits": settings.input_limits(), "rating_seconds": settings.rating_seconds}

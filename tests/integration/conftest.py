@@ -231,6 +231,23 @@ def celery_argv(*args: str) -> list[str]:
     return [sys.executable, "-m", "celery", "-A", "workers.app", *args]
 
 
+def image_worker(hostname: str, env: dict[str, str], log_dir: Path) -> Service:
+    """A Celery worker of every image stage, one task at a time, as ``hostname``."""
+    return Service(
+        "worker",
+        celery_argv(
+            "worker",
+            "--pool=solo",
+            "--queues=ingest,rectify,ocr,solve",
+            f"--hostname={hostname}",
+            "--loglevel=INFO",
+            "--without-mingle",
+        ),
+        env,
+        log_dir,
+    )
+
+
 def wait_until(condition: Callable[[], object], limit: float, what: str, interval: float = 0.5):
     """Poll ``condition`` until it answers truthy; fail (not hang) once ``limit`` seconds pass."""
     deadline = time.monotonic() + limit

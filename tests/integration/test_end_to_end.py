@@ -19,6 +19,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from pipeline.grid import GridShape
+from pipeline.grid import Puzzle as GridPuzzle
 from settings import Settings
 from store.models import Batch, Cell, Page, Puzzle, Solution
 from sudoku_batch.outcome import ExitCode
@@ -28,6 +29,7 @@ from tests.integration.conftest import (
     api_client,
     celery_argv,
     free_port,
+    image_worker,
     settings_env,
     wait_until,
 )
@@ -78,21 +80,7 @@ def stack(
                 logs,
             )
         )
-        services.append(
-            Service(
-                "worker",
-                celery_argv(
-                    "worker",
-                    "--pool=solo",
-                    "--queues=ingest,rectify,ocr,solve",
-                    f"--hostname={worker_name}",
-                    "--loglevel=INFO",
-                    "--without-mingle",
-                ),
-                env,
-                logs,
-            )
-        )
+        services.append(image_worker(worker_name, env, logs))
         flower = httpx.Client(base_url=f"http://127.0.0.1:{port}", auth=FLOWER_AUTH, timeout=10)
         stack = Stack(settings, worker_name, flower, services)
         wait_until(lambda: _flower_lists_worker(stack), WORKER_START_LIMIT, "the worker in Flower")
@@ -122,11 +110,16 @@ def _flower_lists_worker(stack: Stack) -> bool:
 
 
 def grid_page() -> bytes:
-    from synth.grid_image import render_grid
     from synth.unique import unique_puzzle
 
-    generated = unique_puzzle(GridShape(3, 3), np.random.default_rng(7), givens=32)
-    image = render_grid(generated.puzzle, cell_px=48).image
+    return page_of(unique_puzzle(GridShape(3, 3), np.random.default_rng(7), givens=32).puzzle)
+
+
+def page_of(puzzle: GridPuzzle) -> bytes:
+    """A page with ``puzzle`` printed on it, as PNG."""
+    from synth.grid_image import render_grid
+
+    image = render_grid(puzzle, cell_px=48).image
     page = np.full((image.shape[0] + 200, image.shape[1] + 200, 3), 255, np.uint8)
     page[100 : 100 + image.shape[0], 100 : 100 + image.shape[1]] = image
     return cv2.imencode(".png", page)[1].tobytes()

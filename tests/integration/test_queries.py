@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
+from pipeline.grid import GridShape, Puzzle
+from pipeline.solve.canonical import canonical_text
 from store.db import make_engine
 from tests.conftest import REPO_ROOT
 from tests.integration.results_run import RealRun, both_urls, real_run
@@ -274,6 +276,44 @@ def check_page_cells(rows: list[tuple], answers: Answers) -> None:
         assert isinstance(runner_ups, list | str)
 
 
+def check_levels(rows: list[tuple], answers: Answers) -> None:
+    ratings: dict[tuple, list[float]] = {}
+    for r in answers.records:
+        if r.get("role") == "puzzle" and r["status"] == "solved":
+            ratings.setdefault((r["batch_id"], r["level"]), []).append(r["rating"])
+    expected = {}
+    for key, values in ratings.items():
+        rated = [v for v in values if v is not None]
+        expected[key] = (len(values), min(rated, default=None), max(rated, default=None))
+    assert any(level for _, level in expected)  # some puzzles were rated
+    assert {(batch, level): (n, low, high) for batch, level, n, low, high in rows} == expected
+
+
+def check_copies(rows: list[tuple], answers: Answers) -> None:
+    form = {
+        r["puzzle_id"]: canonical_text(_as_solved(r))
+        for r in answers.records
+        if r.get("role") == "puzzle" and r["givens"] is not None
+        if all(v is not None for line in r["givens"] for v in line)
+    }
+    expected = [
+        (a["batch_id"], a["puzzle_id"], b["batch_id"], b["puzzle_id"])
+        for a in answers.records
+        for b in answers.records
+        if a["puzzle_id"] in form and b["puzzle_id"] in form
+        if b["puzzle_id"] > a["puzzle_id"] and form[a["puzzle_id"]] == form[b["puzzle_id"]]
+    ]
+    assert expected and sorted(rows) == sorted(expected)
+
+
+def _as_solved(record: dict) -> Puzzle:
+    """The grid as solved: each reading the solver set aside replaced as it was."""
+    rows = [list(line) for line in record["givens"]]
+    for doubt in record["doubts"]:
+        rows[doubt["row"]][doubt["col"]] = doubt["replaced_by"]
+    return Puzzle.from_rows(rows, GridShape(*record["box"]))
+
+
 CHECKS: dict[str, Callable[[list[tuple], Answers], None]] = {
     "per_status": check_per_status,
     "doubtful_cells": check_doubtful_cells,
@@ -290,6 +330,8 @@ CHECKS: dict[str, Callable[[list[tuple], Answers], None]] = {
     "failed_inputs": check_failed_inputs,
     "duplicates": check_duplicates,
     "page_cells": check_page_cells,
+    "levels": check_levels,
+    "copies": check_copies,
 }
 
 

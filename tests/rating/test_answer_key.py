@@ -70,3 +70,25 @@ def test_an_answer_fitting_no_puzzle_is_unmatched():
     other = _book(1, seed=99)[1][0]
     report = check_answer_key(puzzles[:1], [KeyAnswer("stray", None, other.grid)])
     assert report.unmatched_answers == ("stray",)
+
+
+def test_numbers_restarting_per_section_pair_by_label_and_number():
+    puzzles, answers = _book(4)
+    # "Easy 1, Easy 2, Hard 1, Hard 2": each number twice, told apart by its label.
+    labels = ["Easy", "Easy", "Hard", "Hard"]
+    numbered = [
+        KeyPuzzle(p.id, i % 2 + 1, p.givens, p.solution, labels[i]) for i, p in enumerate(puzzles)
+    ]
+    keyed = [KeyAnswer(a.id, i % 2 + 1, a.grid, labels[i]) for i, a in enumerate(answers)]
+    report = check_answer_key(numbered, list(reversed(keyed)))
+    assert {(c.puzzle_id, c.answer_id, c.paired_by) for c in report.checks} == {
+        (f"p{i}", f"a{i}", "number") for i in range(4)
+    }
+    # Without the labels the numbers are ambiguous: the givens decide instead of a guess.
+    unlabelled = [KeyAnswer(a.id, a.number, a.grid) for a in keyed]
+    plain = [KeyPuzzle(p.id, p.number, p.givens, p.solution) for p in numbered]
+    report = check_answer_key(plain, unlabelled)
+    assert {(c.puzzle_id, c.answer_id) for c in report.checks} == {
+        (f"p{i}", f"a{i}") for i in range(4)
+    }
+    assert all(c.paired_by == "givens" for c in report.checks)

@@ -43,7 +43,9 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
             # Stored first and on its own: a page with no grid still has its size (and its
             # image, if kept).
             record_page_image(session, page_id, loaded.image_path, loaded.width, loaded.height)
-        found = find_boards_step(loaded.pixels, page, artifacts, store_regions=True)
+        found = find_boards_step(
+            loaded.pixels, page, artifacts, runtime.caption_reader(), store_regions=True
+        )
         with transaction(runtime.sessions()) as session:
             if not still_waiting(session, self.step, page_id):
                 return
@@ -54,5 +56,6 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
                 found.image_paths,
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
+                found.captions,
             )
         hand_over(app, runtime.sessions(), Step.OCR, puzzle_ids)

@@ -39,6 +39,7 @@ def solve_board(self: StageTask, puzzle_id: int) -> None:
             runtime.sat_backend(),
             runtime.settings().solve_timeout,
             artifacts,
+            runtime.settings().rating_seconds,
         )
         with transaction(runtime.sessions()) as session:
             if not still_waiting(session, self.step, puzzle_id):

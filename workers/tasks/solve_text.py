@@ -26,7 +26,10 @@ def solve_text_puzzle(self: StageTask, puzzle_id: int) -> None:
             return
         with transaction(runtime.sessions()) as session:
             puzzle = load.stored_puzzle(session, puzzle_id)
-        solved = solve_text_step(puzzle, runtime.sat_backend(), runtime.settings().solve_timeout)
+        settings = runtime.settings()
+        solved = solve_text_step(
+            puzzle, runtime.sat_backend(), settings.solve_timeout, settings.rating_seconds
+        )
         with transaction(runtime.sessions()) as session:
             if not still_waiting(session, self.step, puzzle_id):
                 return

@@ -107,15 +107,25 @@ VIEW_COMMENTS = {
 
 def view_sql(dialect: str) -> tuple[str, str]:
     """The CREATE VIEW statements of ``results`` and ``cell_readings`` for ``dialect``."""
+    return (
+        results_view_sql(RESULTS_VIEW, dialect),
+        CELL_READINGS_VIEW.format(false=JSON_SQL[dialect]["false"]),
+    )
+
+
+def results_view_sql(template: str, dialect: str) -> str:
+    """A ``results`` view's template filled in for ``dialect`` (later migrations that
+    replace the view use it too)."""
     json_sql = JSON_SQL[dialect]
-    results = RESULTS_VIEW.format(
+    return template.format(
         pair_size=json_sql["pair"].format("p.size", "p.size"),
         pair_box=json_sql["pair"].format("p.box_rows", "p.box_cols"),
         seconds_agg=json_sql["object_agg"].format("runs.stage", "runs.seconds"),
-        **{name: json_sql[name].format() for name in ("json_null", "empty_list", "null")},
-        empty_object=json_sql["empty_object"].format(),
+        **{
+            name: json_sql[name].format()
+            for name in ("json_null", "empty_list", "null", "empty_object")
+        },
     )
-    return results, CELL_READINGS_VIEW.format(false=json_sql["false"])
 
 
 def upgrade() -> None:

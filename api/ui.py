@@ -1,0 +1,196 @@
+"""The review pages under ``/ui/``: batches with their progress, a batch's puzzles (filtered by
+verdict or by what needs a person's look), and a puzzle's board with its readings, where a
+cell can be corrected.
+
+Pages are rendered on the server (Jinja2, ``api/templates/``); one small script
+(``api/static/review.js``) moves round the grid by keyboard and sends corrections to the API's
+own ``PATCH /puzzles/{id}/cells/{row}/{col}``, then follows ``GET /puzzles/{id}`` until the
+new verdict is in. The login keeps the API key in an HttpOnly cookie (``api.auth``), so the
+pages and the script's calls are the key's, as any API client's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import quote
+from uuid import UUID
+
+from fastapi import APIRouter, Depends, FastAPI, Form, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from api.auth import KEY_COOKIE, UI_HEADER, key_id_of
+from api.deps import Db, owned_batch, owned_puzzle, public_puzzle_ids
+from reports.book_report import LOW_CONFIDENCE
+from reports.review import needs_review, review_reasons
+from store.artifacts import Artifacts
+from store.corrections import correction_history, latest_corrections
+from store.models import Puzzle
+from store.progress import batches_of_key, stage_progress
+from store.results import puzzle_result, result_records
+
+HERE = Path(__file__).parent
+TEMPLATES = Jinja2Templates(directory=HERE / "templates")
+BATCHES_SHOWN = 100
+PLAIN_CELL_PX = 60  # a cell of the grid drawn when no board image is stored
+VERDICTS = ("solved", "unsolvable", "multiple_solutions", "timeout", "failed", "pending", "read")
+
+
+class LoginNeeded(Exception):
+    """A page asked for without a live key in the cookie: the answer is the login form."""
+
+
+def _ui_key(request: Request) -> int:
+    key = request.cookies.get(KEY_COOKIE)
+    key_id = key_id_of(request, key) if key else None
+    if key_id is None:
+        raise LoginNeeded
+    return key_id
+
+
+KeyId = Annotated[int, Depends(_ui_key)]
+
+
+def _page(request: Request, template: str, **context: Any) -> HTMLResponse:
+    return TEMPLATES.TemplateResponse(request, template, {"ui_header": UI_HEADER, **context})
+
+
+def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
+    router = APIRouter(prefix="/ui", include_in_schema=False)
+
+    @app.exception_handler(LoginNeeded)
+    async def to_login(request: Request, _: LoginNeeded) -> RedirectResponse:
+        return RedirectResponse(f"/ui/login?next={quote(request.url.path)}", status_code=303)
+
+    @router.get("/login")
+    def login_form(request: Request, next: str = "/ui/", failed: bool = False) -> HTMLResponse:
+        return _page(request, "login.html.j2", next=_local(next), failed=failed)
+
+    @router.post("/login")
+    def login(
+        request: Request, key: Annotated[str, Form()], next: Annotated[str, Form()] = "/ui/"
+    ) -> RedirectResponse:
+        if key_id_of(request, key.strip()) is None:
+            return RedirectResponse(
+                f"/ui/login?failed=true&next={quote(_local(next))}", status_code=303
+            )
+        response = RedirectResponse(_local(next), status_code=303)
+        response.set_cookie(
+            KEY_COOKIE,
+            key.strip(),
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            path="/",
+        )
+        return response
+
+    @router.post("/logout")
+    def logout() -> RedirectResponse:
+        response = RedirectResponse("/ui/login", status_code=303)
+        response.delete_cookie(KEY_COOKIE, path="/")
+        return response
+
+    @router.get("/")
+    def batches(request: Request, key_id: KeyId, db: Db) -> HTMLResponse:
+        total, rows = batches_of_key(db, key_id, None, BATCHES_SHOWN, 0)
+        listed = [
+            {"batch": batch, "finished": done, "stages": stage_progress(db, batch.id)}
+            for batch, done in rows
+        ]
+        return _page(request, "batches.html.j2", batches=listed, total=total)
+
+    @router.get("/batches/{batch_id}")
+    def batch_page(
+        request: Request,
+        batch_id: UUID,
+        key_id: KeyId,
+        db: Db,
+        verdict: Annotated[str | None, Query()] = None,
+        review: bool = False,
+    ) -> HTMLResponse:
+        batch = owned_batch(db, batch_id, key_id)
+        public = public_puzzle_ids(db, batch)
+        grids = [r for r in result_records(db, batch.id) if r.get("puzzle_id") is not None]
+        shown = [
+            {**r, "public_id": public[r["puzzle_id"]], "reasons": review_reasons(r)}
+            for r in grids
+            if (verdict is None or r["status"] == verdict) and (not review or needs_review(r))
+        ]
+        return _page(
+            request,
+            "batch.html.j2",
+            batch=batch,
+            puzzles=shown,
+            total=len(grids),
+            verdict=verdict,
+            review=review,
+            verdicts=VERDICTS,
+            stages=stage_progress(db, batch.id),
+        )
+
+    @router.get("/puzzles/{puzzle_id}")
+    def puzzle_page(request: Request, puzzle_id: UUID, key_id: KeyId, db: Db) -> HTMLResponse:
+        puzzle, batch = owned_puzzle(db, puzzle_id, key_id)
+        record = puzzle_result(db, puzzle.id)
+        assert record is not None  # it was just found
+        board = _board(puzzle, artifacts)
+        return _page(
+            request,
+            "puzzle.html.j2",
+            batch=batch,
+            puzzle=puzzle,
+            record=record,
+            board=board,
+            cells=_cells_shown(record, latest_corrections(db, puzzle.id)),
+            history=correction_history(db, puzzle.id),
+            reasons=review_reasons(record),
+        )
+
+    app.include_router(router)
+    app.mount("/ui/static", StaticFiles(directory=HERE / "static"), name="ui-static")
+
+
+def _board(puzzle: Puzzle, artifacts: Artifacts) -> dict[str, Any] | None:
+    """Where the cells are drawn: on the stored board image, along its lattice; without one
+    (an image gone from disk), on a plain grid of the puzzle's size."""
+    stored = puzzle.board_image_path
+    if stored and puzzle.lattice and artifacts.path(stored).is_file():
+        height, width = artifacts.read_image(stored).shape[:2]
+        return {"image": True, "width": width, "height": height, **puzzle.lattice}
+    if not puzzle.size:
+        return None
+    lines = [PLAIN_CELL_PX * i for i in range(puzzle.size + 1)]
+    side = lines[-1]
+    return {"image": False, "width": side, "height": side, "row_lines": lines, "col_lines": lines}
+
+
+def _cells_shown(record: dict[str, Any], corrected: dict) -> list[dict[str, Any]]:
+    """Each cell as read, what it holds now (its latest correction), whether the solver doubted
+    it, and what it solved to."""
+    doubted = {(d["row"], d["col"]): d for d in record.get("doubts") or []}
+    solution = record.get("solution")
+    shown = []
+    for cell in record["cells"]:
+        place = (cell["row"], cell["col"])
+        now = corrected.get(place)
+        unsure = cell["kind"] == "given" and (cell["confidence"] or 0.0) < LOW_CONFIDENCE
+        shown.append(
+            {
+                **cell,
+                "now_kind": str(now.kind) if now else cell["kind"],
+                "now_digit": now.digit if now else cell["digit"],
+                "corrected": now is not None,
+                "doubt": doubted.get(place),
+                "doubtful": place in doubted or unsure,
+                "solved": solution[cell["row"]][cell["col"]] if solution else None,
+            }
+        )
+    return shown
+
+
+def _local(target: str) -> str:
+    """Only a path of these pages: a login never sends the browser to another site."""
+    return target if target.startswith("/ui/") and "//" not in target else "/ui/"

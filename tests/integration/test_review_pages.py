@@ -1,0 +1,254 @@
+"""The review pages in a real browser: the API and a Celery worker run as processes on the test
+database and a Redis prefix of their own, headless Chromium (Debian's, driven by Selenium
+through Debian's chromedriver) logs in with a key, finds a puzzle that is unsolvable because
+one digit was misread, corrects it by keyboard alone and sees it solved.
+
+Screenshots of the pages are kept in ``$SUDOKU_BATCH_TEST_ARTIFACTS`` if set, else under
+pytest's tmp path (``review-screenshots``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import numpy as np
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from pipeline.board import CellKind
+from pipeline.grid import GridShape
+from pipeline.reading import BoardReading, CellReading, RecognisedBoard
+from settings import Settings
+from store import load
+from store.artifacts import Artifacts
+from store.db import transaction
+from store.handover import Step
+from store.keys import create_key
+from store.models import Batch, CellCorrection, Puzzle
+from store.record import record_reading
+from synth.unique import unique_puzzle
+from tests.integration.conftest import (
+    RUN_ID,
+    Service,
+    free_port,
+    image_worker,
+    settings_env,
+    wait_until,
+)
+from tests.integration.test_end_to_end import page_of
+from workers.app import make_celery
+from workers.publish import hand_over
+
+pytestmark = pytest.mark.services
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+CLI = [sys.executable, "-m", "sudoku_batch.cli"]
+# Bounds against a hang, not expectations.
+START_LIMIT = 60.0
+BATCH_LIMIT = 150.0
+PAGE_LIMIT = 60.0
+# The solver doubts only the least confident givens (pipeline.solve.reconcile); this many
+# are read unsure, so the misread digit, read surer than they, is never doubted.
+UNSURE_GIVENS = 12
+
+
+@dataclass
+class Stack:
+    settings: Settings
+    url: str
+    key: str
+    services: list[Service]
+
+    def logs(self) -> str:
+        return "\n".join(f"--- {s.name} ---\n{s.log_tail()}" for s in self.services)
+
+
+@pytest.fixture(scope="module")
+def stack(
+    make_settings: Callable[[str], Settings],
+    sessions: sessionmaker[Session],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Stack]:
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.skip("needs Debian's chromium and chromium-driver")
+    settings = make_settings("review")
+    env = {**settings_env(settings), "OMP_NUM_THREADS": "1"}
+    logs = tmp_path_factory.mktemp("review-logs")
+    port = free_port()
+    with transaction(sessions) as db:
+        key = create_key(db, f"reviewer-{RUN_ID}")
+    services = []
+    try:
+        services.append(image_worker(f"review-{RUN_ID}@localhost", env, logs))
+        services.append(Service("api", [*CLI, "api", f"--port={port}"], env, logs))
+        stack = Stack(settings, f"http://127.0.0.1:{port}", key, services)
+        wait_until(lambda: _healthy(stack), START_LIMIT, "the API and the broker")
+        yield stack
+    finally:
+        for service in services:
+            service.stop()
+
+
+def _healthy(stack: Stack) -> bool:
+    for service in stack.services:
+        if not service.alive():
+            pytest.fail(f"{service.name} exited early:\n{stack.logs()}")
+    try:
+        return httpx.get(f"{stack.url}/health", timeout=5).is_success
+    except httpx.HTTPError:
+        return False  # still starting
+
+
+@pytest.fixture
+def screenshots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("SUDOKU_BATCH_TEST_ARTIFACTS") or tmp_path) / "review-screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def browser() -> Iterator:
+    webdriver = pytest.importorskip("selenium.webdriver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--window-size=1280,1100"):
+        options.add_argument(argument)
+    # The driver's path given, Selenium Manager never looks for (or downloads) one.
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(CHROMEDRIVER))
+    driver.implicitly_wait(0)
+    yield driver
+    driver.quit()
+
+
+@dataclass(frozen=True)
+class Misread:
+    batch_id: str
+    puzzle_id: str
+    row: int
+    col: int
+    true_digit: int
+
+
+def seed_misread(stack: Stack, sessions: sessionmaker[Session]) -> Misread:
+    """A grid page run through the worker, then its reading recorded again as a reader that
+    misread one digit of the last row (as the digit of another given of that row, so the two
+    clash) would give it, and solved again by the worker: unsolvable."""
+    generated = unique_puzzle(GridShape(3, 3), np.random.default_rng(15), givens=32)
+    headers = {"Authorization": f"Bearer {stack.key}"}
+    with httpx.Client(base_url=stack.url, headers=headers, timeout=30) as api:
+        page = ("files", ("book-page.png", page_of(generated.puzzle)))
+        submitted = api.post("/batches", files=[page], data={"label": "Puzzle book, page 12"})
+        assert submitted.status_code == 201, submitted.text
+        batch_id = submitted.json()["batch_id"]
+        wait_until(
+            lambda: api.get(f"/batches/{batch_id}").json()["finished"],
+            BATCH_LIMIT,
+            f"batch {batch_id} to finish:\n{stack.logs()}",
+            1.0,
+        )
+    truth = generated.puzzle.givens
+    row = len(truth) - 1
+    first, second = [c for c, v in enumerate(truth[row]) if v][:2]
+    read = [list(r) for r in truth]
+    read[row][first] = truth[row][second]
+    unsure = [(r, c) for r in range(row) for c in range(9) if truth[r][c]][:UNSURE_GIVENS]
+    cells = []
+    for r, values in enumerate(read):
+        for c, value in enumerate(values):
+            if not value:
+                cells.append(CellReading(r, c, CellKind.EMPTY, None, 0.99))
+            elif (r, c) == (row, first):
+                cells.append(CellReading(r, c, CellKind.GIVEN, value, 0.85, ((truth[r][c], 0.1),)))
+            else:
+                cells.append(
+                    CellReading(r, c, CellKind.GIVEN, value, 0.7 if (r, c) in unsure else 0.99)
+                )
+    artifacts = Artifacts(stack.settings.data_dir)
+    with transaction(sessions) as db:
+        puzzle = db.scalars(select(Puzzle).join(Batch).where(Batch.public_id == batch_id)).one()
+        board, board_path = load.stored_board(db, puzzle.id, artifacts)
+        reading = BoardReading(GridShape(3, 3), tuple(cells))
+        record_reading(db, puzzle.id, RecognisedBoard(board, reading), board_path, 0.0)
+        internal_id, public_id = puzzle.id, str(puzzle.public_id)
+    hand_over(make_celery(stack.settings), sessions, Step.SOLVE, [internal_id])
+
+    def verdict() -> str | None:
+        with sessions() as db:
+            status = db.get_one(Puzzle, internal_id).status
+        return status if status != "read" else None
+
+    assert wait_until(verdict, BATCH_LIMIT, "the misread grid's verdict") == "unsolvable"
+    return Misread(batch_id, public_id, row, first, truth[row][first])
+
+
+def test_a_misread_digit_is_corrected_by_keyboard_and_the_puzzle_is_solved(
+    stack: Stack, sessions: sessionmaker[Session], browser, screenshots: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    misread = seed_misread(stack, sessions)
+
+    def shown(selector: str):
+        def find():
+            found = browser.find_elements(By.CSS_SELECTOR, selector)
+            return found[0] if found else None
+
+        return wait_until(find, PAGE_LIMIT, f"{selector} on {browser.current_url}", 0.2)
+
+    browser.get(f"{stack.url}/ui/")
+    assert browser.current_url.startswith(f"{stack.url}/ui/login")
+    shown("#key").send_keys(stack.key + Keys.ENTER)
+    shown(".batch-card")
+    assert misread.batch_id in browser.page_source
+    browser.save_screenshot(str(screenshots / "batches.png"))
+
+    browser.get(f"{stack.url}/ui/batches/{misread.batch_id}?review=true")
+    row = shown("table.puzzles tr.review")
+    assert "unsolvable" in row.text
+    browser.save_screenshot(str(screenshots / "batch.png"))
+
+    browser.get(f"{stack.url}/ui/puzzles/{misread.puzzle_id}")
+    assert shown("#verdict").text == "unsolvable"
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".cell.doubtful")) == UNSURE_GIVENS + 1
+    browser.save_screenshot(str(screenshots / "puzzle-unsolvable.png"))
+    board = shown("#board")
+    keys = [Keys.ARROW_DOWN] * misread.row + [Keys.ARROW_RIGHT] * misread.col
+    board.send_keys(*keys, str(misread.true_digit))
+    assert shown("#cell-pending").text.startswith(str(misread.true_digit))
+    browser.save_screenshot(str(screenshots / "puzzle-correcting.png"))
+    board.send_keys(Keys.ENTER)
+
+    wait_until(
+        lambda: browser.find_elements(By.CSS_SELECTOR, "#verdict.solved"),
+        PAGE_LIMIT,
+        f"the corrected grid to be solved:\n{stack.logs()}",
+        0.2,
+    )
+    assert shown("#solution")
+    assert f"row {misread.row + 1}, column {misread.col + 1}" in shown("#history").text
+    browser.save_screenshot(str(screenshots / "puzzle-solved.png"))
+
+    with sessions() as db:
+        puzzle = db.scalars(select(Puzzle).where(Puzzle.public_id == misread.puzzle_id)).one()
+        (correction,) = db.scalars(
+            select(CellCorrection).where(CellCorrection.puzzle_id == puzzle.id)
+        )
+        assert (correction.row, correction.col) == (misread.row, misread.col)
+        assert (correction.old_digit, correction.new_digit) == (
+            puzzle.givens[misread.row][misread.col],
+            misread.true_digit,
+        )
+        assert puzzle.status == "solved"
+    headers = {"Authorization": f"Bearer {stack.key}"}
+    results = httpx.get(
+        f"{stack.url}/batches/{misread.batch_id}/results", headers=headers, timeout=30
+    ).json()["items"]
+    assert [(r["status"], r["corrected"]) for r in results] == [("solved", True)]
