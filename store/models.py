@@ -274,7 +274,9 @@ class Page(Handover, Base):
         Integer, default=0, comment="0-based frame of a multi-frame image (TIFF)"
     )
     image_path: Mapped[str | None] = mapped_column(
-        Text, comment="the page as an image once loaded, relative to the data directory"
+        Text,
+        comment="the page as an image, relative to the data directory; null unless page "
+        "images are kept (--keep-intermediates, SUDOKU_BATCH_KEEP_PAGE_IMAGES)",
     )
     width: Mapped[int | None] = mapped_column(Integer, comment="page image width, pixels")
     height: Mapped[int | None] = mapped_column(Integer, comment="page image height, pixels")
