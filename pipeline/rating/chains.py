@@ -89,17 +89,15 @@ def _static_links(board: Board) -> StaticLinks:
 def forcing_chains(board: Board) -> Step | None:
     links = _static_links(board)
     off = links.off
-    reach, m = links.reach()
-    ons = (1 << m) - 1
-    ids = {code: i for i, code in enumerate(sorted(links.weak))}
-    ids.update({code + off: i + m for code, i in list(ids.items())})
+    reach = links.reach()
+    ons = (1 << off) - 1
     hints: list[Hint] = []
     for on in _candidates(board):
         for start in (on, on + off):
-            implied = reach[start]
-            if not implied & (implied >> m) & ons:
+            implied = reach.get(start, 0)
+            if not implied & (implied >> off) & ons:
                 continue  # leads to no contradiction: nothing to trace
-            used, size = links.contradiction_of(start, ids)
+            used, size = links.contradiction_of(start)
             base = XY_CHAIN if used == X_LINK | Y_LINK else X_CHAIN if used == X_LINK else Y_CHAIN
             hints.append((base + length_bonus(size), start, False))
     return _step("Forcing chain", hints, board)
@@ -182,7 +180,7 @@ def _common_hints(
 
 def multiple_forcing_chains(board: Board) -> Step | None:
     links = _static_links(board)
-    reach, _ = links.reach()
+    reach = links.reach()
     follow = {}
     hints: list[Hint] = []
     for base, starts in _groups(board):
