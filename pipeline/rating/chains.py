@@ -21,7 +21,7 @@ each of the thresholds 4, 6, 8, 12, 16, 24, 32, 48, ... it exceeds.
 
 from __future__ import annotations
 
-from pipeline.rating.candidates import Board, board_places, memo
+from pipeline.rating.candidates import Board, Geometry, board_places, memo, part_memo
 from pipeline.rating.implication import (
     X_LINK,
     Y_LINK,
@@ -108,7 +108,7 @@ def nishio(board: Board) -> Step | None:
     n = board.geo.size
     where = board_places(board)
     for on in _candidates(board):
-        if not _digit_contradicts(board.geo, where[on % n], on // n):
+        if not part_memo(_contradicting_cells, board.geo, where[on % n]) >> (on // n) & 1:
             continue  # nothing to trace
         found = follow_dynamic(board, on, digit_only=1 << (on % n), where0=where)
         if found.contradiction is not None:
@@ -117,7 +117,20 @@ def nishio(board: Board) -> Step | None:
     return _step("Nishio forcing chain", hints, board)
 
 
-def _digit_contradicts(geo, places: int, cell: int) -> bool:
+def _contradicting_cells(geo: Geometry, places: int) -> int:
+    """The cells among a digit's ``places`` where ``_digit_contradicts`` holds, as a mask: a
+    function of the digit's places only, so kept per shape (``part_memo``) across states."""
+    found = 0
+    bits = places
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        if _digit_contradicts(geo, places, low.bit_length() - 1):
+            found |= low
+    return found
+
+
+def _digit_contradicts(geo: Geometry, places: int, cell: int) -> bool:
     """Whether placing a digit in ``cell`` and following only that digit (a unit left with one
     place takes it there) empties a unit of it or puts it twice in one: what Nishio looks for,
     decided on cell bitmasks before the traced version is run for the size of the chain. It

@@ -140,13 +140,10 @@ class StaticLinks:
                 to_ons.setdefault(lo + off, []).append(hi)
                 to_ons.setdefault(hi + off, []).append(lo)
         for i, wi in enumerate(self.where):
-            for mask in geo.unit_masks:
-                here = wi & mask
-                if here and here.bit_count() == 2:
-                    a = here & -here
-                    lo, hi = (a.bit_length() - 1) * n + i, ((here ^ a).bit_length() - 1) * n + i
-                    to_ons.setdefault(lo + off, []).append(hi)
-                    to_ons.setdefault(hi + off, []).append(lo)
+            for lo, hi in part_memo(_two_places, geo, wi):
+                lo, hi = lo * n + i, hi * n + i
+                to_ons.setdefault(lo + off, []).append(hi)
+                to_ons.setdefault(hi + off, []).append(lo)
         active = 0
         for lit in to_ons:
             active |= 1 << (lit - off)
@@ -182,10 +179,26 @@ class StaticLinks:
         return reach
 
     def contradiction_of(self, start: int) -> tuple[int, int]:
-        """What ``follow(start, stop_at_contradiction=True)`` finds, in the same breadth-first
-        order, without keeping the walk: (the strong-link kinds the two clashing literals were
-        reached by, the number of literals they rest on); (0, 0) when there is no
-        contradiction."""
+        """What ``follow(start, stop_at_contradiction=True)`` finds, without building its
+        record: (the strong-link kinds the two clashing literals were reached by, the number of
+        literals they rest on); (0, 0) when there is no contradiction."""
+        parent, kind, clash = self._walk(start, stop_at_contradiction=True)
+        if clash is None:
+            return 0, 0
+        return kind[clash[0]] | kind[clash[1]], _rests(parent, *clash)
+
+    def follow(self, start: int, stop_at_contradiction: bool) -> Consequences:
+        parent, kind, clash = self._walk(start, stop_at_contradiction)
+        parents = {lit: (p,) for lit, p in parent.items()}
+        parents[start] = ()
+        return Consequences(parents, clash, kind)
+
+    def _walk(
+        self, start: int, stop_at_contradiction: bool
+    ) -> tuple[dict[int, int], dict[int, int], tuple[int, int] | None]:
+        """Breadth first from ``start``, so the first contradiction met is a short one: each
+        literal reached -> the literal it was reached from (-1 for the start), -> the kinds of
+        strong link on its way, and the two clashing literals (None when none was met)."""
         off, weak, strong = self.off, self._weak, self._strong
         parent = {start: -1}
         kind = {start: 0}
@@ -202,8 +215,8 @@ class StaticLinks:
                         continue
                     parent[w] = v
                     kind[w] = kv
-                    if w - off in parent:
-                        return kv | kind[w - off], _rests(parent, w, w - off)
+                    if stop_at_contradiction and w - off in parent:
+                        return parent, kind, (w, w - off)
                     queue.append(w)
                 continue
             pairs = strong.get(v)
@@ -213,31 +226,11 @@ class StaticLinks:
                 if w in parent:
                     continue
                 parent[w] = v
-                kind[w] = kw = kind[v] | k
-                if w + off in parent:
-                    return kw | kind[w + off], _rests(parent, w, w + off)
+                kind[w] = kind[v] | k
+                if stop_at_contradiction and w + off in parent:
+                    return parent, kind, (w, w + off)
                 queue.append(w)
-        return 0, 0
-
-    def follow(self, start: int, stop_at_contradiction: bool) -> Consequences:
-        """Breadth first from ``start``, so the first contradiction met is a short one."""
-        off = self.off
-        parents: dict[int, tuple[int, ...]] = {start: ()}
-        kinds = {start: 0}
-        queue = deque([start])
-        while queue:
-            lit = queue.popleft()
-            nexts = [(x, 0) for x in self.weak(lit)] if lit < off else self.strong(lit)
-            for nxt, kind in nexts:
-                if nxt in parents:
-                    continue
-                parents[nxt] = (lit,)
-                kinds[nxt] = kinds[lit] | kind
-                negation = nxt - off if nxt >= off else nxt + off
-                if negation in parents and stop_at_contradiction:
-                    return Consequences(parents, (nxt, negation), kinds)
-                queue.append(nxt)
-        return Consequences(parents, None, kinds)
+        return parent, kind, None
 
 
 def _rests(parent: dict[int, int], *ends: int) -> int:
@@ -248,6 +241,17 @@ def _rests(parent: dict[int, int], *ends: int) -> int:
             rests.add(x)
             x = parent[x]
     return len(rests)
+
+
+def _two_places(geo: Geometry, places: int) -> list[tuple[int, int]]:
+    """The units where a digit with these ``places`` has exactly two, as (cell, cell)."""
+    pairs = []
+    for mask in geo.unit_masks:
+        here = places & mask
+        if here and here.bit_count() == 2:
+            a = here & -here
+            pairs.append((a.bit_length() - 1, (here ^ a).bit_length() - 1))
+    return pairs
 
 
 def _weak_masks(geo: Geometry) -> list[int]:
