@@ -344,8 +344,8 @@ def follow_dynamic(
     off = off_base(board)
     orig = board.cands
     cands = orig[:]
-    where = list(where0) if where0 is not None else digit_places(orig, n)
-    owhere = where[:]
+    owhere = where0 if where0 is not None else digit_places(orig, n)
+    where = list(owhere)
     unit_masks, peer_masks, cell_units = geo.unit_masks, geo.peer_masks, geo.cell_units
     parents: dict[int, tuple[int, ...]] = {start: ()}
     queue = deque([start])
@@ -363,22 +363,27 @@ def follow_dynamic(
             if not cands[c] & bit:
                 clash.append((lit, lit + off))
                 break
-            struck = []
-            if not digit_only:
+            if not digit_only:  # the cell's other digits go; the cell keeps this one
                 others = cands[c] & ~bit
+                cands[c] = bit
+                cell_bit = 1 << c
                 while others:
                     e = others & -others
                     others ^= e
-                    struck.append((c, e.bit_length() - 1))
+                    j = e.bit_length() - 1
+                    where[j] &= ~cell_bit
+                    x = lit - i + j + off
+                    if x not in parents:
+                        parents[x] = (lit,)
+                        queue.append(x)
             hits = where[i] & peer_masks[c]
+            where[i] &= ~hits
             while hits:
                 low = hits & -hits
                 hits ^= low
-                struck.append((low.bit_length() - 1, i))
-            for cell, j in struck:
-                cands[cell] &= ~(1 << j)
-                where[j] &= ~(1 << cell)
-                x = cell * n + j + off
+                cell = low.bit_length() - 1
+                cands[cell] &= ~bit
+                x = cell * n + i + off
                 if x not in parents:
                     parents[x] = (lit,)
                     queue.append(x)
