@@ -182,25 +182,23 @@ class StaticLinks:
         """What ``follow(start, stop_at_contradiction=True)`` finds, without building its
         record: (the strong-link kinds the two clashing literals were reached by, the number of
         literals they rest on); (0, 0) when there is no contradiction."""
-        parent, kind, clash = self._walk(start, stop_at_contradiction=True)
+        parents, clash, kind = self._walk(start, stop_at_contradiction=True)
         if clash is None:
             return 0, 0
-        return kind[clash[0]] | kind[clash[1]], _rests(parent, *clash)
+        return kind[clash[0]] | kind[clash[1]], len(ancestors(parents, clash))
 
     def follow(self, start: int, stop_at_contradiction: bool) -> Consequences:
-        parent, kind, clash = self._walk(start, stop_at_contradiction)
-        parents = {lit: (p,) for lit, p in parent.items()}
-        parents[start] = ()
-        return Consequences(parents, clash, kind)
+        return Consequences(*self._walk(start, stop_at_contradiction))
 
     def _walk(
         self, start: int, stop_at_contradiction: bool
-    ) -> tuple[dict[int, int], dict[int, int], tuple[int, int] | None]:
+    ) -> tuple[dict[int, tuple[int, ...]], tuple[int, int] | None, dict[int, int]]:
         """Breadth first from ``start``, so the first contradiction met is a short one: each
-        literal reached -> the literal it was reached from (-1 for the start), -> the kinds of
-        strong link on its way, and the two clashing literals (None when none was met)."""
+        literal reached -> the literal it was reached from (as a 1-tuple, none for the start),
+        the two clashing literals (None when none was met), and each literal reached -> the
+        kinds of strong link on its way."""
         off, weak, strong = self.off, self._weak, self._strong
-        parent = {start: -1}
+        parent: dict[int, tuple[int, ...]] = {start: ()}
         kind = {start: 0}
         queue = deque([start])
         while queue:
@@ -210,13 +208,14 @@ class StaticLinks:
                 if nexts is None:
                     nexts = self.weak(v)
                 kv = kind[v]
+                by = (v,)
                 for w in nexts:
                     if w in parent:
                         continue
-                    parent[w] = v
+                    parent[w] = by
                     kind[w] = kv
                     if stop_at_contradiction and w - off in parent:
-                        return parent, kind, (w, w - off)
+                        return parent, (w, w - off), kind
                     queue.append(w)
                 continue
             pairs = strong.get(v)
@@ -225,22 +224,12 @@ class StaticLinks:
             for w, k in pairs:
                 if w in parent:
                     continue
-                parent[w] = v
+                parent[w] = (v,)
                 kind[w] = kind[v] | k
                 if stop_at_contradiction and w + off in parent:
-                    return parent, kind, (w, w + off)
+                    return parent, (w, w + off), kind
                 queue.append(w)
-        return parent, kind, None
-
-
-def _rests(parent: dict[int, int], *ends: int) -> int:
-    """How many literals the given ends of a walk rest on: they and their ancestors."""
-    rests = set()
-    for x in ends:
-        while x != -1 and x not in rests:
-            rests.add(x)
-            x = parent[x]
-    return len(rests)
+        return parent, None, kind
 
 
 def _two_places(geo: Geometry, places: int) -> list[tuple[int, int]]:
