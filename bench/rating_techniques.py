@@ -20,11 +20,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.rating import DEFAULT_DATA  # noqa: E402
 from pipeline.ingest.textpuzzle import parse_puzzle_line  # noqa: E402
 from pipeline.rating import rate_puzzle, rater  # noqa: E402
 from pipeline.rating.candidates import geometry  # noqa: E402
-
-DEFAULT_DATA = REPO / "bench" / "data" / "se_rated_sample.txt"
 
 
 def main() -> int:
