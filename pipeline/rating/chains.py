@@ -21,7 +21,7 @@ each of the thresholds 4, 6, 8, 12, 16, 24, 32, 48, ... it exceeds.
 
 from __future__ import annotations
 
-from pipeline.rating.candidates import Board, board_places, memo
+from pipeline.rating.candidates import Board, Geometry, board_places, memo, part_memo
 from pipeline.rating.implication import (
     X_LINK,
     Y_LINK,
@@ -89,17 +89,15 @@ def _static_links(board: Board) -> StaticLinks:
 def forcing_chains(board: Board) -> Step | None:
     links = _static_links(board)
     off = links.off
-    reach, m = links.reach()
-    ons = (1 << m) - 1
-    ids = {code: i for i, code in enumerate(sorted(links.weak))}
-    ids.update({code + off: i + m for code, i in list(ids.items())})
+    reach = links.reach()
+    ons = (1 << off) - 1
     hints: list[Hint] = []
     for on in _candidates(board):
         for start in (on, on + off):
-            implied = reach[start]
-            if not implied & (implied >> m) & ons:
+            implied = reach.get(start, 0)
+            if not implied & (implied >> off) & ons:
                 continue  # leads to no contradiction: nothing to trace
-            used, size = links.contradiction_of(start, ids)
+            used, size = links.contradiction_of(start)
             base = XY_CHAIN if used == X_LINK | Y_LINK else X_CHAIN if used == X_LINK else Y_CHAIN
             hints.append((base + length_bonus(size), start, False))
     return _step("Forcing chain", hints, board)
@@ -110,7 +108,7 @@ def nishio(board: Board) -> Step | None:
     n = board.geo.size
     where = board_places(board)
     for on in _candidates(board):
-        if not _digit_contradicts(board.geo, where[on % n], on // n):
+        if not part_memo(_contradicting_cells, board.geo, where[on % n]) >> (on // n) & 1:
             continue  # nothing to trace
         found = follow_dynamic(board, on, digit_only=1 << (on % n), where0=where)
         if found.contradiction is not None:
@@ -119,7 +117,20 @@ def nishio(board: Board) -> Step | None:
     return _step("Nishio forcing chain", hints, board)
 
 
-def _digit_contradicts(geo, places: int, cell: int) -> bool:
+def _contradicting_cells(geo: Geometry, places: int) -> int:
+    """The cells among a digit's ``places`` where ``_digit_contradicts`` holds, as a mask: a
+    function of the digit's places only, so kept per shape (``part_memo``) across states."""
+    found = 0
+    bits = places
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        if _digit_contradicts(geo, places, low.bit_length() - 1):
+            found |= low
+    return found
+
+
+def _digit_contradicts(geo: Geometry, places: int, cell: int) -> bool:
     """Whether placing a digit in ``cell`` and following only that digit (a unit left with one
     place takes it there) empties a unit of it or puts it twice in one: what Nishio looks for,
     decided on cell bitmasks before the traced version is run for the size of the chain. It
@@ -182,7 +193,7 @@ def _common_hints(
 
 def multiple_forcing_chains(board: Board) -> Step | None:
     links = _static_links(board)
-    reach, _ = links.reach()
+    reach = links.reach()
     follow = {}
     hints: list[Hint] = []
     for base, starts in _groups(board):

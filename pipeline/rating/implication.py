@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from pipeline.rating.candidates import Board, board_places, digit_places
+from pipeline.rating.candidates import Board, Geometry, board_places, digit_places, part_memo
 
 X_LINK = 1  # strong link between the two places of a digit in a unit
 Y_LINK = 2  # strong link between the two digits of a cell
@@ -56,155 +56,239 @@ def ancestors(parents: dict[int, tuple[int, ...]], literals: tuple[int, ...]) ->
 
 
 class StaticLinks:
-    """The weak and strong links of one board state, built once per chaining step."""
+    """The weak and strong links of one board state, shared by the static chaining tiers.
+
+    A literal's code is also its bit in the reach masks (on literals below ``off``, off
+    literals from ``off`` up). The links of a literal are listed when a walk first needs
+    them; ``reach`` works on masks instead."""
 
     def __init__(self, board: Board) -> None:
-        geo, cands = board.geo, board.cands
-        n = geo.size
-        off = off_base(board)
-        self.off = off
-        self._reach: tuple[dict[int, int], int] | None = None
-        self.weak: dict[int, list[int]] = {}
-        self.strong: dict[int, list[tuple[int, int]]] = {}
-        where = board_places(board)
-        peer_masks, unit_masks, cell_units = geo.peer_masks, geo.unit_masks, geo.cell_units
-        for c, m in enumerate(cands):
-            bits = m
-            while bits:
-                bit = bits & -bits
-                bits ^= bit
-                i = bit.bit_length() - 1
-                lit = c * n + i
-                weak = [c * n + j + off for j in range(n) if m >> j & 1 and j != i]
-                hits = where[i] & peer_masks[c]
-                while hits:
-                    low = hits & -hits
-                    hits ^= low
-                    weak.append((low.bit_length() - 1) * n + i + off)
-                self.weak[lit] = weak
-                strong = []
-                if m.bit_count() == 2:
-                    other = (m & ~bit).bit_length() - 1
-                    strong.append((c * n + other, Y_LINK))
-                for u in cell_units[c]:
-                    here = where[i] & unit_masks[u]
-                    if here.bit_count() == 2:
-                        p = (here & ~(1 << c)).bit_length() - 1
-                        strong.append((p * n + i, X_LINK))
-                self.strong[lit + off] = strong
+        self.geo = board.geo
+        self.off = off_base(board)
+        # Copies: the board is changed in place by the next step, these links are not.
+        self.cands = board.cands[:]
+        self.where = list(board_places(board))
+        self._weak: dict[int, list[int]] = {}
+        self._strong: dict[int, list[tuple[int, int]]] = {}
+        self._reach: dict[int, int] | None = None
 
-    def reach(self) -> tuple[dict[int, int], int]:
-        """Everything each literal implies, at once: literal -> bitmask over dense ids of the
-        literals it reaches (itself included), and the number ``m`` of candidates. The on
-        literal of the candidate with id ``i`` has id ``i``, its off literal ``i + m``.
+    def weak(self, lit: int) -> list[int]:
+        """The off literals an on literal implies: its cell's other digits, then its digit in
+        the cell's peers, ascending."""
+        found = self._weak.get(lit)
+        if found is None:
+            n, off = self.geo.size, self.off
+            c, i = divmod(lit, n)
+            m = self.cands[c]
+            found = [c * n + j + off for j in range(n) if m >> j & 1 and j != i]
+            hits = self.where[i] & self.geo.peer_masks[c]
+            while hits:
+                low = hits & -hits
+                hits ^= low
+                found.append((low.bit_length() - 1) * n + i + off)
+            self._weak[lit] = found
+        return found
 
-        A transitive closure over the strongly connected components (Tarjan, iterative), so a
-        whole board costs about one pass over the links instead of one search per literal; the
+    def strong(self, lit: int) -> list[tuple[int, int]]:
+        """The on literals an off literal implies, with the kind of link: the cell's other
+        digit when it has two (Y), then the digit's other place in each of the cell's units
+        that has two (X)."""
+        found = self._strong.get(lit)
+        if found is None:
+            geo = self.geo
+            n = geo.size
+            c, i = divmod(lit - self.off, n)
+            m = self.cands[c]
+            found = []
+            if m.bit_count() == 2:
+                found.append((c * n + (m & ~(1 << i)).bit_length() - 1, Y_LINK))
+            wi = self.where[i]
+            for u in geo.cell_units[c]:
+                here = wi & geo.unit_masks[u]
+                if here.bit_count() == 2:
+                    found.append((((here & ~(1 << c)).bit_length() - 1) * n + i, X_LINK))
+            self._strong[lit] = found
+        return found
+
+    def reach(self) -> dict[int, int]:
+        """Everything each literal implies, at once: literal code -> bitmask over literal codes
+        of the literals it reaches (itself included); an off literal without a strong link
+        implies nothing and is left out.
+
+        An on literal reaches its weak partners as one mask (``weak_masks``, cut to the
+        candidates); only the off literals with a strong link lead further. So the graph
+        walked is the on literals and those few off literals, and a transitive closure over
+        its strongly connected components (Tarjan, iterative) costs about one pass over it. The
         chain tiers use it to find which assumptions lead anywhere before tracing those.
         Computed once per board state and kept."""
-        if self._reach is not None:
-            return self._reach
-        ons = sorted(self.weak)
-        m = len(ons)
-        ids = {lit: i for i, lit in enumerate(ons)}
-        ids.update({lit + self.off: i + m for i, lit in enumerate(ons)})
-        succ: list[list[int]] = [[] for _ in range(2 * m)]
-        kinds: list[list[int]] = [[] for _ in range(2 * m)]
-        for lit, nexts in self.weak.items():
-            succ[ids[lit]] = [ids[x] for x in nexts]
-            kinds[ids[lit]] = [0] * len(nexts)
-        for lit, strong in self.strong.items():
-            succ[ids[lit]] = [ids[x] for x, _ in strong]
-            kinds[ids[lit]] = [kind for _, kind in strong]
-        self.dense = (succ, kinds, m)
-        closure = _closure(succ)
-        codes = ons + [lit + self.off for lit in ons]
-        self._reach = {code: closure[i] for i, code in enumerate(codes)}, m
+        if self._reach is None:
+            self._reach = self._closure()
         return self._reach
 
-    def contradiction_of(self, start: int, ids: dict[int, int]) -> tuple[int, int]:
-        """What ``follow(start, stop_at_contradiction=True)`` finds, on the dense ids that
-        ``reach`` built (call it first), in the same breadth-first order: (the strong-link kinds
-        the two clashing literals were reached by, the number of literals they rest on); (0, 0)
-        when there is no contradiction."""
-        succ, kinds, m = self.dense
-        s = ids[start]
-        parent = {s: -1}
-        kind = {s: 0}
-        queue = deque([s])
-        while queue:
-            v = queue.popleft()
-            for w, k in zip(succ[v], kinds[v], strict=True):
-                if w in parent:
-                    continue
-                parent[w] = v
-                kind[w] = kind[v] | k
-                neg = w - m if w >= m else w + m
-                if neg in parent:
-                    rests = set()
-                    for x in (w, neg):
-                        while x != -1 and x not in rests:
-                            rests.add(x)
-                            x = parent[x]
-                    return kind[w] | kind[neg], len(rests)
-                queue.append(w)
-        return 0, 0
+    def _closure(self) -> dict[int, int]:
+        geo, cands, off = self.geo, self.cands, self.off
+        n = geo.size
+        present = 0
+        for c, m in enumerate(cands):
+            if m:
+                present |= m << (c * n)
+        to_ons: dict[int, list[int]] = {}  # off literal with strong links -> its on literals
+        for c, m in enumerate(cands):
+            if m.bit_count() == 2:
+                a = m & -m
+                lo, hi = c * n + a.bit_length() - 1, c * n + (m ^ a).bit_length() - 1
+                to_ons.setdefault(lo + off, []).append(hi)
+                to_ons.setdefault(hi + off, []).append(lo)
+        for i, wi in enumerate(self.where):
+            for lo, hi in part_memo(_two_places, geo, wi):
+                lo, hi = lo * n + i, hi * n + i
+                to_ons.setdefault(lo + off, []).append(hi)
+                to_ons.setdefault(hi + off, []).append(lo)
+        active = 0
+        for lit in to_ons:
+            active |= 1 << (lit - off)
+        weak_masks = part_memo(_weak_masks, geo)
+        own: dict[int, int] = {}  # node -> the bits it reaches directly, itself included
+        succ: dict[int, list[int]] = {}  # node -> the nodes that lead further
+        for lit, ons in to_ons.items():
+            own[lit] = 1 << lit
+            succ[lit] = ons
+        sources = []  # on literals that no link reaches: their off literal has no strong link
+        bits = present
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            lit = low.bit_length() - 1
+            partners = weak_masks[lit] & present
+            nexts = []
+            hits = partners & active
+            while hits:
+                b = hits & -hits
+                hits ^= b
+                nexts.append(b.bit_length() - 1 + off)
+            if low & active:
+                own[lit] = low | partners << off
+                succ[lit] = nexts
+            else:
+                sources.append((lit, low | partners << off, nexts))
+        reach = _closure(succ, own)
+        for lit, mask, nexts in sources:
+            for x in nexts:
+                mask |= reach[x]
+            reach[lit] = mask
+        return reach
+
+    def contradiction_of(self, start: int) -> tuple[int, int]:
+        """What ``follow(start, stop_at_contradiction=True)`` finds, without building its
+        record: (the strong-link kinds the two clashing literals were reached by, the number of
+        literals they rest on); (0, 0) when there is no contradiction."""
+        parents, clash, kind = self._walk(start, stop_at_contradiction=True)
+        if clash is None:
+            return 0, 0
+        return kind[clash[0]] | kind[clash[1]], len(ancestors(parents, clash))
 
     def follow(self, start: int, stop_at_contradiction: bool) -> Consequences:
-        """Breadth first from ``start``, so the first contradiction met is a short one."""
-        off = self.off
-        parents: dict[int, tuple[int, ...]] = {start: ()}
-        kinds = {start: 0}
+        return Consequences(*self._walk(start, stop_at_contradiction))
+
+    def _walk(
+        self, start: int, stop_at_contradiction: bool
+    ) -> tuple[dict[int, tuple[int, ...]], tuple[int, int] | None, dict[int, int]]:
+        """Breadth first from ``start``, so the first contradiction met is a short one: each
+        literal reached -> the literal it was reached from (as a 1-tuple, none for the start),
+        the two clashing literals (None when none was met), and each literal reached -> the
+        kinds of strong link on its way."""
+        off, weak, strong = self.off, self._weak, self._strong
+        parent: dict[int, tuple[int, ...]] = {start: ()}
+        kind = {start: 0}
         queue = deque([start])
         while queue:
-            lit = queue.popleft()
-            if lit < off:
-                nexts = [(x, 0) for x in self.weak.get(lit, ())]
-            else:
-                nexts = self.strong.get(lit, ())
-            for nxt, kind in nexts:
-                if nxt in parents:
+            v = queue.popleft()
+            if v < off:  # weak links: the kind is passed on unchanged
+                nexts = weak.get(v)
+                if nexts is None:
+                    nexts = self.weak(v)
+                kv = kind[v]
+                by = (v,)
+                for w in nexts:
+                    if w in parent:
+                        continue
+                    parent[w] = by
+                    kind[w] = kv
+                    if stop_at_contradiction and w - off in parent:
+                        return parent, (w, w - off), kind
+                    queue.append(w)
+                continue
+            pairs = strong.get(v)
+            if pairs is None:
+                pairs = self.strong(v)
+            for w, k in pairs:
+                if w in parent:
                     continue
-                parents[nxt] = (lit,)
-                kinds[nxt] = kinds[lit] | kind
-                negation = nxt - off if nxt >= off else nxt + off
-                if negation in parents and stop_at_contradiction:
-                    return Consequences(parents, (nxt, negation), kinds)
-                queue.append(nxt)
-        return Consequences(parents, None, kinds)
+                parent[w] = (v,)
+                kind[w] = kind[v] | k
+                if stop_at_contradiction and w + off in parent:
+                    return parent, (w, w + off), kind
+                queue.append(w)
+        return parent, None, kind
 
 
-def _closure(succ: list[list[int]]) -> list[int]:
-    """Per node, the bitmask of the nodes it reaches (itself included)."""
-    count = len(succ)
-    index = [-1] * count
-    low = [0] * count
-    on_stack = [False] * count
+def _two_places(geo: Geometry, places: int) -> list[tuple[int, int]]:
+    """The units where a digit with these ``places`` has exactly two, as (cell, cell)."""
+    pairs = []
+    for mask in geo.unit_masks:
+        here = places & mask
+        if here and here.bit_count() == 2:
+            a = here & -here
+            pairs.append((a.bit_length() - 1, (here ^ a).bit_length() - 1))
+    return pairs
+
+
+def _weak_masks(geo: Geometry) -> list[int]:
+    """Per on literal code of the shape, the codes (as on literals) of its possible weak
+    partners: the cell's other digits and the digit in the cell's peers."""
+    n = geo.size
+    masks = []
+    for c in range(geo.cells):
+        peers = 0
+        for p in geo.peers[c]:
+            peers |= 1 << (p * n)
+        for i in range(n):
+            cell = ((1 << n) - 1) << (c * n)
+            masks.append((cell & ~(1 << (c * n + i))) | peers << i)
+    return masks
+
+
+def _closure(succ: dict[int, list[int]], own: dict[int, int]) -> dict[int, int]:
+    """Per node, the bitmask of what it reaches: its ``own`` bits and those of every node it
+    leads to through ``succ``."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
     stack: list[int] = []
-    comp = [-1] * count
+    comp: dict[int, int] = {}
     comp_reach: list[int] = []
     counter = 0
-    for root in range(count):
-        if index[root] != -1:
+    for root in succ:
+        if root in index:
             continue
         work = [(root, 0)]
         index[root] = low[root] = counter
         counter += 1
         stack.append(root)
-        on_stack[root] = True
+        on_stack.add(root)
         while work:
             v, i = work[-1]
             edges = succ[v]
             if i < len(edges):
                 work[-1] = (v, i + 1)
                 w = edges[i]
-                if index[w] == -1:
+                if w not in index:
                     index[w] = low[w] = counter
                     counter += 1
                     stack.append(w)
-                    on_stack[w] = True
+                    on_stack.add(w)
                     work.append((w, 0))
-                elif on_stack[w] and index[w] < low[v]:
+                elif w in on_stack and index[w] < low[v]:
                     low[v] = index[w]
                 continue
             work.pop()
@@ -217,7 +301,7 @@ def _closure(succ: list[list[int]]) -> list[int]:
                 members = []
                 while True:
                     w = stack.pop()
-                    on_stack[w] = False
+                    on_stack.discard(w)
                     members.append(w)
                     if w == v:
                         break
@@ -225,13 +309,13 @@ def _closure(succ: list[list[int]]) -> list[int]:
                 mask = 0
                 for w in members:
                     comp[w] = c
-                    mask |= 1 << w
+                    mask |= own[w]
                 for w in members:
                     for x in succ[w]:
                         if comp[x] != c:
                             mask |= comp_reach[comp[x]]
                 comp_reach.append(mask)
-    return [comp_reach[comp[v]] for v in range(count)]
+    return {v: comp_reach[c] for v, c in comp.items()}
 
 
 def follow_dynamic(
@@ -249,8 +333,8 @@ def follow_dynamic(
     off = off_base(board)
     orig = board.cands
     cands = orig[:]
-    where = list(where0) if where0 is not None else digit_places(orig, n)
-    owhere = where[:]
+    owhere = where0 if where0 is not None else digit_places(orig, n)
+    where = list(owhere)
     unit_masks, peer_masks, cell_units = geo.unit_masks, geo.peer_masks, geo.cell_units
     parents: dict[int, tuple[int, ...]] = {start: ()}
     queue = deque([start])
@@ -268,22 +352,27 @@ def follow_dynamic(
             if not cands[c] & bit:
                 clash.append((lit, lit + off))
                 break
-            struck = []
-            if not digit_only:
+            if not digit_only:  # the cell's other digits go; the cell keeps this one
                 others = cands[c] & ~bit
+                cands[c] = bit
+                cell_bit = 1 << c
                 while others:
                     e = others & -others
                     others ^= e
-                    struck.append((c, e.bit_length() - 1))
+                    j = e.bit_length() - 1
+                    where[j] &= ~cell_bit
+                    x = lit - i + j + off
+                    if x not in parents:
+                        parents[x] = (lit,)
+                        queue.append(x)
             hits = where[i] & peer_masks[c]
+            where[i] &= ~hits
             while hits:
                 low = hits & -hits
                 hits ^= low
-                struck.append((low.bit_length() - 1, i))
-            for cell, j in struck:
-                cands[cell] &= ~(1 << j)
-                where[j] &= ~(1 << cell)
-                x = cell * n + j + off
+                cell = low.bit_length() - 1
+                cands[cell] &= ~bit
+                x = cell * n + i + off
                 if x not in parents:
                     parents[x] = (lit,)
                     queue.append(x)
