@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage, CellImage, CellKind
+from pipeline.board import BoardImage, CellImage, CellKind, Lattice
 from pipeline.vision.levels import grey_levels
 
 # A blocked cell is filled solid: its background is at most this share of the paper around it
@@ -42,6 +42,17 @@ EMPTY_MARGIN_SHARE = 0.15
 # joined up, reaches a quarter.
 MIN_DIGIT_HEIGHT = 0.3
 CENTRE_FRACTION = 0.5
+# A digit may also sit off the centre: set against a line, or small in a corner. A cell whose
+# centre holds none is looked at whole, with the board's lines painted out (strokes at least
+# this share of a cell long; digits that long cross the centre), and its depth is that of its
+# darkest OFF_CENTRE_PERCENT, since a small digit covers few of its pixels.
+LINE_CELLS = 0.9
+# Ink for finding lines: darker than paper by this share of the board's print contrast.
+INK_SHARE = 0.25
+OFF_CENTRE_PERCENT = 1
+# With the lines painted out, the interior looked at reaches closer to them, for a small digit
+# in a corner.
+OFF_CENTRE_TRIM = 0.05
 
 
 def classify_cells(board: BoardImage) -> list[CellImage]:
@@ -67,6 +78,7 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
     ]
     open_depths = [d for d, solid in zip(depths, blocked, strict=True) if not solid]
     given_depth = _given_depth(np.array(open_depths), paper - print_level)
+    lineless: np.ndarray | None = None  # made once a cell needs it
     cells = []
     for index, interior in enumerate(interiors):
         r, c = divmod(index, n)
@@ -77,6 +89,14 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
         given = depths[index] >= given_depth and _holds_digit(
             (interior < backgrounds[index] - depths[index] / 2).astype(np.uint8)
         )
+        if not given and _depth(interior, backgrounds[index]) >= given_depth:
+            if lineless is None:
+                lineless = _without_lines(darkest, paper, print_level, board.lattice)
+            inside = _interior(
+                lineless, rows[r], rows[r + 1], cols[c], cols[c + 1], OFF_CENTRE_TRIM
+            )
+            min_height = MIN_DIGIT_HEIGHT * interior.shape[0]
+            given = _holds_off_centre_digit(inside, backgrounds[index], given_depth, min_height)
         if given:
             cells.append(CellImage(r, c, CellKind.GIVEN))
         else:
@@ -128,10 +148,15 @@ def darkest_channel(pixels: np.ndarray) -> np.ndarray:
 
 
 def _interior(
-    image: np.ndarray, top: float, bottom: float, left: float, right: float
+    image: np.ndarray,
+    top: float,
+    bottom: float,
+    left: float,
+    right: float,
+    trim: float = LINE_TRIM,
 ) -> np.ndarray:
-    trim_y = LINE_TRIM * (bottom - top)
-    trim_x = LINE_TRIM * (right - left)
+    trim_y = trim * (bottom - top)
+    trim_x = trim * (right - left)
     y0, y1 = int(round(top + trim_y)), int(round(bottom - trim_y))
     x0, x1 = int(round(left + trim_x)), int(round(right - trim_x))
     return image[max(y0, 0) : max(y1, y0 + 1), max(x0, 0) : max(x1, x0 + 1)]
@@ -142,6 +167,44 @@ def _centre(interior: np.ndarray) -> np.ndarray:
     h, w = interior.shape
     dy, dx = int(h * (1 - CENTRE_FRACTION) / 2), int(w * (1 - CENTRE_FRACTION) / 2)
     return interior[dy : h - dy, dx : w - dx]
+
+
+def _depth(interior: np.ndarray, background: float) -> float:
+    return background - grey_levels(interior, (OFF_CENTRE_PERCENT,))[0]
+
+
+def _without_lines(
+    darkest: np.ndarray, paper: float, print_level: float, lattice: Lattice
+) -> np.ndarray:
+    """The board with its long horizontal and vertical strokes (grid lines, whatever of them
+    a lattice a few pixels off leaves in a cell's interior) painted white."""
+    ink = (darkest < paper - INK_SHARE * (paper - print_level)).astype(np.uint8)
+    cell = min(np.diff(lattice.row_lines).min(), np.diff(lattice.col_lines).min())
+    length = max(3, int(LINE_CELLS * cell))
+    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    lines = cv2.dilate(cv2.bitwise_or(across, down), np.ones((3, 3), np.uint8))
+    return np.where(lines > 0, np.uint8(255), darkest)
+
+
+def _holds_off_centre_digit(
+    interior: np.ndarray, background: float, given_depth: float, min_height: float
+) -> bool:
+    """Whether a cell's interior (lines painted out) holds a blob of print ``min_height`` tall
+    and as deep as a given's anywhere in it. A blob from one edge to the opposite one is what
+    is left of a line (or a digit crossing the centre, which ``_holds_digit`` judged)."""
+    depth = _depth(interior, background)
+    if depth < given_depth:
+        return False
+    ink = (interior < background - depth / 2).astype(np.uint8)
+    h, w = ink.shape
+    joined = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    for label in range(1, count):
+        x, y, bw, bh, _ = stats[label]
+        if bh >= min_height and bw < w and bh < h:
+            return True
+    return False
 
 
 def _holds_digit(ink: np.ndarray) -> bool:
