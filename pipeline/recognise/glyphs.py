@@ -60,7 +60,10 @@ def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: flo
     iy0, iy1 = interior_box(top, bottom, trim, y0)
     ix0, ix1 = interior_box(left, right, trim, x0)
     crossing = set(np.unique(labels[max(cy0, 0) : cy1, max(cx0, 0) : cx1]).tolist()) - {0}
-    if not crossing:  # a digit set against a line or in a corner: the ink in the interior
+    centre_inked = bool(np.any(ink[max(cy0, 0) : cy1, max(cx0, 0) : cx1]))
+    if not crossing and not centre_inked:
+        # A digit set against a line or in a corner: the ink in the interior. (Print in the
+        # centre that is all painted out is a stroke as long as a line: the interior holds it.)
         crossing = set(np.unique(labels[iy0:iy1, ix0:ix1]).tolist()) - {0}
     if not crossing:
         return interior
