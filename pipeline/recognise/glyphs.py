@@ -27,8 +27,11 @@ PADDING = 0.08
 # A blob off the centre is a glyph when it is at least this share of the interior tall or wide.
 MIN_GLYPH_SHARE = 0.3
 # A glyph whose box's centre is this share of a cell or more from the cell's centre is set off
-# it on purpose (a print style), not by blur or a lattice a pixel off.
-OFF_CENTRE = 0.15
+# it on purpose (a print style), not by blur or a lattice a pixel off...
+OFF_CENTRE = 0.25
+# ...when it is also smaller than this share of a cell (a digit printed at the usual size, and
+# its stem alone, are read as before).
+SMALL_GLYPH = 0.5
 # The glyph is read whole only when at least this share of its ink lies outside the interior.
 MIN_SPILL_SHARE = 0.05
 
@@ -88,11 +91,12 @@ def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: flo
 
 
 def _off_centre(boxes: np.ndarray, centre: tuple[float, float], cell: float) -> bool:
-    """Whether the box around glyph boxes (x, y, w, h) is set off a cell's centre (y, x)."""
+    """Whether the box around glyph boxes (x, y, w, h) is that of a small glyph set off a
+    cell's centre (y, x)."""
     x0, y0 = boxes[:, 0].min(), boxes[:, 1].min()
     x1, y1 = (boxes[:, 0] + boxes[:, 2]).max(), (boxes[:, 1] + boxes[:, 3]).max()
     offset = max(abs((y0 + y1) / 2 - centre[0]), abs((x0 + x1) / 2 - centre[1]))
-    return bool(offset > OFF_CENTRE * cell)
+    return bool(offset > OFF_CENTRE * cell and y1 - y0 < SMALL_GLYPH * cell)
 
 
 def interior_box(start: float, end: float, trim: float, origin: int = 0) -> tuple[int, int]:

@@ -51,6 +51,10 @@ LINE_CELLS = 0.9
 INK_SHARE = 0.25
 # Paper "right around" a stroke: within this share of a cell, wider than any digit's stroke.
 STROKE_REACH = 0.3
+# Off the centre, a blob filled to more than this share of its box and less than SPECK_ASPECT
+# times as tall as wide is a speck, not a digit.
+SPECK_FILL = 0.5
+SPECK_ASPECT = 1.3
 # Print off the centre stands out of the paper's grain at least this share as far as the median
 # given does.
 STROKE_SHARE = 0.7
@@ -229,7 +233,13 @@ def _holds_off_centre_digit(darkness: np.ndarray, given_depth: float, min_height
     count, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     for label in range(1, count):
         x, y, bw, bh, _ = stats[label]
-        if bh >= min_height and bw < w and bh < h:
+        if bh < min_height or bw >= w or bh >= h:
+            continue
+        # A speck of dust or ink is a round solid blot; a digit is strokes, or tall (a 1).
+        # (Its box is a pixel wider each side than the ink, for the joining.)
+        ink_w, ink_h = max(bw - 2, 1), max(bh - 2, 1)
+        solid = np.count_nonzero(ink[y : y + bh, x : x + bw]) > SPECK_FILL * ink_w * ink_h
+        if not (solid and ink_h < SPECK_ASPECT * ink_w):
             return True
     return False
 
