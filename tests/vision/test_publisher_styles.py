@@ -32,12 +32,13 @@ def _read_all(
     dpi: int,
     fill: float = 0.4,
     scanned: bool = False,
+    gap_mm: float = 4.0,
 ) -> None:
     """Every grid of a page in ``style`` found at its corners, at its size and box shape, and
     each of its cells sorted right (``scanned``: on the page as a flatbed scan)."""
     rng = np.random.default_rng(dpi + count)
     puzzles = random_puzzles(shape, count, rng, fill)
-    page = styled_page(puzzles, style, dpi=dpi, columns=columns, rng=rng)
+    page = styled_page(puzzles, style, dpi=dpi, columns=columns, rng=rng, gap_mm=gap_mm)
     boards = rectify_page(scan(page.image, rng) if scanned else page.image)
     assert len(boards) == len(page.grids)
     for found, truth in zip(boards, page.grids, strict=True):
@@ -111,3 +112,10 @@ def test_digits_off_the_centre_of_a_scan_are_givens(align: Align) -> None:
 
 def test_numbers_set_against_a_line_in_16x16_are_givens() -> None:
     _read_all(PrintStyle(align="right", digit_scale=0.7), GridShape(4, 4), 2, 2, 150)
+
+
+@pytest.mark.parametrize("gap_mm", [1.0, 2.0])
+def test_grids_a_millimetre_or_two_apart_are_each_found(gap_mm: float) -> None:
+    # The band looked at for lines going on past a border began a fifth of a cell out, past
+    # the gap, on the neighbour's lines: the four grids were one 6x6 or none.
+    _read_all(PrintStyle(), GridShape(3, 3), 4, 2, 150, gap_mm=gap_mm)
