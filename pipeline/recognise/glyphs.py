@@ -130,6 +130,9 @@ def _reaches_edge(interior: np.ndarray) -> bool:
         if x == 0 or y == 0 or x + bw == w or y + bh == h:
             return True
     # A small digit's thin strokes break apart at the threshold: joined up, they are one blob.
+    # Joined, only ink within a pixel of an edge can reach it.
+    if not (ink[:2].any() or ink[-2:].any() or ink[:, :2].any() or ink[:, -2:].any()):
+        return False
     joined = cv2.dilate(ink, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     for x, y, bw, bh, _ in stats[1:count]:
