@@ -42,14 +42,8 @@ from synth import degrade
 
 DATASET = "books-dev"
 VARIANTS = ("pdf", "150", "300", "scan")
-# The scan of the issue: 200 dpi, turned by up to 1.5 degrees, grey paper, mild blur, noise,
-# JPEG 70.
+# The scan of the issue: 200 dpi, then synth.degrade.scan.
 SCAN_DPI = 200
-SCAN_ROTATION_DEG = 1.5
-SCAN_PAPER_GREY = (220, 240)
-SCAN_BLUR_SIGMA = (0.5, 0.9)
-SCAN_NOISE_SIGMA = 3.0
-SCAN_JPEG_QUALITY = 70
 
 
 @dataclass(frozen=True)
@@ -133,12 +127,9 @@ def render(root: Path, page: BookPage, variant: str) -> np.ndarray:
         return load_page(source, dpi=int(variant)).pixels
     pixels = load_page(source, dpi=SCAN_DPI).pixels
     # One scan per page, the same on every run.
-    rng = np.random.default_rng(zlib.crc32(f"{page.file}:{page.page}".encode()))
-    pixels, _ = degrade.rotate(pixels, rng.uniform(-SCAN_ROTATION_DEG, SCAN_ROTATION_DEG))
-    pixels = degrade.tint(pixels, np.full(3, rng.uniform(*SCAN_PAPER_GREY), np.float32))
-    pixels = degrade.blur(pixels, rng.uniform(*SCAN_BLUR_SIGMA))
-    pixels = degrade.sensor_noise(pixels, rng, SCAN_NOISE_SIGMA)
-    return degrade.jpeg_roundtrip(pixels, SCAN_JPEG_QUALITY)
+    return degrade.scan(
+        pixels, np.random.default_rng(zlib.crc32(f"{page.file}:{page.page}".encode()))
+    )
 
 
 def read_page(pixels: np.ndarray, engine: OcrEngine) -> tuple[tuple[Read, ...], str | None]:

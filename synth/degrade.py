@@ -115,3 +115,21 @@ def jpeg_roundtrip(image: np.ndarray, quality: int) -> np.ndarray:
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+# A flatbed scan of a book page: turned by up to 1.5 degrees, grey paper, mild blur, noise,
+# JPEG 70.
+SCAN_ROTATION_DEG = 1.5
+SCAN_PAPER_GREY = (220, 240)
+SCAN_BLUR_SIGMA = (0.5, 0.9)
+SCAN_NOISE_SIGMA = 3.0
+SCAN_JPEG_QUALITY = 70
+
+
+def scan(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The page as a flatbed scanner returns it."""
+    image, _ = rotate(image, rng.uniform(-SCAN_ROTATION_DEG, SCAN_ROTATION_DEG))
+    image = tint(image, np.full(3, rng.uniform(*SCAN_PAPER_GREY), np.float32))
+    image = blur(image, rng.uniform(*SCAN_BLUR_SIGMA))
+    image = sensor_noise(image, rng, SCAN_NOISE_SIGMA)
+    return jpeg_roundtrip(image, SCAN_JPEG_QUALITY)

@@ -15,9 +15,20 @@ from synth.fonts import font_path, load_font
 
 # How values above 9 are printed: "numbers" gives 10..16, "letters" gives A..G.
 Labels = Literal["numbers", "letters"]
-# Where a label sits in its cell: centred, or pushed against the cell's left, right or top
-# line (some generators print numbers as left-aligned text in a table cell).
-Align = Literal["centre", "left", "right", "top"]
+# Where a label sits in its cell: centred, or pushed against one of the cell's lines or into a
+# corner (some generators print numbers as left- or right-aligned text in a table cell, or a
+# small number in a cell's corner).
+Align = Literal[
+    "centre",
+    "left",
+    "right",
+    "top",
+    "bottom",
+    "top-left",
+    "top-right",
+    "bottom-left",
+    "bottom-right",
+]
 
 INK_RGB = (20, 20, 20)
 PAPER_RGB = (255, 255, 255)
@@ -152,12 +163,15 @@ def draw_label(
     gap = 0.1 * cell_px
     x = (left_line + right_line) / 2 - (left + right) / 2
     y = (top_line + bottom_line) / 2 - (top + bottom) / 2
-    if align == "left":
+    sides = align.split("-")
+    if "left" in sides:
         x = left_line + gap - left
-    elif align == "right":
+    elif "right" in sides:
         x = right_line - gap - right
-    elif align == "top":
+    if "top" in sides:
         y = top_line + gap - top
+    elif "bottom" in sides:
+        y = bottom_line - gap - bottom
     if rng is not None:
         x, y = (x, y) + rng.uniform(-0.04, 0.04, 2) * cell_px
     draw.text((round(x), round(y)), text, font=font, fill=INK_RGB)

@@ -24,6 +24,14 @@ LINE_CELLS = 1.2
 CENTRE_FRACTION = 0.5
 # ...and the crop keeps this share of a cell of paper around it.
 PADDING = 0.08
+# A blob off the centre is a glyph when it is at least this share of the interior tall or wide.
+MIN_GLYPH_SHARE = 0.3
+# A glyph whose box's centre is this share of a cell or more from the cell's centre is set off
+# it on purpose (a print style), not by blur or a lattice a pixel off...
+OFF_CENTRE = 0.25
+# ...when it is also smaller than this share of a cell (a digit printed at the usual size, and
+# its stem alone, are read as before).
+SMALL_GLYPH = 0.5
 # The glyph is read whole only when at least this share of its ink lies outside the interior.
 MIN_SPILL_SHARE = 0.05
 
@@ -52,18 +60,27 @@ def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: flo
     cy1 = int(round(bottom - (1 - CENTRE_FRACTION) / 2 * height)) - y0
     cx0 = int(round(left + (1 - CENTRE_FRACTION) / 2 * width)) - x0
     cx1 = int(round(right - (1 - CENTRE_FRACTION) / 2 * width)) - x0
-    crossing = set(np.unique(labels[max(cy0, 0) : cy1, max(cx0, 0) : cx1]).tolist()) - {0}
-    if not crossing:
-        return interior
     iy0, iy1 = interior_box(top, bottom, trim, y0)
     ix0, ix1 = interior_box(left, right, trim, x0)
-    # A glyph that only grazes the interior's edge (a photo's blur, a lattice a pixel off) is
-    # read best from the interior; one with a good part of its ink outside is cut by it.
-    in_glyph = np.isin(labels, list(crossing))
-    inside = int(np.count_nonzero(in_glyph[iy0:iy1, ix0:ix1]))
-    if inside >= (1 - MIN_SPILL_SHARE) * np.count_nonzero(in_glyph):
+    crossing = set(np.unique(labels[max(cy0, 0) : cy1, max(cx0, 0) : cx1]).tolist()) - {0}
+    centre_inked = bool(np.any(ink[max(cy0, 0) : cy1, max(cx0, 0) : cx1]))
+    if not crossing and not centre_inked:
+        # A digit set against a line or in a corner: the ink in the interior. (Print in the
+        # centre that is all painted out is a stroke as long as a line: the interior holds it.)
+        crossing = set(np.unique(labels[iy0:iy1, ix0:ix1]).tolist()) - {0}
+    if not crossing:
         return interior
     boxes = np.array([stats[label, :4] for label in crossing])
+    # A glyph that only grazes the interior's edge (a photo's blur, a lattice a pixel off) is
+    # read best from the interior; one with a good part of its ink outside is cut by it. A
+    # glyph set off the centre on purpose is small, and any of it cut off can change it (a 6
+    # without its left side reads 5).
+    in_glyph = np.isin(labels, list(crossing))
+    inside = int(np.count_nonzero(in_glyph[iy0:iy1, ix0:ix1]))
+    off_centre = _off_centre(boxes, ((top + bottom) / 2 - y0, (left + right) / 2 - x0), height)
+    min_spill = 0.0 if off_centre else MIN_SPILL_SHARE
+    if inside >= (1 - min_spill) * np.count_nonzero(in_glyph):
+        return interior
     pad_y, pad_x = int(round(PADDING * height)), int(round(PADDING * width))
     # The interior, grown to take in the glyph where it spills.
     gy0 = max(0, min(iy0, int(boxes[:, 1].min()) - pad_y))
@@ -71,6 +88,15 @@ def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: flo
     gy1 = min(window.shape[0], max(iy1, int((boxes[:, 1] + boxes[:, 3]).max()) + pad_y))
     gx1 = min(window.shape[1], max(ix1, int((boxes[:, 0] + boxes[:, 2]).max()) + pad_x))
     return cleaned[gy0:gy1, gx0:gx1]
+
+
+def _off_centre(boxes: np.ndarray, centre: tuple[float, float], cell: float) -> bool:
+    """Whether the box around glyph boxes (x, y, w, h) is that of a small glyph set off a
+    cell's centre (y, x)."""
+    x0, y0 = boxes[:, 0].min(), boxes[:, 1].min()
+    x1, y1 = (boxes[:, 0] + boxes[:, 2]).max(), (boxes[:, 1] + boxes[:, 3]).max()
+    offset = max(abs((y0 + y1) / 2 - centre[0]), abs((x0 + x1) / 2 - centre[1]))
+    return bool(offset > OFF_CENTRE * cell and y1 - y0 < SMALL_GLYPH * cell)
 
 
 def interior_box(start: float, end: float, trim: float, origin: int = 0) -> tuple[int, int]:
@@ -89,8 +115,10 @@ def _crop(
 
 
 def _reaches_edge(interior: np.ndarray) -> bool:
-    """Whether the dark print crossing an interior's centre runs into one of its edges (ink
-    that only lines an edge is a remnant of the grid line, not part of the glyph)."""
+    """Whether the dark print of a glyph runs into one of an interior's edges: print crossing
+    its centre, or a glyph-tall blob off the centre (a digit set against a line or in a
+    corner). Ink that only lines an edge, from one end to the other, is a remnant of the grid
+    line, not part of the glyph."""
     _, ink = cv2.threshold(interior, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     h, w = ink.shape
@@ -100,6 +128,16 @@ def _reaches_edge(interior: np.ndarray) -> bool:
         if bw >= w and bh >= h:
             return True  # a glyph as large as the interior, or one joined to its lines
         if x == 0 or y == 0 or x + bw == w or y + bh == h:
+            return True
+    # A small digit's thin strokes break apart at the threshold: joined up, they are one blob.
+    # Joined, only ink within a pixel of an edge can reach it.
+    if not (ink[:2].any() or ink[-2:].any() or ink[:, :2].any() or ink[:, -2:].any()):
+        return False
+    joined = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    for x, y, bw, bh, _ in stats[1:count]:
+        on_edge = x == 0 or y == 0 or x + bw == w or y + bh == h
+        if on_edge and bw < w and bh < h and max(bh / h, bw / w) >= MIN_GLYPH_SHARE:
             return True
     return False
 

@@ -13,7 +13,10 @@ from pipeline.reading import BoardReading, CellReading, RecognisedBoard
 from pipeline.recognise.glyphs import glyph_crop
 from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 from pipeline.recognise.orientation import read_upright
+from pipeline.recognise.remeasure import alternative_boards, contradicts
 from pipeline.recognise.turns import turn_board, turn_cell
+from pipeline.solve.encode import clashing_pairs
+from pipeline.vision.cells import classify_cells
 
 # The recogniser reads the whole cell interior, unstretched, better than a tight, contrast-
 # stretched digit box: on the wichtounet photos warped with their true corners
@@ -27,7 +30,20 @@ def recognise_board(
     board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine
 ) -> RecognisedBoard:
     """The board turned upright, with every cell's reading in upright row-major order;
-    ``cells`` are the board's cells as the rectify step sorted them."""
+    ``cells`` are the board's cells as the rectify step sorted them. A board whose readings
+    contradict its lattice is re-measured (``pipeline.recognise.remeasure``): then the board
+    returned holds the lattice whose readings fit, and its cells sorted anew."""
+    recognised = _read(board, cells, engine)
+    if not contradicts(recognised.reading):
+        return recognised
+    for other in alternative_boards(board):
+        candidate = _read(other, classify_cells(other), engine)
+        if not clashing_pairs(candidate.reading.puzzle()):
+            return candidate
+    return recognised
+
+
+def _read(board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine) -> RecognisedBoard:
     given = [cell for cell in cells if cell.kind is CellKind.GIVEN]
     crops = cell_interiors(board, [(cell.row, cell.col) for cell in given])
     turns, readings = read_upright(crops, engine, digit_symbols(board.shape.size))

@@ -95,7 +95,18 @@ def unit_cells(puzzle: Puzzle) -> list[tuple[str, list[tuple[int, int]]]]:
 
 def find_clashes(puzzle: Puzzle) -> list[str]:
     """Each pair of givens that repeat a digit in a row, column or box, described for a person."""
-    clashes = []
+    return [
+        f"r{r0 + 1}c{c0 + 1} and r{r + 1}c{c + 1} both hold {digit} in {name}"
+        for name, (r0, c0), (r, c), digit in clashing_pairs(puzzle)
+    ]
+
+
+def clashing_pairs(
+    puzzle: Puzzle,
+) -> list[tuple[str, tuple[int, int], tuple[int, int], int]]:
+    """Each pair of givens that repeat a digit in a row, column or box: the unit's name, the
+    two cells and the digit."""
+    pairs = []
     for name, cells in unit_cells(puzzle):
         first_at: dict[int, tuple[int, int]] = {}
         for r, c in cells:
@@ -103,13 +114,10 @@ def find_clashes(puzzle: Puzzle) -> list[str]:
             if not digit:
                 continue
             if digit in first_at:
-                r0, c0 = first_at[digit]
-                clashes.append(
-                    f"r{r0 + 1}c{c0 + 1} and r{r + 1}c{c + 1} both hold {digit} in {name}"
-                )
+                pairs.append((name, first_at[digit], (r, c), digit))
             else:
                 first_at[digit] = (r, c)
-    return clashes
+    return pairs
 
 
 def encode_puzzle(puzzle: Puzzle, policy: EncodingPolicy = DEFAULT_POLICY) -> Encoding:

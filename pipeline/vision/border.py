@@ -23,10 +23,12 @@ SEARCH_FRACTION = 0.3
 STRIP_COVERAGE = 0.5
 # Fewer strips than this with a border edge leave the side too uncertain to move.
 MIN_STRIPS = 3
-# Beyond a whole grid's border, from this far out to this far (shares of a cell; clear of a
-# thick border line), the grid's lines do not go on. A line goes on when it is inked along
-# this share of that band, and a grid goes on when this share of its lines do on one side.
-OUTSIDE_REACH = (0.2, 0.5)
+# Beyond a whole grid's border, from this far out to this far (shares of a cell), the grid's
+# lines do not go on. The band starts right past the border (a border line, however thick, is
+# no stroke across it), so that a neighbouring grid's lines beyond a gap of a millimetre or
+# two are not taken for this grid's going on. A line goes on when it is inked along this share
+# of that band, and a grid goes on when this share of its lines do on one side.
+OUTSIDE_REACH = (0.05, 0.5)
 CONTINUING_COVERAGE = 0.7
 CONTINUING_SHARE = 0.5
 # A line broken for at most this many pixels (noise, a JPEG block) still runs on.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage, CellImage, CellKind
+from pipeline.board import BoardImage, CellImage, CellKind, Lattice
 from pipeline.vision.levels import grey_levels
 
 # A blocked cell is filled solid: its background is at most this share of the paper around it
@@ -42,6 +42,26 @@ EMPTY_MARGIN_SHARE = 0.15
 # joined up, reaches a quarter.
 MIN_DIGIT_HEIGHT = 0.3
 CENTRE_FRACTION = 0.5
+# A digit may also sit off the centre: set against a line, or small in a corner. A cell whose
+# centre holds none is looked at whole, with the board's lines painted out (strokes at least
+# this share of a cell long; digits that long cross the centre), and its depth is that of its
+# darkest OFF_CENTRE_PERCENT, since a small digit covers few of its pixels.
+LINE_CELLS = 0.9
+# Ink for finding lines: darker than paper by this share of the board's print contrast.
+INK_SHARE = 0.25
+# Paper "right around" a stroke: within this share of a cell, wider than any digit's stroke.
+STROKE_REACH = 0.3
+# Off the centre, a blob filled to more than this share of its box and less than SPECK_ASPECT
+# times as tall as wide is a speck, not a digit.
+SPECK_FILL = 0.5
+SPECK_ASPECT = 1.3
+# Print off the centre stands out of the paper's grain at least this share as far as the median
+# given does.
+STROKE_SHARE = 0.7
+OFF_CENTRE_PERCENT = 1
+# With the lines painted out, the interior looked at reaches closer to them, for a small digit
+# in a corner.
+OFF_CENTRE_TRIM = 0.05
 
 
 def classify_cells(board: BoardImage) -> list[CellImage]:
@@ -50,11 +70,7 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
     print_level, paper = grey_levels(darkest, (2, 90))
     rows, cols = board.lattice.row_lines, board.lattice.col_lines
     n = board.shape.size
-    interiors = [
-        _interior(darkest, rows[r], rows[r + 1], cols[c], cols[c + 1])
-        for r in range(n)
-        for c in range(n)
-    ]
+    interiors = [darkest[_box(rows, cols, index, n, LINE_TRIM)] for index in range(n * n)]
     backgrounds = [grey_levels(interior, (75,))[0] for interior in interiors]
     around = _neighbourhood_median(np.array(backgrounds).reshape(n, n)).ravel()
     blocked = [
@@ -67,21 +83,52 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
     ]
     open_depths = [d for d, solid in zip(depths, blocked, strict=True) if not solid]
     given_depth = _given_depth(np.array(open_depths), paper - print_level)
-    cells = []
+    kinds = []
     for index, interior in enumerate(interiors):
-        r, c = divmod(index, n)
         if blocked[index]:
-            cells.append(CellImage(r, c, CellKind.BLOCKED))
+            kinds.append(CellKind.BLOCKED)
             continue
         # The ink is the stroke cores: darker than halfway to the cell's darkest print.
         given = depths[index] >= given_depth and _holds_digit(
             (interior < backgrounds[index] - depths[index] / 2).astype(np.uint8)
         )
-        if given:
-            cells.append(CellImage(r, c, CellKind.GIVEN))
-        else:
+        kinds.append(CellKind.GIVEN if given else CellKind.EMPTY)
+    # Cells whose centre holds no digit but which hold print as deep as a given's elsewhere.
+    doubtful = [
+        index
+        for index, kind in enumerate(kinds)
+        if kind is CellKind.EMPTY and _depth(interiors[index], backgrounds[index]) >= given_depth
+    ]
+    if doubtful:
+        strokes = _stroke_darkness(darkest, paper, print_level, board.lattice)
+        boxes = [_box(rows, cols, index, n, OFF_CENTRE_TRIM) for index in range(n * n)]
+        stroke_depths = {
+            index: _stroke_depth(strokes[boxes[index]])
+            for index, kind in enumerate(kinds)
+            if kind is not CellKind.BLOCKED
+        }
+        given_strokes = [d for i, d in stroke_depths.items() if kinds[i] is CellKind.GIVEN]
+        empty_strokes = [d for i, d in stroke_depths.items() if kinds[i] is CellKind.EMPTY]
+        # Print off the centre stands out of the paper's grain (the empty cells' darkest
+        # specks) about as far as the board's other givens do; a blurred photo's grain and
+        # shadows do not.
+        grain = float(np.median(empty_strokes))
+        typical = float(np.median(given_strokes)) if given_strokes else grain
+        stroke_depth = max(given_depth, grain + STROKE_SHARE * (typical - grain))
+        for index in doubtful:
+            min_height = MIN_DIGIT_HEIGHT * interiors[index].shape[0]
+            if stroke_depths[index] < stroke_depth:
+                continue
+            if _holds_off_centre_digit(strokes[boxes[index]], stroke_depth, min_height):
+                kinds[index] = CellKind.GIVEN
+    cells = []
+    for index, kind in enumerate(kinds):
+        r, c = divmod(index, n)
+        if kind is CellKind.EMPTY:
             empty = _empty_confidence(depths[index], given_depth)
-            cells.append(CellImage(r, c, CellKind.EMPTY, empty))
+            cells.append(CellImage(r, c, kind, empty))
+        else:
+            cells.append(CellImage(r, c, kind))
     return cells
 
 
@@ -127,21 +174,74 @@ def darkest_channel(pixels: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(blue, green), red)
 
 
-def _interior(
-    image: np.ndarray, top: float, bottom: float, left: float, right: float
-) -> np.ndarray:
-    trim_y = LINE_TRIM * (bottom - top)
-    trim_x = LINE_TRIM * (right - left)
-    y0, y1 = int(round(top + trim_y)), int(round(bottom - trim_y))
-    x0, x1 = int(round(left + trim_x)), int(round(right - trim_x))
-    return image[max(y0, 0) : max(y1, y0 + 1), max(x0, 0) : max(x1, x0 + 1)]
-
-
 def _centre(interior: np.ndarray) -> np.ndarray:
     """The central region of a cell, which every printed digit crosses."""
     h, w = interior.shape
     dy, dx = int(h * (1 - CENTRE_FRACTION) / 2), int(w * (1 - CENTRE_FRACTION) / 2)
     return interior[dy : h - dy, dx : w - dx]
+
+
+def _depth(interior: np.ndarray, background: float) -> float:
+    return background - grey_levels(interior, (OFF_CENTRE_PERCENT,))[0]
+
+
+def _stroke_depth(darkness: np.ndarray) -> float:
+    return grey_levels(darkness, (100 - OFF_CENTRE_PERCENT,))[0]
+
+
+def _box(
+    rows: tuple[float, ...], cols: tuple[float, ...], index: int, n: int, trim: float
+) -> tuple[slice, slice]:
+    """The slices of cell ``index``'s interior, ``trim`` of the cell off each side."""
+    r, c = divmod(index, n)
+    trim_y, trim_x = trim * (rows[r + 1] - rows[r]), trim * (cols[c + 1] - cols[c])
+    y0, y1 = int(round(rows[r] + trim_y)), int(round(rows[r + 1] - trim_y))
+    x0, x1 = int(round(cols[c] + trim_x)), int(round(cols[c + 1] - trim_x))
+    return slice(max(y0, 0), max(y1, y0 + 1)), slice(max(x0, 0), max(x1, x0 + 1))
+
+
+def _stroke_darkness(
+    darkest: np.ndarray, paper: float, print_level: float, lattice: Lattice
+) -> np.ndarray:
+    """How much darker than the paper right around it each pixel of the board is, with its
+    long horizontal and vertical strokes (grid lines, whatever of them a lattice a few pixels
+    off leaves in a cell's interior) painted out. Print strokes are dark against paper close
+    by; a shadow or a photo's vignetting darkens the paper around them alike."""
+    cell = min(np.diff(lattice.row_lines).min(), np.diff(lattice.col_lines).min())
+    reach = max(3, int(STROKE_REACH * cell)) | 1
+    darkness = cv2.morphologyEx(darkest, cv2.MORPH_BLACKHAT, np.ones((reach, reach), np.uint8))
+    ink = (darkness > INK_SHARE * (paper - print_level)).astype(np.uint8)
+    length = max(3, int(LINE_CELLS * cell))
+    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    lines = cv2.dilate(cv2.bitwise_or(across, down), np.ones((3, 3), np.uint8))
+    darkness[lines > 0] = 0
+    return darkness
+
+
+def _holds_off_centre_digit(darkness: np.ndarray, given_depth: float, min_height: float) -> bool:
+    """Whether a cell's interior (stroke darkness, lines painted out) holds a blob of print
+    ``min_height`` tall and as deep as a given's anywhere in it. A blob from one edge to the
+    opposite one is what is left of a line (or a digit crossing the centre, which
+    ``_holds_digit`` judged)."""
+    depth = _stroke_depth(darkness)
+    if depth < given_depth:
+        return False
+    ink = (darkness > depth / 2).astype(np.uint8)
+    h, w = ink.shape
+    joined = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    for label in range(1, count):
+        x, y, bw, bh, _ = stats[label]
+        if bh < min_height or bw >= w or bh >= h:
+            continue
+        # A speck of dust or ink is a round solid blot; a digit is strokes, or tall (a 1).
+        # (Its box is a pixel wider each side than the ink, for the joining.)
+        ink_w, ink_h = max(bw - 2, 1), max(bh - 2, 1)
+        solid = np.count_nonzero(ink[y : y + bh, x : x + bw]) > SPECK_FILL * ink_w * ink_h
+        if not (solid and ink_h < SPECK_ASPECT * ink_w):
+            return True
+    return False
 
 
 def _holds_digit(ink: np.ndarray) -> bool:

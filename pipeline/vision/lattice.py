@@ -12,6 +12,7 @@ lattice says so.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -70,13 +71,35 @@ class _Axis:
 
 def detect_lattice(board_pixels: np.ndarray) -> Lattice:
     """The size, box shape and N+1 row/column line positions of a rectified board."""
+    found = next(_fitting(board_pixels), None)
+    if found is None:
+        raise LatticeNotFound(
+            "no evenly spaced grid lines of a 4x4 to 25x25 Sudoku were found on the board; "
+            "the photo may be too blurred, cut off, or not a Sudoku"
+        )
+    return found
+
+
+def fitting_lattices(board_pixels: np.ndarray) -> list[Lattice]:
+    """Every lattice whose comb fits the board's lines, the one ``detect_lattice`` measures
+    first: the sizes it could also have been measured as, for a board whose readings
+    contradict its measured size."""
+    fits: dict[int, Lattice] = {}
+    for lattice in _fitting(board_pixels, every_size=True):
+        fits.setdefault(lattice.shape.size, lattice)
+    return list(fits.values())
+
+
+def _fitting(board_pixels: np.ndarray, every_size: bool = False) -> Iterator[Lattice]:
+    """The lattices of the sizes whose combs fit the board's ink, largest first; then, unless
+    ``every_size``, only those of larger sizes that fit with its faint ink too."""
     gray = (
         board_pixels if board_pixels.ndim == 2 else cv2.cvtColor(board_pixels, cv2.COLOR_BGR2GRAY)
     )
-    side = min(gray.shape[:2])
     ink = ink_mask(gray)
-    darkness = _darkness(gray, side)
-    found = _largest_fit(gray, ink, darkness, SIZES)
+    darkness = _darkness(gray, min(gray.shape[:2]))
+    first = _fits(gray, ink, darkness, SIZES)
+    found = next(first, None)
     # Hairlines in light grey among many digits (a filled 16x16 whose boxes alone print
     # black) can fall below the ink threshold, and the grid then reads as its boxes. Larger
     # sizes are tried again with the faint lines too; only larger, so that a photo's creases
@@ -88,24 +111,22 @@ def detect_lattice(board_pixels: np.ndarray) -> Lattice:
         # one without hairlines) are spared it by a bound on their coverage.
         larger = _may_fit(faint, larger, FAINT_WEAKEST_LINE)
         if larger:
-            found = _largest_fit(gray, faint, darkness, larger, FAINT_WEAKEST_LINE) or found
-    if found is None:
-        raise LatticeNotFound(
-            "no evenly spaced grid lines of a 4x4 to 25x25 Sudoku were found on the board; "
-            "the photo may be too blurred, cut off, or not a Sudoku"
-        )
-    return found
+            yield from _fits(gray, faint, darkness, larger, FAINT_WEAKEST_LINE)
+    if found is not None:
+        yield found
+    if every_size:
+        yield from first
 
 
-def _largest_fit(
+def _fits(
     gray: np.ndarray,
     ink: np.ndarray,
     darkness: np.ndarray,
     sizes: tuple[int, ...],
     weakest: float = WEAK_LINE_COVERAGE,
-) -> Lattice | None:
-    """The lattice of the largest of ``sizes`` whose comb fits the ink's lines (each interior
-    line covering at least ``weakest`` of the board), or None."""
+) -> Iterator[Lattice]:
+    """The lattices of those of ``sizes`` whose combs fit the ink's lines (each interior line
+    covering at least ``weakest`` of the board), in the order of ``sizes``."""
     side = min(gray.shape[:2])
     rows = _axis_evidence(ink, darkness, horizontal=True)
     cols = _axis_evidence(ink, darkness, horizontal=False)
@@ -120,9 +141,9 @@ def _largest_fit(
         if shape is None:
             # Some books print box lines no thicker than cell lines (thin grids of small
             # cells). The caller decides whether such a grid is a Sudoku or a crossword.
-            return Lattice(GridShape.square(n), tuple(row_lines), tuple(col_lines), False)
-        return Lattice(shape, tuple(row_lines), tuple(col_lines))
-    return None
+            yield Lattice(GridShape.square(n), tuple(row_lines), tuple(col_lines), False)
+        else:
+            yield Lattice(shape, tuple(row_lines), tuple(col_lines))
 
 
 def _may_fit(ink: np.ndarray, sizes: tuple[int, ...], weakest: float) -> tuple[int, ...]:

@@ -8,6 +8,10 @@ import numpy as np
 
 # Below this many pixels a partial sort beats building a histogram.
 SMALL_IMAGE = 16384
+# Above this many pixels every other row and column is counted: as good an estimate of a
+# percentile from over 32,000 pixels, in a quarter of the time (counting a page's mostly equal
+# paper pixels into one bin is slow).
+SAMPLED_IMAGE = 131072
 
 
 def grey_levels(image: np.ndarray, percents: tuple[float, ...]) -> tuple[float, ...]:
@@ -17,6 +21,8 @@ def grey_levels(image: np.ndarray, percents: tuple[float, ...]) -> tuple[float, 
         ranks = [int(p / 100.0 * (flat.size - 1)) for p in percents]
         ordered = np.partition(flat, ranks)
         return tuple(float(ordered[rank]) for rank in ranks)
+    if image.size > SAMPLED_IMAGE:
+        image = image[::2, ::2]
     counts = cv2.calcHist([np.ascontiguousarray(image)], [0], None, [256], [0, 256]).ravel()
     cumulative = np.cumsum(counts)
     targets = np.asarray(percents, dtype=np.float64) / 100.0 * max(int(cumulative[-1]) - 1, 0)

@@ -41,14 +41,17 @@ def warp(
     if not np.all(np.isfinite(on_page)) or max(shrink_x, shrink_y) <= MAX_SAMPLED_SHRINK:
         return _warped(pixels, homography, size, border_value)
     rows, cols = pixels.shape[:2]
+    # Shrinking by whole factors averages whole blocks of pixels, three times quicker than by
+    # fractions; the warp then scales by 0.75 to 1.25 at most, which loses no line.
+    factor_x, factor_y = max(1, round(shrink_x)), max(1, round(shrink_y))
     x0, y0 = np.floor(on_page.min(axis=0)).astype(int) - REGION_MARGIN_PX
     x1, y1 = np.ceil(on_page.max(axis=0)).astype(int) + REGION_MARGIN_PX
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, cols), min(y1, rows)
-    if x1 - x0 < 2 or y1 - y0 < 2:
+    x0, x1 = _whole_blocks(int(x0), int(x1), factor_x, cols)
+    y0, y1 = _whole_blocks(int(y0), int(y1), factor_y, rows)
+    if x1 - x0 < 2 * factor_x or y1 - y0 < 2 * factor_y:
         return _warped(pixels, homography, size, border_value)
     region = pixels[y0:y1, x0:x1]
-    small_w = max(1, int(round((x1 - x0) / shrink_x)))
-    small_h = max(1, int(round((y1 - y0) / shrink_y)))
+    small_w, small_h = (x1 - x0) // factor_x, (y1 - y0) // factor_y
     small = cv2.resize(region, (small_w, small_h), interpolation=cv2.INTER_AREA)
     # Page -> small region: shift to the region's corner, then scale (pixel centres mapped as
     # INTER_AREA places them).
@@ -57,6 +60,15 @@ def warp(
         [[sx, 0, (0.5 - x0) * sx - 0.5], [0, sy, (0.5 - y0) * sy - 0.5], [0, 0, 1]], np.float64
     )
     return _warped(small, homography @ np.linalg.inv(to_small), size, border_value)
+
+
+def _whole_blocks(lo: int, hi: int, factor: int, limit: int) -> tuple[int, int]:
+    """The span [lo, hi) within [0, limit), grown (or, at the page's edges, cut) to a whole
+    number of blocks of ``factor`` pixels."""
+    length = -(-(hi - lo) // factor) * factor
+    hi = min(max(lo, 0) + length, limit)
+    lo = max(hi - length, 0)
+    return lo, lo + (hi - lo) // factor * factor
 
 
 def _warped(
