@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jobs.steps import solve_board_step
+from jobs.steps import SolvedBoard, solve_board_step
 from store import load
 from store.db import transaction
 from store.handover import Step, still_waiting
@@ -41,15 +41,20 @@ def solve_board(self: StageTask, puzzle_id: int) -> None:
             artifacts,
             runtime.settings().rating_seconds,
         )
-        with transaction(runtime.sessions()) as session:
-            if not still_waiting(session, self.step, puzzle_id):
-                return
-            record_solution(
-                session,
-                puzzle_id,
-                solved.solution,
-                solved.render_path,
-                clock.seconds,
-                runtime.worker_name(self.request.hostname),
-                facts=solved.facts,
-            )
+        record_solved(self, puzzle_id, solved, clock.seconds)
+
+
+def record_solved(task: StageTask, puzzle_id: int, solved: SolvedBoard, seconds: float) -> None:
+    """Record a solve task's outcome, if its puzzle still waits for it (a text puzzle's too)."""
+    with transaction(runtime.sessions()) as session:
+        if not still_waiting(session, task.step, puzzle_id):
+            return
+        record_solution(
+            session,
+            puzzle_id,
+            solved.solution,
+            solved.render_path,
+            seconds,
+            runtime.worker_name(task.request.hostname),
+            facts=solved.facts,
+        )

@@ -5,11 +5,12 @@ from __future__ import annotations
 from jobs.steps import solve_text_step
 from store import load
 from store.db import transaction
-from store.handover import Step, still_waiting
-from store.record import Stage, record_solution
+from store.handover import Step
+from store.record import Stage
 from workers import runtime
 from workers.app import TASK_SOLVE_TEXT, app
 from workers.stage import StageTask, Subject, claimed, failures_recorded
+from workers.tasks.solve import record_solved
 
 
 @app.task(
@@ -30,15 +31,4 @@ def solve_text_puzzle(self: StageTask, puzzle_id: int) -> None:
         solved = solve_text_step(
             puzzle, runtime.sat_backend(), settings.solve_timeout, settings.rating_seconds
         )
-        with transaction(runtime.sessions()) as session:
-            if not still_waiting(session, self.step, puzzle_id):
-                return
-            record_solution(
-                session,
-                puzzle_id,
-                solved.solution,
-                solved.render_path,
-                clock.seconds,
-                runtime.worker_name(self.request.hostname),
-                facts=solved.facts,
-            )
+        record_solved(self, puzzle_id, solved, clock.seconds)
