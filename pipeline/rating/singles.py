@@ -69,22 +69,3 @@ def naked_single(board: Board) -> Step | None:
         (cell, m.bit_length()) for cell, m in enumerate(board.cands) if m and m & (m - 1) == 0
     )
     return Step("Naked single", NAKED_SINGLE, found) if found else None
-
-
-def hidden_single_after(
-    board: Board, eliminations: list[tuple[int, int]]
-) -> tuple[int, int] | None:
-    """The first hidden single that ``eliminations`` would create for an eliminated digit in a
-    unit of an eliminated cell: what SE's "direct" techniques (1.7-2.5) are rated for."""
-    cands = board.cands
-    struck: dict[int, int] = {}
-    for cell, digit in eliminations:
-        struck[cell] = struck.get(cell, 0) | 1 << (digit - 1)
-    geo = board.geo
-    for cell, digit in eliminations:
-        bit = 1 << (digit - 1)
-        for u in geo.cell_units[cell]:
-            places = [c for c in geo.units[u] if cands[c] & bit and not struck.get(c, 0) & bit]
-            if len(places) == 1 and not any(board.values[c] == digit for c in geo.units[u]):
-                return places[0], digit
-    return None

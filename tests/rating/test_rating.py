@@ -72,7 +72,7 @@ def _state(cands_by_cell: dict[int, str]) -> Board:
     board = board_of("0" * 81)
     for cell, digits in cands_by_cell.items():
         board.cands[cell] = sum(1 << (int(d) - 1) for d in digits)
-    return board
+    return Board(board.geo, board.values, board.cands)  # the per-digit places from these
 
 
 def test_naked_single_on_a_cell_with_one_candidate():
@@ -95,11 +95,11 @@ def test_hidden_pair_strikes_the_other_digits_of_its_cells():
 
 def test_x_wing_on_rows_clears_its_columns():
     board = board_of("0" * 81)
-    bit = 1 << 4  # digit 5 only in columns 1 and 5 of rows 1 and 6
+    # digit 5 only in columns 1 and 5 of rows 1 and 6
     for r in (0, 5):
         for c in range(9):
             if c not in (0, 4):
-                board.cands[r * 9 + c] &= ~bit
+                board.eliminate(r * 9 + c, 5)
     step = fish(2)(board)
     assert step.technique == "X-wing"
     assert (2 * 9 + 0, 5) in step.eliminations and (0, 5) not in step.eliminations
