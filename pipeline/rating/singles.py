@@ -18,13 +18,15 @@ NAKED_SINGLE = 2.3
 
 
 def full_house(board: Board) -> Step | None:
-    values, cands = board.values, board.cands
+    open_cells = 0  # an open cell has a candidate left, so its digit's places include it
+    for places in board.places:
+        open_cells |= places
     found = {}
-    for unit in board.geo.units:
-        open_cells = [c for c in unit if not values[c]]
-        if len(open_cells) == 1:
-            cell = open_cells[0]
-            found[cell] = cands[cell].bit_length()
+    for unit in board.geo.unit_masks:
+        here = open_cells & unit
+        if here and not here & (here - 1):
+            cell = here.bit_length() - 1
+            found[cell] = board.cands[cell].bit_length()
     return Step("Full house", FULL_HOUSE, tuple(found.items())) if found else None
 
 

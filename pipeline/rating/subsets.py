@@ -62,20 +62,23 @@ def _hidden_findings_by_unit(board: Board, k: int) -> Iterator[tuple[tuple[int, 
 
 def _unit_hidden(geo: Geometry, k: int, u: int, unit_cands: tuple[int, ...]) -> list[Finding]:
     """The hidden subsets of size ``k`` in unit ``u``, from its cells' candidates alone."""
-    # Digits with 1..k places and digits present, counted bitwise: most units fail here.
-    counts = [0] * (k + 1)  # counts[i]: the digits with more than i places
+    # Digits with 1..k places and digits present, counted bitwise: many units stop here.
+    present = twice = thrice = four = five = 0  # the digits with at least 1, 2, ... places
     for m in unit_cands:
-        for i in range(k, 0, -1):
-            counts[i] |= counts[i - 1] & m
-        counts[0] |= m
-    if (counts[0] & ~counts[k]).bit_count() < k or counts[0].bit_count() <= k:
+        five |= four & m
+        four |= thrice & m
+        thrice |= twice & m
+        twice |= present & m
+        present |= m
+    few = present & ~(twice, thrice, four, five)[k - 1]
+    if few.bit_count() < k or present.bit_count() <= k:
         return []
     n = geo.size
     unit = geo.units[u]
     # Each such digit's places as positions in the unit, in the order a scan of the unit's
     # cells meets the digits (cells ascending, then digits ascending).
-    few = []
-    rest = counts[0] & ~counts[k]
+    groups = []
+    rest = few
     while rest:
         bit = rest & -rest
         rest ^= bit
@@ -83,10 +86,10 @@ def _unit_hidden(geo: Geometry, k: int, u: int, unit_cands: tuple[int, ...]) -> 
         for i, m in enumerate(unit_cands):
             if m & bit:
                 here |= 1 << i
-        few.append(((here & -here).bit_length(), bit, here))
-    few.sort()
+        groups.append(((here & -here).bit_length(), bit, here))
+    groups.sort()
     found = []
-    for group in combinations(few, k):
+    for group in combinations(groups, k):
         where = 0
         keep = 0
         for _, bit, here in group:
@@ -132,30 +135,15 @@ def direct_hidden_subset(k: int):
     name, difficulty = DIRECT_HIDDEN[k]
 
     def find(board: Board) -> Step | None:
-        cands, geo = board.cands, board.geo
-        for u, unit in enumerate(geo.units):
-            single = part_memo(_unit_direct_hidden, geo, k, u, tuple(map(cands.__getitem__, unit)))
-            if single:
-                return Step(name, difficulty, (single,))
+        cands = board.cands
+        for unit, gone in hidden_findings_by_unit(board, k):
+            subset = {c for c, _ in gone}
+            for digit in sorted({d for _, d in gone}):
+                bit = 1 << (digit - 1)
+                places = [c for c in unit if cands[c] & bit and c not in subset]
+                if len(places) == 1:
+                    return Step(name, difficulty, ((places[0], digit),))
         return None
 
     find.__name__ = name.lower().replace(" ", "_")
     return find
-
-
-def _unit_direct_hidden(
-    geo: Geometry, k: int, u: int, unit_cands: tuple[int, ...]
-) -> tuple[int, int] | None:
-    """The first hidden single that a hidden subset of unit ``u`` leaves there, from the unit's
-    candidates alone."""
-    unit = geo.units[u]
-    for gone in part_memo(_unit_hidden, geo, k, u, unit_cands):
-        subset = {c for c, _ in gone}
-        for digit in sorted({d for _, d in gone}):
-            bit = 1 << (digit - 1)
-            places = [
-                c for c, m in zip(unit, unit_cands, strict=True) if m & bit and c not in subset
-            ]
-            if len(places) == 1:
-                return places[0], digit
-    return None
