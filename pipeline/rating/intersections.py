@@ -40,21 +40,23 @@ def _digit_locked(
     n = geo.size
     sources = range(2 * n, 3 * n) if from_boxes else range(2 * n)
     out = []
+    unit_masks = geo.unit_masks
     for u in sources:
-        unit = geo.units[u]
-        here = places & geo.unit_masks[u]
+        here = places & unit_masks[u]
         if not here:
             continue
-        cells = [c for c in unit if here >> c & 1]
-        # The units every place shares, other than the source unit itself.
-        shared = set(geo.cell_units[cells[0]])
-        for c in cells[1:]:
-            shared &= set(geo.cell_units[c])
-        shared.discard(u)
+        # The units every place shares, other than the source unit itself: two places or more
+        # share at most one; a single place shares its other two (in a set's order, as ever).
+        first = geo.cell_units[(here & -here).bit_length() - 1]
+        if here & (here - 1):
+            shared = [t for t in first if t != u and not here & ~unit_masks[t]]
+        else:
+            shared = set(first)
+            shared.discard(u)
         for target in shared:
-            gone = [(c, digit) for c in geo.units[target] if places >> c & 1 and c not in unit]
+            gone = places & unit_masks[target] & ~unit_masks[u]
             if gone:
-                out.append((u, gone))
+                out.append((u, [(c, digit) for c in geo.units[target] if gone >> c & 1]))
     return out
 
 
