@@ -3,12 +3,14 @@ unique, checked solution."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from pipeline.grid import GridShape, Puzzle
 from pipeline.ingest.textpuzzle import parse_puzzle_line
 from pipeline.rating import level_of, rate_puzzle
-from pipeline.rating.candidates import Board
+from pipeline.rating.candidates import Board, digit_places
 from pipeline.rating.chains import dynamic_forcing_chains, forcing_chains, length_bonus
 from pipeline.rating.fish import fish
 from pipeline.rating.singles import full_house, hidden_single_box, naked_single
@@ -181,3 +183,18 @@ def test_other_sizes_say_how_they_were_rated():
         assert "6x6" in rating.reason
     blocked = Puzzle(shape, ((None,) + (0,) * 5,) + ((0,) * 6,) * 5)
     assert rate_puzzle(blocked).score is None
+
+
+def test_board_keeps_each_digits_places_in_step_with_its_candidates():
+    board = board_of("0" * 81)
+    solution = random_solution(GridShape(3, 3), random.Random(5))
+    for cell in range(0, 81, 7):
+        board.place(cell, solution[cell // 9][cell % 9])
+    for cell in range(1, 81, 5):
+        for digit in range(1, 10):
+            if digit != solution[cell // 9][cell % 9] and board.cands[cell].bit_count() > 1:
+                board.eliminate(cell, digit)
+    copy = board.copy()
+    copy.place(80, solution[8][8])
+    assert board.places == digit_places(board.cands, 9)
+    assert copy.places == digit_places(copy.cands, 9) != board.places
