@@ -91,8 +91,9 @@ def part_memo(compute: Callable[..., T], geo: Geometry, *part: Hashable) -> T:
 
 
 def board_places(board: Board) -> list[int]:
-    """``digit_places`` of the board, computed once per state for all techniques."""
-    return memo(("places",), board, lambda: digit_places(board.cands, board.geo.size))
+    """``digit_places`` of the board: kept up to date by the board itself (callers must not
+    mutate it, nor keep it across a change of the board)."""
+    return board.places
 
 
 def digit_places(cands: list[int], size: int) -> list[int]:
@@ -131,14 +132,19 @@ def memo(key: tuple, board: Board, compute):
 
 
 class Board:
-    """Placed digits (0 = open) and the candidates of the open cells (0 for placed cells)."""
+    """Placed digits (0 = open) and the candidates of the open cells (0 for placed cells), and
+    the same candidates per digit (``places``, see ``digit_places``), kept in step by ``place``
+    and ``eliminate`` so no technique has to rebuild them."""
 
-    __slots__ = ("geo", "values", "cands")
+    __slots__ = ("geo", "values", "cands", "places")
 
-    def __init__(self, geo: Geometry, values: list[int], cands: list[int]) -> None:
+    def __init__(
+        self, geo: Geometry, values: list[int], cands: list[int], places: list[int] | None = None
+    ) -> None:
         self.geo = geo
         self.values = values
         self.cands = cands
+        self.places = digit_places(cands, geo.size) if places is None else places
 
     @classmethod
     def from_puzzle(cls, puzzle: Puzzle) -> Board:
@@ -154,7 +160,7 @@ class Board:
         return board
 
     def copy(self) -> Board:
-        return Board(self.geo, self.values[:], self.cands[:])
+        return Board(self.geo, self.values[:], self.cands[:], self.places[:])
 
     def place(self, cell: int, digit: int) -> None:
         bit = 1 << (digit - 1)
@@ -163,6 +169,13 @@ class Board:
         if not self.cands[cell] & bit:
             raise Contradiction(f"cell {cell} cannot take {digit}")
         self.values[cell] = digit
+        places, cell_bit = self.places, 1 << cell
+        others = self.cands[cell]
+        while others:
+            low = others & -others
+            others ^= low
+            places[low.bit_length() - 1] &= ~cell_bit
+        places[digit - 1] &= ~self.geo.peer_masks[cell]
         self.cands[cell] = 0
         cands = self.cands
         for p in self.geo.peers[cell]:
@@ -177,6 +190,7 @@ class Board:
         if not self.cands[cell] & bit:
             return False
         self.cands[cell] &= ~bit
+        self.places[digit - 1] &= ~(1 << cell)
         if not self.cands[cell]:
             raise Contradiction(f"cell {cell} has no candidate left")
         return True

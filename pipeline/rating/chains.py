@@ -110,7 +110,7 @@ def nishio(board: Board) -> Step | None:
     for on in _candidates(board):
         if not part_memo(_contradicting_cells, board.geo, where[on % n]) >> (on // n) & 1:
             continue  # nothing to trace
-        found = follow_dynamic(board, on, digit_only=1 << (on % n), where0=where)
+        found = follow_dynamic(board, on, digit_only=1 << (on % n))
         if found.contradiction is not None:
             size = len(ancestors(found.parents, found.contradiction))
             hints.append((NISHIO + length_bonus(size), on, False))
@@ -215,10 +215,9 @@ def dynamic_forcing_chains(board: Board) -> Step | None:
     off = off_base(board)
     hints: list[Hint] = []
     played: dict[int, Consequences] = {}
-    where = board_places(board)
     for on in _candidates(board):
         for start in (on, on + off):
-            played[start] = found = follow_dynamic(board, start, where0=where)
+            played[start] = found = follow_dynamic(board, start)
             if found.contradiction is not None:
                 size = len(ancestors(found.parents, found.contradiction))
                 hints.append((DYNAMIC_FORCING + length_bonus(size), start, False))

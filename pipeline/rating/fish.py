@@ -34,10 +34,13 @@ def _digit_fish(geo: Geometry, k: int, digit: int, places: int) -> list[Finding]
             count = here.bit_count()
             if not 2 <= count <= k:
                 continue
-            where = 0
-            for i, c in enumerate(geo.units[u]):
-                if here >> c & 1:
-                    where |= 1 << i
+            where = 0  # a row's place c is at column c % n, a column's at row c // n
+            rest = here
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                c = low.bit_length() - 1
+                where |= 1 << (c // n if base_start else c % n)
             lines.append((u, where, here))
         for group in combinations(lines, k):
             cover = 0

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from pipeline.rating.candidates import Board, Geometry, board_places, digit_places, part_memo
+from pipeline.rating.candidates import Board, Geometry, board_places, part_memo
 
 X_LINK = 1  # strong link between the two places of a digit in a unit
 Y_LINK = 2  # strong link between the two digits of a cell
@@ -318,12 +318,9 @@ def _closure(succ: dict[int, list[int]], own: dict[int, int]) -> dict[int, int]:
     return {v: comp_reach[c] for v, c in comp.items()}
 
 
-def follow_dynamic(
-    board: Board, start: int, digit_only: int = 0, where0: list[int] | None = None
-) -> Consequences:
+def follow_dynamic(board: Board, start: int, digit_only: int = 0) -> Consequences:
     """Play ``start`` out on a copy of the candidates (see the module notes); with
     ``digit_only`` (a digit bit) only that digit's links are followed, as Nishio does.
-    ``where0`` is ``digit_places`` of the board, when the caller has it already.
 
     The places of each digit are kept as cell bitmasks beside the candidates, so the places
     left in a unit are one ``&`` (the order in which literals are found is that of scanning
@@ -333,8 +330,8 @@ def follow_dynamic(
     off = off_base(board)
     orig = board.cands
     cands = orig[:]
-    owhere = where0 if where0 is not None else digit_places(orig, n)
-    where = list(owhere)
+    owhere = board_places(board)
+    where = owhere[:]
     unit_masks, peer_masks, cell_units = geo.unit_masks, geo.peer_masks, geo.cell_units
     parents: dict[int, tuple[int, ...]] = {start: ()}
     queue = deque([start])

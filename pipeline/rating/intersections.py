@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pipeline.rating.candidates import Board, Geometry, board_places, memo, part_memo
-from pipeline.rating.singles import hidden_single_after
 from pipeline.rating.step import Step
 
 DIRECT_POINTING = 1.7
@@ -41,21 +40,23 @@ def _digit_locked(
     n = geo.size
     sources = range(2 * n, 3 * n) if from_boxes else range(2 * n)
     out = []
+    unit_masks = geo.unit_masks
     for u in sources:
-        unit = geo.units[u]
-        here = places & geo.unit_masks[u]
+        here = places & unit_masks[u]
         if not here:
             continue
-        cells = [c for c in unit if here >> c & 1]
-        # The units every place shares, other than the source unit itself.
-        shared = set(geo.cell_units[cells[0]])
-        for c in cells[1:]:
-            shared &= set(geo.cell_units[c])
-        shared.discard(u)
+        # The units every place shares, other than the source unit itself: two places or more
+        # share at most one; a single place shares its other two (in a set's order, as ever).
+        first = geo.cell_units[(here & -here).bit_length() - 1]
+        if here & (here - 1):
+            shared = [t for t in first if t != u and not here & ~unit_masks[t]]
+        else:
+            shared = set(first)
+            shared.discard(u)
         for target in shared:
-            gone = [(c, digit) for c in geo.units[target] if places >> c & 1 and c not in unit]
+            gone = places & unit_masks[target] & ~unit_masks[u]
             if gone:
-                out.append((u, gone))
+                out.append((u, [(c, digit) for c in geo.units[target] if gone >> c & 1]))
     return out
 
 
@@ -67,12 +68,41 @@ def claiming_findings(board: Board) -> list[Finding]:
     return memo(("claiming",), board, lambda: _locked(board, from_boxes=False))
 
 
-def direct_step(name: str, difficulty: float, findings: Iterator[Finding], board: Board):
-    """The first finding whose eliminations leave a hidden single, as a placement."""
-    for gone in findings:
-        single = hidden_single_after(board, gone)
+def _direct(board: Board, from_boxes: bool, name: str, difficulty: float) -> Step | None:
+    """The first finding, in the order of ``_locked``, whose eliminations leave a hidden single,
+    as a placement. Both depend on one digit's places only, so each digit's answer is kept."""
+    geo = board.geo
+    first = None
+    for digit, places in enumerate(board_places(board), start=1):
+        found = part_memo(_digit_direct, geo, from_boxes, digit, places)
+        if found and (first is None or found[0] < first[0]):  # ties: the lower digit, met first
+            first = found
+    return Step(name, difficulty, (first[1],)) if first else None
+
+
+def _digit_direct(
+    geo: Geometry, from_boxes: bool, digit: int, places: int
+) -> tuple[int, tuple[int, int]] | None:
+    """(source unit, hidden single) of this digit's first locked candidates that leave one."""
+    for u, gone in part_memo(_digit_locked, geo, from_boxes, digit, places):
+        single = _single_after(geo, digit, places, gone)
         if single:
-            return Step(name, difficulty, (single,))
+            return u, single
+    return None
+
+
+def _single_after(geo: Geometry, digit: int, places: int, gone: Finding) -> tuple[int, int] | None:
+    """The first hidden single of ``digit`` that striking ``gone`` leaves in a unit of a struck
+    cell (SE's "direct" rating). A unit where the digit is placed has no places left, so only
+    the places need looking at."""
+    left = places
+    for cell, _ in gone:
+        left &= ~(1 << cell)
+    for cell, _ in gone:
+        for u in geo.cell_units[cell]:
+            here = left & geo.unit_masks[u]
+            if here and not here & (here - 1):
+                return here.bit_length() - 1, digit
     return None
 
 
@@ -83,11 +113,11 @@ def eliminations_step(name: str, difficulty: float, findings: Iterator[Finding])
 
 
 def direct_pointing(board: Board) -> Step | None:
-    return direct_step("Direct pointing", DIRECT_POINTING, pointing_findings(board), board)
+    return _direct(board, True, "Direct pointing", DIRECT_POINTING)
 
 
 def direct_claiming(board: Board) -> Step | None:
-    return direct_step("Direct claiming", DIRECT_CLAIMING, claiming_findings(board), board)
+    return _direct(board, False, "Direct claiming", DIRECT_CLAIMING)
 
 
 def pointing(board: Board) -> Step | None:

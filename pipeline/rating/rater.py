@@ -158,6 +158,7 @@ def _fill(board: Board, values: tuple[int, ...] | None) -> None:
     assert values is not None
     board.values = list(values)
     board.cands = [0] * len(values)
+    board.places = [0] * board.geo.size
 
 
 def _beyond(nine: bool, used: dict[str, float], nodes: int) -> tuple[float, str]:

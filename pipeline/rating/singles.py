@@ -18,13 +18,15 @@ NAKED_SINGLE = 2.3
 
 
 def full_house(board: Board) -> Step | None:
-    values, cands = board.values, board.cands
+    open_cells = 0  # an open cell has a candidate left, so its digit's places include it
+    for places in board.places:
+        open_cells |= places
     found = {}
-    for unit in board.geo.units:
-        open_cells = [c for c in unit if not values[c]]
-        if len(open_cells) == 1:
-            cell = open_cells[0]
-            found[cell] = cands[cell].bit_length()
+    for unit in board.geo.unit_masks:
+        here = open_cells & unit
+        if here and not here & (here - 1):
+            cell = here.bit_length() - 1
+            found[cell] = board.cands[cell].bit_length()
     return Step("Full house", FULL_HOUSE, tuple(found.items())) if found else None
 
 
@@ -69,22 +71,3 @@ def naked_single(board: Board) -> Step | None:
         (cell, m.bit_length()) for cell, m in enumerate(board.cands) if m and m & (m - 1) == 0
     )
     return Step("Naked single", NAKED_SINGLE, found) if found else None
-
-
-def hidden_single_after(
-    board: Board, eliminations: list[tuple[int, int]]
-) -> tuple[int, int] | None:
-    """The first hidden single that ``eliminations`` would create for an eliminated digit in a
-    unit of an eliminated cell: what SE's "direct" techniques (1.7-2.5) are rated for."""
-    cands = board.cands
-    struck: dict[int, int] = {}
-    for cell, digit in eliminations:
-        struck[cell] = struck.get(cell, 0) | 1 << (digit - 1)
-    geo = board.geo
-    for cell, digit in eliminations:
-        bit = 1 << (digit - 1)
-        for u in geo.cell_units[cell]:
-            places = [c for c in geo.units[u] if cands[c] & bit and not struck.get(c, 0) & bit]
-            if len(places) == 1 and not any(board.values[c] == digit for c in geo.units[u]):
-                return places[0], digit
-    return None

@@ -62,38 +62,47 @@ def _hidden_findings_by_unit(board: Board, k: int) -> Iterator[tuple[tuple[int, 
 
 def _unit_hidden(geo: Geometry, k: int, u: int, unit_cands: tuple[int, ...]) -> list[Finding]:
     """The hidden subsets of size ``k`` in unit ``u``, from its cells' candidates alone."""
+    # Digits with 1..k places and digits present, counted bitwise: many units stop here.
+    present = twice = thrice = four = five = 0  # the digits with at least 1, 2, ... places
+    for m in unit_cands:
+        five |= four & m
+        four |= thrice & m
+        thrice |= twice & m
+        twice |= present & m
+        present |= m
+    few = present & ~(twice, thrice, four, five)[k - 1]
+    if few.bit_count() < k or present.bit_count() <= k:
+        return []
     n = geo.size
     unit = geo.units[u]
-    digit_cells = [0] * n
-    for c, m in zip(unit, unit_cands, strict=True):
-        while m:
-            low = m & -m
-            m ^= low
-            digit_cells[low.bit_length() - 1] |= 1 << c
-    cands = dict(zip(unit, unit_cands, strict=True))
-    # Each digit's places in the unit (a cell bitmask), in the order a scan of the unit's
+    # Each such digit's places as positions in the unit, in the order a scan of the unit's
     # cells meets the digits (cells ascending, then digits ascending).
-    places = sorted(
-        ((here & -here).bit_length(), 1 << i, here) for i, here in enumerate(digit_cells) if here
-    )
-    few = [(bit, here) for _, bit, here in places if here.bit_count() <= k]
-    if len(few) < k or len(places) <= k:
-        return []
+    groups = []
+    rest = few
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        here = 0
+        for i, m in enumerate(unit_cands):
+            if m & bit:
+                here |= 1 << i
+        groups.append(((here & -here).bit_length(), bit, here))
+    groups.sort()
     found = []
-    for group in combinations(few, k):
+    for group in combinations(groups, k):
         where = 0
         keep = 0
-        for bit, here in group:
+        for _, bit, here in group:
             where |= here
             keep |= bit
         if where.bit_count() != k:
             continue
         gone = [
-            (c, d)
-            for c in unit
-            if where >> c & 1
+            (unit[i], d)
+            for i in range(len(unit))
+            if where >> i & 1
             for d in range(1, n + 1)
-            if cands[c] & ~keep & (1 << (d - 1))
+            if unit_cands[i] & ~keep & (1 << (d - 1))
         ]
         if gone:
             found.append(gone)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from pipeline.rating.candidates import Board
+from pipeline.rating.candidates import Board, Geometry, part_memo
 from pipeline.rating.step import Step
 
 UNIQUE_LOOP = 4.5
@@ -48,26 +48,36 @@ def _loops(board: Board, max_length: int) -> list[tuple[int, list[int]]]:
     """(pair mask, cells) for each closed path alternating row and column moves over cells
     that all hold both digits of the pair, touching each row, column and box it visits in
     exactly two cells; found in a fixed order, each path once."""
-    cands = board.cands
+    cands, places = board.cands, board.places
     found: list[tuple[int, list[int]]] = []
-    seen_keys: set[frozenset[int]] = set()
     for pair in sorted({m for m in cands if m.bit_count() == 2}):
-        holders = {c for c, m in enumerate(cands) if m & pair == pair}
-        if len(holders) < 4:
+        low = pair & -pair
+        holders = places[low.bit_length() - 1] & places[(pair ^ low).bit_length() - 1]
+        if holders.bit_count() < 4:
             continue
-        seen_keys.clear()
-        for start in sorted(holders):
-            if cands[start] == pair:
-                _extend(board, holders, [start], True, max_length, seen_keys, found, (pair, 0, 0))
+        # The paths of a pair depend only on its holders' candidates, which most steps leave.
+        holder_cands = tuple((c, cands[c]) for c in range(len(cands)) if holders >> c & 1)
+        found += part_memo(_pair_loops, board.geo, pair, max_length, holder_cands)
     return found
 
 
-def _extend(board, holders, path, by_row, max_length, seen_keys, found, state) -> None:
-    """Depth first along alternating row and column moves. ``state`` is (pair, number of cells
-    with extra digits so far, union of their extras): a path with three or more such cells is
-    only worth extending while they all share one single extra digit (type 2), as types 1 and
-    4 take one and two."""
-    geo, cands = board.geo, board.cands
+def _pair_loops(
+    geo: Geometry, pair: int, max_length: int, holder_cands: tuple[tuple[int, int], ...]
+) -> list[tuple[int, list[int]]]:
+    holders = dict(holder_cands)
+    found: list[tuple[int, list[int]]] = []
+    seen_keys: set[frozenset[int]] = set()
+    for start, m in holder_cands:
+        if m == pair:
+            _extend(geo, holders, [start], True, max_length, seen_keys, found, (pair, 0, 0))
+    return found
+
+
+def _extend(geo, holders, path, by_row, max_length, seen_keys, found, state) -> None:
+    """Depth first along alternating row and column moves. ``holders`` maps each cell holding
+    the pair to its candidates. ``state`` is (pair, number of cells with extra digits so far,
+    union of their extras): a path with three or more such cells is only worth extending while
+    they all share one single extra digit (type 2), as types 1 and 4 take one and two."""
     pair, extra_cells, extra_union = state
     n = geo.size
     last = path[-1]
@@ -85,13 +95,13 @@ def _extend(board, holders, path, by_row, max_length, seen_keys, found, state) -
             continue
         if nxt in path or len(path) >= max_length or not _fits(geo, path, nxt):
             continue
-        extra = cands[nxt] & ~pair
+        extra = holders[nxt] & ~pair
         count, union = extra_cells + (extra != 0), extra_union | extra
         if count > 2 and union & (union - 1):
             continue
         path.append(nxt)
         state = (pair, count, union)
-        _extend(board, holders, path, not by_row, max_length, seen_keys, found, state)
+        _extend(geo, holders, path, not by_row, max_length, seen_keys, found, state)
         path.pop()
 
 

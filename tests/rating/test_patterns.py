@@ -25,7 +25,7 @@ def _only(board: Board, digit: int, cells: list[tuple[int, int]], unit: list[int
     keep = {r * 9 + c for r, c in cells}
     for cell in unit:
         if cell not in keep:
-            board.cands[cell] &= ~(1 << (digit - 1))
+            board.eliminate(cell, digit)
 
 
 def row(r: int) -> list[int]:
@@ -96,7 +96,7 @@ def _rectangle(cands: dict[tuple[int, int], str]) -> Board:
     board.cands = [sum(1 << (d - 1) for d in range(3, 10))] * 81
     for (r, c), digits in cands.items():
         board.cands[r * 9 + c] = sum(1 << (int(d) - 1) for d in digits)
-    return board
+    return Board(board.geo, board.values, board.cands)  # the per-digit places from these
 
 
 def test_unique_rectangle_type_1_strikes_the_pair_from_the_fourth_cell():

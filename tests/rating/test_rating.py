@@ -3,12 +3,14 @@ unique, checked solution."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from pipeline.grid import GridShape, Puzzle
 from pipeline.ingest.textpuzzle import parse_puzzle_line
 from pipeline.rating import level_of, rate_puzzle
-from pipeline.rating.candidates import Board
+from pipeline.rating.candidates import Board, digit_places
 from pipeline.rating.chains import dynamic_forcing_chains, forcing_chains, length_bonus
 from pipeline.rating.fish import fish
 from pipeline.rating.singles import full_house, hidden_single_box, naked_single
@@ -72,7 +74,7 @@ def _state(cands_by_cell: dict[int, str]) -> Board:
     board = board_of("0" * 81)
     for cell, digits in cands_by_cell.items():
         board.cands[cell] = sum(1 << (int(d) - 1) for d in digits)
-    return board
+    return Board(board.geo, board.values, board.cands)  # the per-digit places from these
 
 
 def test_naked_single_on_a_cell_with_one_candidate():
@@ -95,11 +97,11 @@ def test_hidden_pair_strikes_the_other_digits_of_its_cells():
 
 def test_x_wing_on_rows_clears_its_columns():
     board = board_of("0" * 81)
-    bit = 1 << 4  # digit 5 only in columns 1 and 5 of rows 1 and 6
+    # digit 5 only in columns 1 and 5 of rows 1 and 6
     for r in (0, 5):
         for c in range(9):
             if c not in (0, 4):
-                board.cands[r * 9 + c] &= ~bit
+                board.eliminate(r * 9 + c, 5)
     step = fish(2)(board)
     assert step.technique == "X-wing"
     assert (2 * 9 + 0, 5) in step.eliminations and (0, 5) not in step.eliminations
@@ -181,3 +183,18 @@ def test_other_sizes_say_how_they_were_rated():
         assert "6x6" in rating.reason
     blocked = Puzzle(shape, ((None,) + (0,) * 5,) + ((0,) * 6,) * 5)
     assert rate_puzzle(blocked).score is None
+
+
+def test_board_keeps_each_digits_places_in_step_with_its_candidates():
+    board = board_of("0" * 81)
+    solution = random_solution(GridShape(3, 3), random.Random(5))
+    for cell in range(0, 81, 7):
+        board.place(cell, solution[cell // 9][cell % 9])
+    for cell in range(1, 81, 5):
+        for digit in range(1, 10):
+            if digit != solution[cell // 9][cell % 9] and board.cands[cell].bit_count() > 1:
+                board.eliminate(cell, digit)
+    copy = board.copy()
+    copy.place(80, solution[8][8])
+    assert board.places == digit_places(board.cands, 9)
+    assert copy.places == digit_places(copy.cands, 9) != board.places
