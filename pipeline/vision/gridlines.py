@@ -179,7 +179,7 @@ def _predicted(
 def _row_means(strip: np.ndarray) -> np.ndarray:
     """Each row's mean of a uint8 strip, as numpy's mean gives it (the exact sum over the
     count), by OpenCV's reduction, which is several times quicker."""
-    return cv2.reduce(strip, 1, cv2.REDUCE_SUM, dtype=cv2.CV_64F).ravel() / strip.shape[1]
+    return cv2.reduce(strip, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel() / strip.shape[1]
 
 
 def _fitted(points: list[tuple[float, float]]) -> np.ndarray | None:

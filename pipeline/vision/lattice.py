@@ -241,7 +241,7 @@ def _line_sums(image: np.ndarray, horizontal: bool) -> np.ndarray:
     """Each row's (or column's) sum of a uint8 image, exact in float64: OpenCV's reduction,
     several times quicker than numpy's sum along an axis."""
     dim = 1 if horizontal else 0
-    return cv2.reduce(image, dim, cv2.REDUCE_SUM, dtype=cv2.CV_64F).ravel()
+    return cv2.reduce(image, dim, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel().astype(np.float64)
 
 
 def _fit_lines(
