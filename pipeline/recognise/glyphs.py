@@ -123,12 +123,16 @@ def _reaches_edge(interior: np.ndarray) -> bool:
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     h, w = ink.shape
     dy, dx = int(h * (1 - CENTRE_FRACTION) / 2), int(w * (1 - CENTRE_FRACTION) / 2)
-    for label in set(np.unique(labels[dy : h - dy, dx : w - dx]).tolist()) - {0}:
-        x, y, bw, bh, _ = stats[label]
-        if bw >= w and bh >= h:
-            return True  # a glyph as large as the interior, or one joined to its lines
-        if x == 0 or y == 0 or x + bw == w or y + bh == h:
-            return True
+    # Blobs touching one of its edges (among them a glyph as large as the interior, or one
+    # joined to its lines) count when they cross the centre. (Looked for among the blobs'
+    # boxes first: most cells have none, and need no look at the centre's labels.)
+    x, y, bw, bh = (stats[1:count, i] for i in range(4))
+    at_edge = (x == 0) | (y == 0) | (x + bw == w) | (y + bh == h)
+    if (
+        at_edge.any()
+        and np.isin(labels[dy : h - dy, dx : w - dx], np.flatnonzero(at_edge) + 1).any()
+    ):
+        return True
     # A small digit's thin strokes break apart at the threshold: joined up, they are one blob.
     # Joined, only ink within a pixel of an edge can reach it.
     if not (ink[:2].any() or ink[-2:].any() or ink[:, :2].any() or ink[:, -2:].any()):

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind, Lattice
-from pipeline.vision.levels import grey_levels
+from pipeline.vision.levels import grey_level_each, grey_levels
 
 # A blocked cell is filled solid: its background is at most this share of the paper around it
 # (the median background of it and its 8 neighbours, so a shadow across the board darkens
@@ -71,15 +71,15 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
     rows, cols = board.lattice.row_lines, board.lattice.col_lines
     n = board.shape.size
     interiors = [darkest[_box(rows, cols, index, n, LINE_TRIM)] for index in range(n * n)]
-    backgrounds = [grey_levels(interior, (75,))[0] for interior in interiors]
+    backgrounds = grey_level_each(interiors, 75)
     around = _neighbourhood_median(np.array(backgrounds).reshape(n, n)).ravel()
     blocked = [
         background < BLOCKED_BRIGHTNESS * local
         for background, local in zip(backgrounds, around, strict=True)
     ]
+    centre_levels = grey_level_each([_centre(interior) for interior in interiors], DEPTH_PERCENT)
     depths = [
-        background - grey_levels(_centre(interior), (DEPTH_PERCENT,))[0]
-        for interior, background in zip(interiors, backgrounds, strict=True)
+        background - level for level, background in zip(centre_levels, backgrounds, strict=True)
     ]
     open_depths = [d for d, solid in zip(depths, blocked, strict=True) if not solid]
     given_depth = _given_depth(np.array(open_depths), paper - print_level)
@@ -163,7 +163,13 @@ def _neighbourhood_median(values: np.ndarray) -> np.ndarray:
     n = values.shape[0]
     padded = np.pad(values, 1, mode="constant", constant_values=np.nan)
     stacked = np.stack([padded[dy : dy + n, dx : dx + n] for dy in range(3) for dx in range(3)])
-    return np.nanmedian(stacked, axis=0)
+    # np.nanmedian, by one sort (the gaps sort last) and the middle of each cell's count: a
+    # fifth of the time.
+    ordered = np.sort(stacked, axis=0)
+    count = np.count_nonzero(~np.isnan(stacked), axis=0)
+    low = np.take_along_axis(ordered, ((count - 1) // 2)[None], axis=0)[0]
+    high = np.take_along_axis(ordered, (count // 2)[None], axis=0)[0]
+    return (low + high) / 2
 
 
 def darkest_channel(pixels: np.ndarray) -> np.ndarray:

@@ -155,8 +155,8 @@ def _may_fit(ink: np.ndarray, sizes: tuple[int, ...], weakest: float) -> tuple[i
     for horizontal in (True, False):
         spread = (1, 5) if horizontal else (5, 1)
         wide = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_RECT, spread))
-        axis, width = (1, ink.shape[1]) if horizontal else (0, ink.shape[0])
-        bounds.append(wide.sum(axis=axis, dtype=np.float64) / (255.0 * width))
+        width = ink.shape[1] if horizontal else ink.shape[0]
+        bounds.append(_line_sums(wide, horizontal) / (255.0 * width))
     possible = []
     for n in sizes:
         if side / n < MIN_RESOLVED_CELL_PX:
@@ -226,15 +226,22 @@ def _axis_evidence(ink: np.ndarray, darkness: np.ndarray, horizontal: bool) -> _
     # Tolerate a line that wavers by a pixel or two across the board (curled paper).
     spread = (1, 5) if horizontal else (5, 1)
     wavy = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, spread))
-    axis = 1 if horizontal else 0
     width = ink.shape[1] if horizontal else ink.shape[0]
     # Thickness is the darkness integrated over the line's pixels: blur spreads a line but
     # keeps its integral, so a box line stays heavier than a cell line in a blurred photo.
-    on_lines = np.where(wavy > 0, darkness, 0)
+    # (The strokes are 0 or 255, so a bitwise and keeps the darkness on them.)
+    on_lines = cv2.bitwise_and(darkness, wavy)
     return _Axis(
-        coverage=wavy.sum(axis=axis, dtype=np.float64) / (255.0 * width),
-        thickness=on_lines.sum(axis=axis, dtype=np.float64) / width,
+        coverage=_line_sums(wavy, horizontal) / (255.0 * width),
+        thickness=_line_sums(on_lines, horizontal) / width,
     )
+
+
+def _line_sums(image: np.ndarray, horizontal: bool) -> np.ndarray:
+    """Each row's (or column's) sum of a uint8 image, exact in float64: OpenCV's reduction,
+    several times quicker than numpy's sum along an axis."""
+    dim = 1 if horizontal else 0
+    return cv2.reduce(image, dim, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel().astype(np.float64)
 
 
 def _fit_lines(

@@ -27,3 +27,22 @@ def grey_levels(image: np.ndarray, percents: tuple[float, ...]) -> tuple[float, 
     cumulative = np.cumsum(counts)
     targets = np.asarray(percents, dtype=np.float64) / 100.0 * max(int(cumulative[-1]) - 1, 0)
     return tuple(float(v) for v in np.searchsorted(cumulative, targets, side="right"))
+
+
+def grey_level_each(images: list[np.ndarray], percent: float) -> list[float]:
+    """``grey_levels(image, (percent,))[0]`` for each of many small images (a board's cells),
+    the images of one shape ranked together: the same levels, without a call per image."""
+    levels: list[float] = [0.0] * len(images)
+    by_shape: dict[tuple[int, ...], list[int]] = {}
+    for index, image in enumerate(images):
+        if image.size <= SMALL_IMAGE:
+            by_shape.setdefault(image.shape, []).append(index)
+        else:
+            levels[index] = grey_levels(image, (percent,))[0]
+    for indices in by_shape.values():
+        stacked = np.stack([images[i].ravel() for i in indices])
+        rank = int(percent / 100.0 * (stacked.shape[1] - 1))
+        ranked = np.partition(stacked, rank, axis=1)[:, rank]
+        for i, level in zip(indices, ranked.tolist(), strict=True):
+            levels[i] = float(level)
+    return levels
