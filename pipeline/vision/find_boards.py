@@ -23,6 +23,7 @@ from pipeline.vision.cells import classify_cells
 from pipeline.vision.gridlines import fit_to_lines
 from pipeline.vision.outlines import candidate_quads
 from pipeline.vision.rectify import survey_board
+from pipeline.vision.touching import parts_of_board, parts_of_outline
 
 # Candidates are looked for on a copy of the page with its longer side at most this many
 # pixels: plenty to place corners within a fraction of a cell, and quick.
@@ -81,32 +82,62 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
         # sampling (linear) drops it in most rows.
         search = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     found: list[_Found] = []
+    split: list[np.ndarray] = []  # outlines found to hold grids printed against each other
     for rough in candidate_quads(search):
         outline = rough / scale
-        rival = next((i for i, f in enumerate(found) if _same_grid(f, outline)), None)
+        if any(_same_outline(corners, outline) for corners in split):
+            continue
+        rival = next(
+            (i for i, f in enumerate(found) if _same_outline(f.location.corners, outline)), None
+        )
         if rival is None and any(_holds(f, outline) for f in found):
             continue
         # Another outline of a board found already is only worth reading if it may read better.
         if rival is not None and found[rival].quality == BEST_QUALITY:
             continue
-        candidate = _judged(gray, outline)
-        if candidate is None:
-            continue
-        if rival is None:
-            found.append(candidate)
-        elif candidate.quality > found[rival].quality:
-            found[rival] = candidate
+        candidates = _judged_grids(gray, outline)
+        if len(candidates) == 1 and rival is not None:
+            if candidates[0].quality > found[rival].quality:
+                found[rival] = candidates[0]
+        elif len(candidates) == 1:
+            found.append(candidates[0])
+        elif candidates:
+            # Grids printed against each other replace what was taken for one grid of them all.
+            found = [f for i, f in enumerate(found) if i != rival] + candidates
+            split.append(outline)
     return reading_order(_without_solutions(_without_frames(found)))
 
 
-def _judged(gray: np.ndarray, outline: np.ndarray) -> _Found | None:
-    """The board an outline holds, fitted to its border, or None if it holds no Sudoku."""
+def _judged_grids(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
+    """The boards an outline holds: one, or each of the grids printed against each other
+    in it (see pipeline.vision.touching), or none."""
     try:
         board = survey_board(gray, BoardLocation(outline.astype(np.float32)))
     except LatticeNotFound:
-        return None
+        parts = parts_of_outline(outline)
+    else:
+        parts = parts_of_board(board)
+        if not parts:
+            judged = _judged(gray, board)
+            return [] if judged is None else [judged]
+    grids = []
+    for part in parts:
+        try:
+            judged = _judged(gray, survey_board(gray, BoardLocation(part)), among_grids=True)
+        except LatticeNotFound:
+            judged = None
+        if judged is None:
+            return []
+        grids.append(judged)
+    return grids
+
+
+def _judged(gray: np.ndarray, board: BoardImage, among_grids: bool = False) -> _Found | None:
+    """The board a surveyed outline holds, fitted to its border, or None if it holds no
+    Sudoku. A grid printed against others (``among_grids``) has their lines going on past
+    its border."""
     fitted = _fitted_to_border(gray, board)
-    on_border = not grid_continues_outside(gray, fitted)
+    on_border = among_grids or not grid_continues_outside(gray, fitted)
     if on_border:
         board = fitted
     elif fitted is board or grid_continues_outside(gray, board):
@@ -127,11 +158,11 @@ def _judged(gray: np.ndarray, outline: np.ndarray) -> _Found | None:
     )
 
 
-def _same_grid(board: _Found, outline: np.ndarray) -> bool:
-    """Whether an outline is centred in a board found already and of about its size."""
-    if not _inside(outline.mean(axis=0), board.location.corners):
+def _same_outline(corners: np.ndarray, outline: np.ndarray) -> bool:
+    """Whether an outline is centred in another (a board's) and of about its size."""
+    if not _inside(outline.mean(axis=0), corners):
         return False
-    ratio = cv2.contourArea(outline) / cv2.contourArea(board.location.corners)
+    ratio = cv2.contourArea(outline) / cv2.contourArea(corners)
     return SAME_GRID_AREA <= ratio <= 1 / SAME_GRID_AREA
 
 

@@ -119,3 +119,11 @@ def test_grids_a_millimetre_or_two_apart_are_each_found(gap_mm: float) -> None:
     # The band looked at for lines going on past a border began a fifth of a cell out, past
     # the gap, on the neighbour's lines: the four grids were one 6x6 or none.
     _read_all(PrintStyle(), GridShape(3, 3), 4, 2, 150, gap_mm=gap_mm)
+
+
+@pytest.mark.parametrize(("count", "columns"), [(4, 2), (2, 2), (2, 1)])
+def test_grids_printed_against_each_other_are_each_found(count: int, columns: int) -> None:
+    # With no gap, each grid's white margin paints over its neighbour's border: neighbours
+    # share one border line, and two or four grids made one outline, read as a 12x12 (2x6),
+    # a 6x6 without box lines, or nothing.
+    _read_all(PrintStyle(), GridShape(3, 3), count, columns, 150, gap_mm=0.0)
