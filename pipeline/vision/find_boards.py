@@ -116,27 +116,31 @@ def _judged_grids(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
     except LatticeNotFound:
         parts = parts_of_outline(outline)
     else:
-        parts = parts_of_board(board)
+        # Lines are counted on the board fitted to its border: a rough outline cuts some off.
+        fitted = _fitted_to_border(gray, board)
+        parts = parts_of_board(fitted)
         if not parts:
-            judged = _judged(gray, board)
+            judged = _judged(gray, board, fitted)
             return [] if judged is None else [judged]
     grids = []
     for part in parts:
         try:
-            judged = _judged(gray, survey_board(gray, BoardLocation(part)), among_grids=True)
+            board = survey_board(gray, BoardLocation(part))
         except LatticeNotFound:
-            judged = None
+            return []
+        judged = _judged(gray, board, _fitted_to_border(gray, board), among_grids=True)
         if judged is None:
             return []
         grids.append(judged)
     return grids
 
 
-def _judged(gray: np.ndarray, board: BoardImage, among_grids: bool = False) -> _Found | None:
-    """The board a surveyed outline holds, fitted to its border, or None if it holds no
+def _judged(
+    gray: np.ndarray, board: BoardImage, fitted: BoardImage, among_grids: bool = False
+) -> _Found | None:
+    """The board a surveyed outline holds, ``fitted`` to its border, or None if it holds no
     Sudoku. A grid printed against others (``among_grids``) has their lines going on past
     its border."""
-    fitted = _fitted_to_border(gray, board)
     on_border = among_grids or not grid_continues_outside(gray, fitted)
     if on_border:
         board = fitted

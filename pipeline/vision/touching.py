@@ -19,9 +19,11 @@ from pipeline.board import BoardImage
 
 # A Sudoku is square; an outline whose sides differ by about this factor is two grids in a row.
 ROW_OF_TWO = (1.8, 2.2)
+# Bands of rows (columns) a line must be dark in all of.
+BANDS = 16
 # A line is a peak of the darkness profile rising this share of the way from the paper to the
 # darkest line...
-LINE_SHARE = 0.2
+LINE_SHARE = 0.12
 # ...and the highest peak within half of the narrowest cell: a board holds at most this many
 # (two 25x25 grids across it), and a line blurred into a double peak is one line...
 NARROWEST_CELLS = 50
@@ -51,8 +53,7 @@ def parts_of_board(board: BoardImage) -> list[np.ndarray]:
         return halves
     pixels = board.pixels
     gray = pixels if pixels.ndim == 2 else cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
-    darkness = 255.0 - gray.astype(np.float32)
-    across, down = _cells_and_box(darkness.mean(axis=0)), _cells_and_box(darkness.mean(axis=1))
+    across, down = _cells_and_box(_line_darkness(gray)), _cells_and_box(_line_darkness(gray.T))
     if across is None or down is None:
         return []
     box_cells = across[1] * down[1]
@@ -68,15 +69,27 @@ def parts_of_board(board: BoardImage) -> list[np.ndarray]:
     return _parts(to_page, columns, rows)
 
 
+def _line_darkness(gray: np.ndarray) -> np.ndarray:
+    """Per column, its darkness in the band of rows where it is lightest: a printed line is
+    dark in every band, a digit's stroke only in a few."""
+    bands = np.array_split(gray, BANDS, axis=0)
+    means = [cv2.reduce(band, 0, cv2.REDUCE_AVG, dtype=cv2.CV_32F)[0] for band in bands]
+    return 255.0 - np.max(means, axis=0)
+
+
 def _cells_and_box(profile: np.ndarray) -> tuple[int, int] | None:
     """Along one axis of a board, its cells and the cells between its heavy lines, or None
     when its lines are not evenly spaced with evenly spaced heavy lines among them."""
-    paper = float(np.median(profile))
-    rise = profile - paper
+    # Above the paper around it: a photo's light falls off across the board.
+    width = max(3, round(len(profile) / NARROWEST_CELLS))
+    column = profile.astype(np.float32)[:, None]
+    rise = (column - cv2.morphologyEx(column, cv2.MORPH_OPEN, np.ones((width, 1), np.uint8)))[:, 0]
     top = float(rise.max())
     if top <= 0:
         return None
-    peak = (rise >= LINE_SHARE * top) & (rise >= np.roll(rise, 1)) & (rise > np.roll(rise, -1))
+    # Padded, so that a border cut in half by the board's edge is a peak too.
+    padded = np.pad(rise, 1)
+    peak = (rise >= LINE_SHARE * top) & (rise >= padded[:-2]) & (rise > padded[2:])
     lines = _apart(np.flatnonzero(peak), rise, len(profile) / NARROWEST_CELLS / 2)
     if len(lines) < 3:
         return None
