@@ -53,7 +53,7 @@ def parts_of_board(board: BoardImage) -> list[np.ndarray]:
         return halves
     pixels = board.pixels
     gray = pixels if pixels.ndim == 2 else cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
-    across, down = _cells_and_box(_line_darkness(gray)), _cells_and_box(_line_darkness(gray.T))
+    across, down = _cells_and_box(_line_darkness(gray, 0)), _cells_and_box(_line_darkness(gray, 1))
     if across is None or down is None:
         return []
     box_cells = across[1] * down[1]
@@ -69,12 +69,17 @@ def parts_of_board(board: BoardImage) -> list[np.ndarray]:
     return _parts(to_page, columns, rows)
 
 
-def _line_darkness(gray: np.ndarray) -> np.ndarray:
-    """Per column, its darkness in the band of rows where it is lightest: a printed line is
-    dark in every band, a digit's stroke only in a few."""
-    bands = np.array_split(gray, BANDS, axis=0)
-    means = [cv2.reduce(band, 0, cv2.REDUCE_AVG, dtype=cv2.CV_32F)[0] for band in bands]
-    return 255.0 - np.max(means, axis=0)
+def _line_darkness(gray: np.ndarray, axis: int) -> np.ndarray:
+    """Per column (``axis`` 0; per row, 1), its darkness in the band of rows (columns) where
+    it is lightest, give or take a few columns: a printed line is dark in every band, a
+    digit's stroke only in a few."""
+    bands = np.array_split(gray, BANDS, axis=axis)
+    means = np.array(
+        [cv2.reduce(band, axis, cv2.REDUCE_AVG, dtype=cv2.CV_32F).ravel() for band in bands]
+    )
+    # A line a little askew in the warp (a rough outline) moves across bands by a pixel or two.
+    drift = max(3, round(means.shape[1] / NARROWEST_CELLS / 2)) | 1
+    return 255.0 - cv2.erode(means, np.ones((1, drift), np.uint8)).max(axis=0)
 
 
 def _cells_and_box(profile: np.ndarray) -> tuple[int, int] | None:
@@ -98,7 +103,10 @@ def _cells_and_box(profile: np.ndarray) -> tuple[int, int] | None:
     if np.abs(spacing - cell).max() > EVEN_SPACING * cell:
         return None
     reach = max(1, round(cell / 4))
-    weights = np.array([rise[max(0, x - reach) : x + reach + 1].sum() for x in lines])
+    summed = np.concatenate([[0.0], np.cumsum(rise)])
+    weights = (
+        summed[np.minimum(lines + reach + 1, len(rise))] - summed[np.maximum(lines - reach, 0)]
+    )
     heavy = lines[weights >= HEAVY_WEIGHT * np.median(weights)]
     if len(heavy) < 3:
         return None
