@@ -98,9 +98,14 @@ def _cells_and_box(profile: np.ndarray) -> tuple[int, int] | None:
     lines = _apart(np.flatnonzero(peak), rise, len(profile) / NARROWEST_CELLS / 2)
     if len(lines) < 3:
         return None
+    cell = float(np.median(np.diff(lines)))
+    # A digit's stroke that is dark in every band (a column of ones) is a peak between two
+    # lines: of two peaks too close together, the fainter goes.
+    while len(short := np.flatnonzero(np.diff(lines) < (1 - EVEN_SPACING) * cell)):
+        first = short[0]
+        lines = np.delete(lines, first + int(rise[lines[first]] >= rise[lines[first + 1]]))
     spacing = np.diff(lines)
-    cell = float(np.median(spacing))
-    if np.abs(spacing - cell).max() > EVEN_SPACING * cell:
+    if len(lines) < 3 or np.abs(spacing - cell).max() > EVEN_SPACING * cell:
         return None
     reach = max(1, round(cell / 4))
     summed = np.concatenate([[0.0], np.cumsum(rise)])
