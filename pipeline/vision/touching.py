@@ -39,9 +39,9 @@ def parts_of_outline(corners: np.ndarray) -> list[np.ndarray]:
     bottom, left = np.linalg.norm(corners[2] - corners[3]), np.linalg.norm(corners[3] - corners[0])
     ratio = (top + bottom) / (left + right)
     if ROW_OF_TWO[0] <= ratio <= ROW_OF_TWO[1]:
-        return _parts(_page_points(corners), columns=2, rows=1)
+        return _parts(_from_unit_square(corners), columns=2, rows=1)
     if ROW_OF_TWO[0] <= 1 / ratio <= ROW_OF_TWO[1]:
-        return _parts(_page_points(corners), columns=1, rows=2)
+        return _parts(_from_unit_square(corners), columns=1, rows=2)
     return []
 
 
@@ -60,13 +60,8 @@ def parts_of_board(board: BoardImage) -> list[np.ndarray]:
     columns, rows = across[0] // box_cells, down[0] // box_cells
     if {across[0], down[0]} - {box_cells, 2 * box_cells} or columns == rows == 1:
         return []
-    inverse = np.linalg.inv(board.homography)
     side = gray.shape[0]
-
-    def to_page(points: np.ndarray) -> np.ndarray:
-        return cv2.perspectiveTransform((points * side)[None], inverse)[0]
-
-    return _parts(to_page, columns, rows)
+    return _parts(np.linalg.inv(board.homography) @ np.diag([side, side, 1.0]), columns, rows)
 
 
 def _line_darkness(gray: np.ndarray, axis: int) -> np.ndarray:
@@ -131,23 +126,18 @@ def _apart(peaks: np.ndarray, height: np.ndarray, gap: float) -> np.ndarray:
     return np.array(sorted(kept))
 
 
-def _page_points(corners: np.ndarray):
-    """Unit-square points -> page points, through the outline's perspective."""
+def _from_unit_square(corners: np.ndarray) -> np.ndarray:
+    """The homography from the unit square onto an outline's corners (TL, TR, BR, BL)."""
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    homography = cv2.getPerspectiveTransform(unit, corners.astype(np.float32))
-
-    def to_page(points: np.ndarray) -> np.ndarray:
-        return cv2.perspectiveTransform(points[None].astype(np.float32), homography)[0]
-
-    return to_page
+    return cv2.getPerspectiveTransform(unit, corners.astype(np.float32))
 
 
-def _parts(to_page, columns: int, rows: int) -> list[np.ndarray]:
-    """The outlines of a columns x rows split of the unit square, mapped onto the page."""
+def _parts(from_unit_square: np.ndarray, columns: int, rows: int) -> list[np.ndarray]:
+    """The outlines on the page of a columns x rows split of the unit square."""
     parts = []
     for r in range(rows):
         for c in range(columns):
             x0, x1, y0, y1 = c / columns, (c + 1) / columns, r / rows, (r + 1) / rows
-            unit = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
-            parts.append(to_page(unit).astype(np.float32))
+            unit = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
+            parts.append(cv2.perspectiveTransform(unit, from_unit_square)[0].astype(np.float32))
     return parts
