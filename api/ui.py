@@ -158,7 +158,7 @@ def _board(puzzle: Puzzle, artifacts: Artifacts) -> dict[str, Any] | None:
     (an image gone from disk), on a plain grid of the puzzle's size."""
     stored = puzzle.board_image_path
     if stored and puzzle.lattice and artifacts.path(stored).is_file():
-        height, width = artifacts.read_image(stored).shape[:2]
+        width, height = artifacts.image_size(stored)
         return {"image": True, "width": width, "height": height, **puzzle.lattice}
     if not puzzle.size:
         return None

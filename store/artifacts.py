@@ -17,6 +17,7 @@ from typing import BinaryIO
 
 import cv2
 import numpy as np
+from PIL import Image, UnidentifiedImageError
 
 from pipeline.errors import UnreadableInput
 
@@ -128,6 +129,14 @@ class Artifacts:
         if pixels is None:
             raise UnreadableInput(f"the stored image {relative} is missing or damaged")
         return pixels
+
+    def image_size(self, relative: str) -> tuple[int, int]:
+        """(width, height) of a stored image, from its header: nothing is decoded."""
+        try:
+            with Image.open(self.path(relative)) as image:
+                return image.size
+        except (OSError, UnidentifiedImageError) as error:
+            raise UnreadableInput(f"the stored image {relative} is missing or damaged") from error
 
     def _atomic(self, relative: str) -> _AtomicFile:
         return _AtomicFile(self.path(relative))
