@@ -21,13 +21,13 @@ import cv2
 import numpy as np
 
 from pipeline.errors import EngineUnavailable
+from pipeline.recognise.ocr.text_lines import FRAME_WIDTH, LINE_HEIGHT, model_input
 
 log = logging.getLogger(__name__)
 
 BAND_DEPTH = 0.2  # of the board's side, above and below it
 GAP = 0.01  # of the side, left between the board's edge and the band (its outer frame line)
 INK = 128  # grey level below which a pixel is ink, after the band's own contrast stretch
-LINE_HEIGHT = 48  # the recogniser's input height
 MARGIN = 0.25  # of a line's height, kept around its ink
 
 # Difficulty words publishers print, longest first so "very hard" wins over "hard".
@@ -225,10 +225,9 @@ class CaptionReader:
     def read_line(self, line: np.ndarray) -> str:
         """A grey line crop -> its text (greedy CTC decoding)."""
         scale = LINE_HEIGHT / line.shape[0]
-        width = max(8, int(round(line.shape[1] * scale / 8)) * 8)
+        width = max(FRAME_WIDTH, int(round(line.shape[1] * scale / FRAME_WIDTH)) * FRAME_WIDTH)
         resized = cv2.resize(line, (width, LINE_HEIGHT), interpolation=cv2.INTER_AREA)
-        x = (resized.astype(np.float32) / 255.0 - 0.5) / 0.5
-        x = np.repeat(x[None, None], 3, axis=1)
+        x = model_input(resized[None].astype(np.float32))
         best = self._session.run(None, {self._input: x})[0][0].argmax(axis=1)
         chars, previous = [], 0
         for index in best.tolist():

@@ -15,7 +15,7 @@ import numpy as np
 from pipeline.errors import EngineUnavailable
 from pipeline.reading import DigitReading
 from pipeline.recognise.ocr.ctc import sequence_log_likelihoods
-from pipeline.recognise.ocr.text_lines import FRAME_WIDTH, line_batch
+from pipeline.recognise.ocr.text_lines import FRAME_WIDTH, line_batch, model_input
 
 BLANK = 0
 # Slot widths: one character per cell reads well in 40 columns (5 frames; 32 columns cost a
@@ -44,9 +44,7 @@ class CtcLineEngine:
     def frame_probabilities(self, crops: Sequence[np.ndarray], slot_width: int) -> np.ndarray:
         """Per-crop frame probabilities [crops, frames per slot, classes], one model call."""
         lines = line_batch(crops, slot_width, SLOTS_PER_LINE)
-        x = (lines / 255.0 - 0.5) / 0.5  # PP-OCR's normalisation, to -1..1
-        x = np.repeat(x[:, None], 3, axis=1).astype(np.float32)
-        probs = self.run_lines(x)
+        probs = self.run_lines(model_input(lines))
         frames = slot_width // FRAME_WIDTH
         slots = lines.shape[2] // slot_width
         per_slot = probs.reshape(len(lines) * slots, frames, probs.shape[2])

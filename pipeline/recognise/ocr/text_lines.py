@@ -139,3 +139,10 @@ def line_batch(crops: Sequence[np.ndarray], slot_width: int, per_line: int) -> n
         .transpose(0, 2, 1, 3)
         .reshape(lines, LINE_HEIGHT, slots * slot_width)
     )
+
+
+def model_input(lines: np.ndarray) -> np.ndarray:
+    """Grey lines [lines, LINE_HEIGHT, width] in 0..255 as the recogniser takes them:
+    [lines, 3, LINE_HEIGHT, width] float32, normalised as PP-OCR is trained, to -1..1."""
+    x = (lines / 255.0 - 0.5) / 0.5
+    return np.repeat(x[:, None], 3, axis=1).astype(np.float32)
