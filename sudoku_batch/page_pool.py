@@ -10,7 +10,6 @@ the coordinating process decides when to stop and stops them.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator
@@ -46,6 +45,8 @@ def run_pages(
     if jobs <= 1:
         yield from _in_process(work, engine, backend, settings, stopping)
         return
+    import multiprocessing
+
     from pebble import ProcessPool  # 30 CPU-ms that a one-page run does without
 
     # spawn, not fork: the parent holds an open SQLite connection and a tqdm thread.
