@@ -31,7 +31,7 @@ def settings() -> Settings:
 
 @cache
 def database() -> Engine:
-    return make_engine(settings().database_url)
+    return make_engine(settings().database_url, ping_every_checkout=False)
 
 
 @cache
