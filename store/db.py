@@ -30,10 +30,14 @@ def normalise_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
-def make_engine(url: str, *, ping_every_checkout: bool = True) -> Engine:
+def make_engine(
+    url: str, *, ping_every_checkout: bool = True, wait_for_disk: bool = True
+) -> Engine:
     """``ping_every_checkout`` False: ping a pooled PostgreSQL connection only when it sat
     idle (``_ping_when_idle``), for stage workers, which check one out for every step of every
-    task."""
+    task. ``wait_for_disk`` False: PostgreSQL commits return before their WAL is flushed to
+    disk (``synchronous_commit = off``: a database crash may lose the last few, but never
+    leaves them half-done), for writes that are safe to lose (``workers.runtime``)."""
     url = normalise_url(url)
     if make_url(url).get_backend_name() == "sqlite":
         engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
@@ -42,11 +46,10 @@ def make_engine(url: str, *, ping_every_checkout: bool = True) -> Engine:
     # pre_ping: a worker idle overnight finds its pooled connections closed by the server.
     # connect_timeout: an unreachable server is an error in seconds (retried as an outage),
     # not a wait for TCP to give up, e.g. in a worker's main process recording a lost task.
-    engine = create_engine(
-        url,
-        pool_pre_ping=ping_every_checkout,
-        connect_args={"connect_timeout": POSTGRES_CONNECT_TIMEOUT_S},
-    )
+    connect_args: dict[str, Any] = {"connect_timeout": POSTGRES_CONNECT_TIMEOUT_S}
+    if not wait_for_disk:
+        connect_args["options"] = "-c synchronous_commit=off"
+    engine = create_engine(url, pool_pre_ping=ping_every_checkout, connect_args=connect_args)
     if not ping_every_checkout:
         _ping_when_idle(engine)
     return engine

@@ -59,7 +59,7 @@ def page_of_two_grids() -> np.ndarray:
 def tallies(
     worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[dict[str, Tally]]:
-    """Counts of whatever runs on the workers' engine, under the key ``current[0]``."""
+    """Counts of whatever runs on the workers' engines, under the key ``current[0]``."""
     counts: dict[str, Tally] = {}
     current = ["setup"]
 
@@ -73,20 +73,22 @@ def tallies(
         if conn.get_execution_options().get("isolation_level") != "AUTOCOMMIT":
             counts.setdefault(current[0], Tally()).transactions += 1
 
-    engine = runtime.database()
-    ping = engine.dialect.do_ping
+    engines = (runtime.database(), runtime.marker_database())
+    ping = engines[0].dialect.do_ping
 
     def pinged(dbapi_connection: Any) -> bool:
         counts.setdefault(current[0], Tally()).pings += 1
         return ping(dbapi_connection)
 
-    monkeypatch.setattr(engine.dialect, "do_ping", pinged)
-    event.listen(engine, "before_cursor_execute", statement)
-    event.listen(engine, "begin", begun)
+    for engine in engines:
+        monkeypatch.setattr(engine.dialect, "do_ping", pinged)
+        event.listen(engine, "before_cursor_execute", statement)
+        event.listen(engine, "begin", begun)
     counts["__current__"] = current  # type: ignore[assignment]
     yield counts
-    event.remove(engine, "before_cursor_execute", statement)
-    event.remove(engine, "begin", begun)
+    for engine in engines:
+        event.remove(engine, "before_cursor_execute", statement)
+        event.remove(engine, "begin", begun)
 
 
 def test_each_stage_task_asks_postgres_a_bounded_number_of_statements(

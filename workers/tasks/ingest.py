@@ -27,7 +27,7 @@ from workers.stage import StageTask, Subject, claimed, failures_recorded
 )
 def ingest_input_file(self: StageTask, input_file_id: int) -> None:
     with failures_recorded(self, input_file_id) as clock:
-        with autocommit(runtime.sessions()) as session:
+        with autocommit(runtime.marker_sessions()) as session:
             claim = claimed(self, session, input_file_id)  # held: the load finds its row
             if claim is None:
                 return
@@ -49,4 +49,4 @@ def ingest_input_file(self: StageTask, input_file_id: int) -> None:
         readable = [
             page_id for page_id, source in zip(page_ids, sources, strict=True) if not source.refused
         ]
-        hand_over(app, runtime.sessions(), Step.RECTIFY, readable)
+        hand_over(app, runtime.marker_sessions(), Step.RECTIFY, readable)

@@ -23,7 +23,7 @@ from workers.stage import StageTask, Subject, claimed, failures_recorded
 )
 def ingest_text_file(self: StageTask, input_file_id: int) -> None:
     with failures_recorded(self, input_file_id) as clock:
-        with autocommit(runtime.sessions()) as session:
+        with autocommit(runtime.marker_sessions()) as session:
             claim = claimed(self, session, input_file_id)  # held: the load finds its row
             if claim is None:
                 return
@@ -40,4 +40,4 @@ def ingest_text_file(self: StageTask, input_file_id: int) -> None:
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
             )
-        hand_over(app, runtime.sessions(), Step.SOLVE_TEXT, puzzle_ids)
+        hand_over(app, runtime.marker_sessions(), Step.SOLVE_TEXT, puzzle_ids)

@@ -19,7 +19,7 @@ from workers.stage import StageTask, Subject, claimed, failures_recorded
 def read_board(self: StageTask, puzzle_id: int) -> None:
     artifacts = runtime.artifacts()
     with failures_recorded(self, puzzle_id) as clock:
-        with autocommit(runtime.sessions()) as session:
+        with autocommit(runtime.marker_sessions()) as session:
             claim = claimed(self, session, puzzle_id)
             if claim is None:
                 return
@@ -41,4 +41,4 @@ def read_board(self: StageTask, puzzle_id: int) -> None:
                 runtime.worker_name(self.request.hostname),
             )
             unsent(puzzle)  # now waiting for the solve step
-        send_all(app, runtime.sessions(), [Handoff(Step.SOLVE, puzzle_id, claim.label)])
+        send_all(app, runtime.marker_sessions(), [Handoff(Step.SOLVE, puzzle_id, claim.label)])

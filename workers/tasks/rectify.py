@@ -25,7 +25,7 @@ from workers.stage import StageTask, Subject, claimed, failures_recorded
 def rectify_page_boards(self: StageTask, page_id: int) -> None:
     artifacts = runtime.artifacts()
     with failures_recorded(self, page_id) as clock:
-        with autocommit(runtime.sessions()) as session:
+        with autocommit(runtime.marker_sessions()) as session:
             claim = claimed(self, session, page_id)
             if claim is None:
                 return
@@ -64,4 +64,4 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
             Handoff(Step.OCR, puzzle_id, puzzle_label(claim.label, index))
             for index, puzzle_id in enumerate(puzzle_ids)
         ]
-        send_all(app, runtime.sessions(), handoffs)
+        send_all(app, runtime.marker_sessions(), handoffs)

@@ -23,7 +23,7 @@ from workers.stage import StageTask, Subject, claimed, failures_recorded
 def solve_board(self: StageTask, puzzle_id: int) -> None:
     artifacts = runtime.artifacts()
     with failures_recorded(self, puzzle_id) as clock:
-        with autocommit(runtime.sessions()) as session:
+        with autocommit(runtime.marker_sessions()) as session:
             claim = claimed(self, session, puzzle_id)  # held: the loads find its rows
             if claim is None:
                 return

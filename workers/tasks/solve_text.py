@@ -23,7 +23,7 @@ from workers.tasks.solve import record_solved
 )
 def solve_text_puzzle(self: StageTask, puzzle_id: int) -> None:
     with failures_recorded(self, puzzle_id) as clock:
-        with autocommit(runtime.sessions()) as session:
+        with autocommit(runtime.marker_sessions()) as session:
             claim = claimed(self, session, puzzle_id)  # held: the load finds its row
             if claim is None:
                 return
