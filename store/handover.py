@@ -78,7 +78,7 @@ class Claimed:
 
     row: Subject
     page: Page | None  # the page, or a puzzle's page; None for an input file
-    label: str  # see ``label``
+    label: str  # where it comes from, for Flower (see ``_labels``)
 
 
 def claim(session: Session, step: Step, subject_id: int, incarnation: str | None) -> Claimed | None:
