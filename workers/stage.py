@@ -105,10 +105,10 @@ def claimed(task: StageTask, session: Session, subject_id: int) -> Claimed | Non
     The claim must be committed before the work starts (the recovery sweep reads who took
     what), so ``session`` is an autocommit one (``store.db.autocommit``): the claim is one
     statement, and the task's loads can follow in the same session."""
-    claim_ = claim(session, task.step, subject_id, runtime.incarnation())
-    if claim_ is None:
+    taken = claim(session, task.step, subject_id, runtime.incarnation())
+    if taken is None:
         logger.info("%s[%s]: already past this step, nothing to do", task.name, subject_id)
-    return claim_
+    return taken
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from sqlalchemy import event
+from sqlalchemy import Engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 from pipeline.grid import GridShape
@@ -55,46 +55,50 @@ def page_of_two_grids() -> np.ndarray:
     return page
 
 
+@dataclass
+class Tallies:
+    """Counts of whatever runs on any engine (the workers' own, however many), kept under
+    the name of what runs now (``current``)."""
+
+    current: str = "setup"
+    by_name: dict[str, Tally] = field(default_factory=dict)
+
+    def now(self) -> Tally:
+        return self.by_name.setdefault(self.current, Tally())
+
+
 @pytest.fixture
-def tallies(
-    worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[dict[str, Tally]]:
-    """Counts of whatever runs on the workers' engines, under the key ``current[0]``."""
-    counts: dict[str, Tally] = {}
-    current = ["setup"]
+def tallies(worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[Tallies]:
+    found = Tallies()
 
     def statement(_conn: Any, _cursor: Any, sql: str, *_: Any) -> None:
-        tally = counts.setdefault(current[0], Tally())
-        tally.statements += 1
-        tally.sql.append(sql.split("\n")[0][:90])
+        found.now().statements += 1
+        found.now().sql.append(sql.split("\n")[0][:90])
 
     def begun(conn: Any) -> None:
         # An autocommit connection's "begin" sends nothing (store.db.autocommit).
         if conn.get_execution_options().get("isolation_level") != "AUTOCOMMIT":
-            counts.setdefault(current[0], Tally()).transactions += 1
+            found.now().transactions += 1
 
-    engines = (runtime.database(), runtime.marker_database())
-    ping = engines[0].dialect.do_ping
+    dialect = type(runtime.database().dialect)
+    ping = dialect.do_ping
 
-    def pinged(dbapi_connection: Any) -> bool:
-        counts.setdefault(current[0], Tally()).pings += 1
-        return ping(dbapi_connection)
+    def pinged(self: Any, dbapi_connection: Any) -> bool:
+        found.now().pings += 1
+        return ping(self, dbapi_connection)
 
-    for engine in engines:
-        monkeypatch.setattr(engine.dialect, "do_ping", pinged)
-        event.listen(engine, "before_cursor_execute", statement)
-        event.listen(engine, "begin", begun)
-    counts["__current__"] = current  # type: ignore[assignment]
-    yield counts
-    for engine in engines:
-        event.remove(engine, "before_cursor_execute", statement)
-        event.remove(engine, "begin", begun)
+    monkeypatch.setattr(dialect, "do_ping", pinged)
+    event.listen(Engine, "before_cursor_execute", statement)
+    event.listen(Engine, "begin", begun)
+    yield found
+    event.remove(Engine, "before_cursor_execute", statement)
+    event.remove(Engine, "begin", begun)
 
 
 def test_each_stage_task_asks_postgres_a_bounded_number_of_statements(
     worker_runtime: Settings,
     sessions: sessionmaker[Session],
-    tallies: dict[str, Any],
+    tallies: Tallies,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     stored = "uploads/two-grids.png"
@@ -110,13 +114,13 @@ def test_each_stage_task_asks_postgres_a_bounded_number_of_statements(
     monkeypatch.setattr(
         publish, "send", lambda _queue, handoff: messages.append((handoff.step, handoff.subject_id))
     )
-    current = tallies["__current__"]
     per_step: dict[str, list[Tally]] = {}
     while messages:
         step, subject_id = messages.popleft()
-        current[0] = f"{step} {subject_id}"
+        tallies.current = f"{step} {subject_id}"
         app.tasks[str(step)].apply(args=[subject_id])
-        per_step.setdefault(step, []).append(tallies.get(current[0], Tally()))
+        per_step.setdefault(step, []).append(tallies.now())
+    tallies.current = "checks"
 
     ran = Counter({step: len(runs) for step, runs in per_step.items()})
     assert ran == {Step.INGEST: 1, Step.RECTIFY: 1, Step.OCR: 2, Step.SOLVE: 2}
