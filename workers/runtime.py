@@ -22,6 +22,7 @@ from pipeline.solve.backend import SatBackend
 from settings import Settings
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory
+from store.schema_template import cache_dir
 
 
 @cache
@@ -62,17 +63,18 @@ def artifacts() -> Artifacts:
 
 
 # Engines are imported where made: a worker serving only the solve queue never loads OCR models.
+# Their optimised graphs are kept in the user's cache folder, as `run` keeps them.
 @cache
 def ocr_engine() -> OcrEngine:
+    from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
     from pipeline.recognise.ocr.engines import make_engine as make_ocr_engine
 
-    name = settings().ocr_engine
-    return make_ocr_engine(name) if name else make_ocr_engine()
+    return make_ocr_engine(settings().ocr_engine or DEFAULT_ENGINE, cache_dir=cache_dir())
 
 
 @cache
 def caption_reader() -> CaptionReader | None:
-    return make_caption_reader()
+    return make_caption_reader(cache_dir())
 
 
 @cache
