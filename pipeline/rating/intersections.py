@@ -8,7 +8,7 @@ eliminations immediately leave a hidden single.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from pipeline.rating.candidates import Board, Geometry, board_places, memo, part_memo
 from pipeline.rating.step import Step
