@@ -5,44 +5,20 @@ package). Slow (about a minute: a wheel build), so marked; CI runs it all the sa
 from __future__ import annotations
 
 import json
-import site
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO_ROOT
+from tests.wheels import build_wheel, install_in_fresh_venv
 
 pytestmark = pytest.mark.slow
 
 
 def test_a_wheel_installed_in_a_fresh_venv_runs_migrate_and_run(tmp_path: Path) -> None:
-    wheels = tmp_path / "wheels"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "-q",
-            "--no-deps",
-            "-w",
-            str(wheels),
-            str(REPO_ROOT),
-        ],
-        check=True,
-        timeout=600,
-    )
-    (wheel,) = wheels.glob("sudoku_batch-*.whl")
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    python = venv / "bin" / "python"
-    subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True)
-    # The dependencies are this environment's (no download); a path line in a .pth file adds
-    # them without running their .pth files, so this tree's editable install stays out.
-    (site_packages,) = (venv / "lib").glob("python3*/site-packages")
-    (site_packages / "deps.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    python = install_in_fresh_venv(build_wheel(tmp_path / "wheels"), venv)
     where = subprocess.run(
         [python, "-c", "import store.migrate as m; print(m.MIGRATIONS_DIR)"],
         cwd=tmp_path,

@@ -3,40 +3,25 @@ installs, and its rater runs from the .py sources. Slow (a wheel build, as tests
 
 from __future__ import annotations
 
-import os
-import site
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO_ROOT
+from tests.wheels import build_wheel, install_in_fresh_venv
 
 pytestmark = pytest.mark.slow
 SAMPLE = REPO_ROOT / "bench" / "data" / "se_rated_sample.txt"
 
 
 def test_without_a_compiler_the_wheel_installs_and_rates_from_the_sources(tmp_path: Path):
-    wheels = tmp_path / "wheels"
-    built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(wheels), str(REPO_ROOT)],
-        env={**os.environ, "CC": "/bin/false"},  # every compile fails, as with no compiler
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert built.returncode == 0, built.stderr
-    (wheel,) = wheels.glob("sudoku_batch-*.whl")
+    # CC=/bin/false: every compile fails, as with no compiler.
+    wheel = build_wheel(tmp_path / "wheels", env={"CC": "/bin/false"})
     assert not [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".so")]
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    python = venv / "bin" / "python"
-    subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True)
-    # This environment's dependencies, without its editable install (see tests/test_wheel.py).
-    (site_packages,) = (venv / "lib").glob("python3*/site-packages")
-    (site_packages / "deps.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    python = install_in_fresh_venv(wheel, venv)
     script = (
         "import sys\n"
         "import pipeline.rating as r, pipeline.rating.chains as c\n"
