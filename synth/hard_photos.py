@@ -173,7 +173,9 @@ def _touching_layout(
 ) -> HardPhoto:
     """``columns`` x ``rows`` grids of one shape, ``gap_mm`` apart (0: sharing borders)."""
     step = _border_distance(gap_mm)
-    cell = int((LAYOUT_WIDTH_PX - step * (max(columns, rows) - 1)) / max(columns, rows) / shape.size)
+    cell = int(
+        (LAYOUT_WIDTH_PX - step * (max(columns, rows) - 1)) / max(columns, rows) / shape.size
+    )
     pitch = cell * shape.size + step
     origins = [(c * pitch, r * pitch) for r in range(rows) for c in range(columns)]
     return _photographed(rng, [shape] * len(origins), [cell] * len(origins), origins)
@@ -190,8 +192,12 @@ def _photographed(
     style = PrintStyle()
     thin, thick = _printed_px(style.thin_pt), _printed_px(style.thick_pt)
     margin = 2 * thick
-    width = max(x + cell * shape.size for (x, _), cell, shape in zip(origins, cells, shapes))
-    height = max(y + cell * shape.size for (_, y), cell, shape in zip(origins, cells, shapes))
+    width = max(
+        x + cell * shape.size for (x, _), cell, shape in zip(origins, cells, shapes, strict=True)
+    )
+    height = max(
+        y + cell * shape.size for (_, y), cell, shape in zip(origins, cells, shapes, strict=True)
+    )
     page = np.full((height + 2 * margin + 1, width + 2 * margin + 1, 3), 255, np.uint8)
     puzzles, corners = [], []
     for (x, y), cell, shape in zip(origins, cells, shapes, strict=True):

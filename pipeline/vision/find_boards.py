@@ -114,7 +114,7 @@ def _judged_grids(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
     try:
         board = survey_board(gray, BoardLocation(outline.astype(np.float32)))
     except LatticeNotFound:
-        parts = parts_of_outline(outline)
+        parts = parts_of_outline(gray, outline)
     else:
         # Lines are counted on the board fitted to its border: a rough outline cuts some off.
         fitted = _fitted_to_border(gray, board)

@@ -19,6 +19,9 @@ MIN_AREA_SHARE = 0.01
 APPROX_TOLERANCES = (0.02, 0.035, 0.05)
 # The quad's shape, loosely: perspective from a handheld phone makes squares into trapezoids.
 MAX_SIDE_RATIO = 2.0
+# ...and its width to its height: up to three grids printed against each other in a row make
+# one outline (see pipeline.vision.touching), photographed at a slant.
+MAX_ASPECT = 3.5
 # The outline must fill its convex hull: a grid is a solid block of lines, a text paragraph or
 # an L-shaped layout is not.
 MIN_SOLIDITY = 0.85
@@ -141,6 +144,6 @@ def _plausible(corners: np.ndarray) -> bool:
     return (
         max(sides[0], sides[2]) / min(sides[0], sides[2]) <= MAX_SIDE_RATIO
         and max(sides[1], sides[3]) / min(sides[1], sides[3]) <= MAX_SIDE_RATIO
-        and max(width, height) / min(width, height) <= MAX_SIDE_RATIO
+        and max(width, height) / min(width, height) <= MAX_ASPECT
         and cv2.isContourConvex(corners.astype(np.float32))
     )
