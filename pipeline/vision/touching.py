@@ -42,6 +42,8 @@ NARROWEST_CELLS = 50
 HEAVY_WEIGHT = 1.5
 # Lines (and heavy lines) of a grid are evenly spaced within this share of their spacing.
 EVEN_SPACING = 0.2
+# The paper under a line is the lightest of the profile within this share of a cell around it.
+DOUBLED_LINE_CELLS = 0.6
 
 
 def parts_of_outline(gray: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
@@ -129,17 +131,22 @@ def _line_darkness(gray: np.ndarray, axis: int) -> np.ndarray:
 def _lines_and_box(profile: np.ndarray) -> tuple[np.ndarray, int] | None:
     """Along one axis of a board, its lines and the cells between its heavy lines, or None
     when its lines are not evenly spaced with evenly spaced heavy lines among them."""
-    # Above the paper around it: a photo's light falls off across the board.
-    width = max(3, round(len(profile) / NARROWEST_CELLS))
-    column = profile.astype(np.float32)[:, None]
-    rise = (column - cv2.morphologyEx(column, cv2.MORPH_OPEN, np.ones((width, 1), np.uint8)))[:, 0]
-    top = float(rise.max())
-    if top <= 0:
+    narrowest = round(len(profile) / NARROWEST_CELLS)
+    rise, lines = _peaks(profile, narrowest)
+    if len(lines) < 3:
         return None
-    # Padded, so that a border cut in half by the board's edge is a peak too.
-    padded = np.pad(rise, 1)
-    peak = (rise >= LINE_SHARE * top) & (rise >= padded[:-2]) & (rise > padded[2:])
-    lines = _apart(np.flatnonzero(peak), rise, len(profile) / NARROWEST_CELLS / 2)
+    found = _even_lines(rise, lines)
+    # Failing that, the paper is taken from a window of most of a cell, so that a doubled
+    # line (two grids' borders a little apart), wider than the narrowest cell, rises above it.
+    window = round(DOUBLED_LINE_CELLS * float(np.median(np.diff(lines))))
+    if found is None and window > narrowest:
+        found = _even_lines(*_peaks(profile, window))
+    return found
+
+
+def _even_lines(rise: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """Of the peaks of a profile's ``rise``, its lines and the cells between its heavy
+    lines, or None when they are not evenly spaced with evenly spaced heavy lines among them."""
     if len(lines) < 3:
         return None
     cell = float(np.median(np.diff(lines)))
@@ -171,6 +178,22 @@ def _lines_and_box(profile: np.ndarray) -> tuple[np.ndarray, int] | None:
     if per_box < 2 or np.abs(box - per_box).max() > EVEN_SPACING * per_box:
         return None
     return lines, per_box
+
+
+def _peaks(profile: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
+    """The profile's rise above the paper (its opening over ``window`` pixels) and the peaks
+    of that rise that may be lines."""
+    # Above the paper around it: a photo's light falls off across the board.
+    column = profile.astype(np.float32)[:, None]
+    kernel = np.ones((max(3, window), 1), np.uint8)
+    rise = (column - cv2.morphologyEx(column, cv2.MORPH_OPEN, kernel))[:, 0]
+    top = float(rise.max())
+    if top <= 0:
+        return rise, np.zeros(0, np.int64)
+    # Padded, so that a border cut in half by the board's edge is a peak too.
+    padded = np.pad(rise, 1)
+    peak = (rise >= LINE_SHARE * top) & (rise >= padded[:-2]) & (rise > padded[2:])
+    return rise, _apart(np.flatnonzero(peak), rise, len(profile) / NARROWEST_CELLS / 2)
 
 
 def _apart(peaks: np.ndarray, height: np.ndarray, gap: float) -> np.ndarray:
