@@ -44,6 +44,8 @@ HEAVY_WEIGHT = 1.5
 EVEN_SPACING = 0.2
 # The paper under a line is the lightest of the profile within this share of a cell around it.
 DOUBLED_LINE_CELLS = 0.6
+# Two borders are seen as one doubled line up to this share of a cell apart.
+DOUBLED_GAP_CELLS = 0.4
 
 
 def parts_of_outline(gray: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
@@ -140,13 +142,17 @@ def _lines_and_box(profile: np.ndarray) -> tuple[np.ndarray, int] | None:
     # line (two grids' borders a little apart), wider than the narrowest cell, rises above it.
     window = round(DOUBLED_LINE_CELLS * float(np.median(np.diff(lines))))
     if found is None and window > narrowest:
-        found = _even_lines(*_peaks(profile, window))
+        found = _even_lines(*_peaks(profile, window), doubled=True)
     return found
 
 
-def _even_lines(rise: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, int] | None:
+def _even_lines(
+    rise: np.ndarray, lines: np.ndarray, doubled: bool = False
+) -> tuple[np.ndarray, int] | None:
     """Of the peaks of a profile's ``rise``, its lines and the cells between its heavy
-    lines, or None when they are not evenly spaced with evenly spaced heavy lines among them."""
+    lines, or None when they are not evenly spaced with evenly spaced heavy lines among them.
+    With ``doubled`` lines, a cell beside a heavy line may be wider by the gap between two
+    borders (its peak lies anywhere between them)."""
     if len(lines) < 3:
         return None
     cell = float(np.median(np.diff(lines)))
@@ -163,7 +169,14 @@ def _even_lines(rise: np.ndarray, lines: np.ndarray) -> tuple[np.ndarray, int] |
         else:
             lines = np.delete(lines, first + int(rise[pair[0]] >= rise[pair[1]]))
     spacing = np.diff(lines)
-    if len(lines) < 3 or np.abs(spacing - cell).max() > EVEN_SPACING * cell:
+    if len(lines) < 3:
+        return None
+    slack = np.full(len(spacing), EVEN_SPACING * cell)
+    if doubled:
+        beside_heavy = rise[lines] >= heavy_rise
+        wider = (beside_heavy[:-1] | beside_heavy[1:]) & (spacing > cell)
+        slack[wider] = DOUBLED_GAP_CELLS * cell
+    if (np.abs(spacing - cell) > slack).any():
         return None
     reach = max(1, round(cell / 4))
     summed = np.concatenate([[0.0], np.cumsum(rise)])
