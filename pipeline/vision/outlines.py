@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from pipeline.vision.inward_corners import pieces_at_inward_corners
 from pipeline.vision.levels import grey_levels
 from pipeline.vision.quad import order_corners
 
@@ -59,8 +60,19 @@ def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
     blocks, _ = cv2.findContours(cells, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     outlines, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_AREA_SHARE * gray.shape[0] * gray.shape[1]
+    # Grids of different sizes printed against each other make one outline with inward
+    # corners; its pieces cut there are tried as well.
+    pieces = [
+        piece
+        for contour in [
+            *blocks,
+            *(c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] < 0),
+        ]
+        if cv2.contourArea(contour) >= min_area
+        for piece in pieces_at_inward_corners(contour)
+    ]
     quads: list[tuple[float, np.ndarray]] = []
-    for contour in [*contours, *blocks, *outlines]:
+    for contour in [*contours, *blocks, *outlines, *pieces]:
         area = cv2.contourArea(contour)
         if area < min_area:
             continue
