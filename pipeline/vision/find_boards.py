@@ -41,7 +41,8 @@ SMALL_MOVE_CELLS = 0.1
 # page are not (puzzles give at most about half their cells; a little slack for misreads).
 FILLED_SHARE = 0.9
 # Grids printed together on a page are of similar size (a book's slots differ by at most a
-# factor of ~2 in area); one under this share of the largest grid's area is a side feature.
+# factor of ~2 in area), or have cells of similar size (a 4x4 printed against a 9x9); one
+# under this share of the largest grid's area and of the largest cell's is a side feature.
 MIN_AREA_OF_LARGEST = 0.35
 # Sudoku variants block a few cells; a region with more than this share of solid cells is a
 # dark panel, a photo or a crossword that happened to show a lattice.
@@ -57,6 +58,7 @@ class _Found:
     inked: float  # share of cells given or solid
     blocked: float  # share of cells solid
     box_lines: bool
+    cells_a_side: int
     on_border: bool = True  # False: kept as found, its border fit having gone astray
 
     @property
@@ -158,6 +160,7 @@ def _judged(
         inked=1 - kinds.count(CellKind.EMPTY) / len(kinds),
         blocked=kinds.count(CellKind.BLOCKED) / len(kinds),
         box_lines=board.lattice.box_lines,
+        cells_a_side=board.shape.size,
         on_border=on_border,
     )
 
@@ -265,13 +268,18 @@ def _not_a_sudoku(board: BoardImage, kinds: list[CellKind]) -> bool:
 
 def _without_solutions(found: list[_Found]) -> list[BoardLocation]:
     """Drop what is printed beside the puzzles: fully inked grids (solutions) when some grid
-    on the page is a puzzle, and grids much smaller than the largest one (yesterday's
-    solution in a newspaper corner, often cut off by the photo's edge and so not full)."""
+    on the page is a puzzle, and grids much smaller than the largest one, with cells much
+    smaller too (yesterday's solution in a newspaper corner, often cut off by the photo's
+    edge and so not full)."""
     if not found:
         return []
-    largest = max(cv2.contourArea(f.location.corners) for f in found)
+    areas = [cv2.contourArea(f.location.corners) for f in found]
+    cell_areas = [area / f.cells_a_side**2 for area, f in zip(areas, found, strict=True)]
     kept = [
-        f for f in found if cv2.contourArea(f.location.corners) >= MIN_AREA_OF_LARGEST * largest
+        f
+        for f, area, cell_area in zip(found, areas, cell_areas, strict=True)
+        if area >= MIN_AREA_OF_LARGEST * max(areas)
+        or cell_area >= MIN_AREA_OF_LARGEST * max(cell_areas)
     ]
     puzzles = [f.location for f in kept if f.inked < FILLED_SHARE]
     return puzzles if puzzles else [f.location for f in kept]
