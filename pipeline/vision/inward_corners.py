@@ -19,7 +19,7 @@ SIMPLIFY = 0.01
 MIN_TURN_DEG = 45
 # Both sides meeting at an inward corner are at least this share of the perimeter long: a
 # grid's border, not a notch cut by a digit or a caption.
-MIN_SIDE_SHARE = 0.04
+MIN_SIDE_SHARE = 0.015
 # Cuts are drawn this many pixels wide, enough to part the pieces in an 8-connected mask.
 CUT_PX = 3
 
