@@ -20,6 +20,9 @@ MIN_TURN_DEG = 45
 # Both sides meeting at an inward corner are at least this share of the perimeter long: a
 # grid's border, not a notch cut by a digit or a caption.
 MIN_SIDE_SHARE = 0.015
+# An outline filling more of its convex hull than this is one grid or a block of aligned
+# grids, whose notches (gaps between grids, digits against the border) are no grid's corner.
+MAX_SOLIDITY = 0.95
 # Cuts are drawn this many pixels wide, enough to part the pieces in an 8-connected mask.
 CUT_PX = 3
 
@@ -27,6 +30,8 @@ CUT_PX = 3
 def pieces_at_inward_corners(contour: np.ndarray) -> list[np.ndarray]:
     """The contours of the pieces an outline falls into when cut along each side meeting
     at one of its inward corners, one cut at a time; [] when it has no inward corner."""
+    if cv2.contourArea(contour) > MAX_SOLIDITY * cv2.contourArea(cv2.convexHull(contour)):
+        return []
     perimeter = cv2.arcLength(contour, closed=True)
     polygon = cv2.approxPolyDP(contour, SIMPLIFY * perimeter, closed=True).reshape(-1, 2)
     if len(polygon) < 5:
