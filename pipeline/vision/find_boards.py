@@ -41,8 +41,8 @@ SMALL_MOVE_CELLS = 0.1
 # page are not (puzzles give at most about half their cells; a little slack for misreads).
 FILLED_SHARE = 0.9
 # Grids printed together on a page are of similar size (a book's slots differ by at most a
-# factor of ~2 in area), or have cells of similar size (a 4x4 printed against a 9x9); one
-# under this share of the largest grid's area and of the largest cell's is a side feature.
+# factor of ~2 in area); one under this share of the largest grid's area is a side feature,
+# unless printed against a large grid with cells over this share of its cells' area.
 MIN_AREA_OF_LARGEST = 0.35
 # Sudoku variants block a few cells; a region with more than this share of solid cells is a
 # dark panel, a photo or a crossword that happened to show a lattice.
@@ -268,21 +268,35 @@ def _not_a_sudoku(board: BoardImage, kinds: list[CellKind]) -> bool:
 
 def _without_solutions(found: list[_Found]) -> list[BoardLocation]:
     """Drop what is printed beside the puzzles: fully inked grids (solutions) when some grid
-    on the page is a puzzle, and grids much smaller than the largest one, with cells much
-    smaller too (yesterday's solution in a newspaper corner, often cut off by the photo's
-    edge and so not full)."""
+    on the page is a puzzle, and grids much smaller than the largest one (yesterday's
+    solution in a newspaper corner, often cut off by the photo's edge and so not full),
+    unless printed against a large one with cells about as large (a 4x4 beside a 9x9)."""
     if not found:
         return []
     areas = [cv2.contourArea(f.location.corners) for f in found]
-    cell_areas = [area / f.cells_a_side**2 for area, f in zip(areas, found, strict=True)]
+    is_large = [area >= MIN_AREA_OF_LARGEST * max(areas) for area in areas]
+    large = [f for f, big in zip(found, is_large, strict=True) if big]
     kept = [
         f
-        for f, area, cell_area in zip(found, areas, cell_areas, strict=True)
-        if area >= MIN_AREA_OF_LARGEST * max(areas)
-        or cell_area >= MIN_AREA_OF_LARGEST * max(cell_areas)
+        for f, big in zip(found, is_large, strict=True)
+        if big or any(_printed_against(f, g) for g in large)
     ]
     puzzles = [f.location for f in kept if f.inked < FILLED_SHARE]
     return puzzles if puzzles else [f.location for f in kept]
+
+
+def _printed_against(small: _Found, large: _Found) -> bool:
+    """Whether a grid has a corner within one of its cells of a larger grid's border, and
+    cells at least MIN_AREA_OF_LARGEST as large as that grid's."""
+    cell = _mean_side(small.location.corners) / small.cells_a_side
+    large_cell = _mean_side(large.location.corners) / large.cells_a_side
+    if cell**2 < MIN_AREA_OF_LARGEST * large_cell**2:
+        return False
+    border = large.location.corners.astype(np.float32)
+    return any(
+        abs(cv2.pointPolygonTest(border, (float(x), float(y)), True)) <= cell
+        for x, y in small.location.corners
+    )
 
 
 def reading_order(locations: list[BoardLocation]) -> list[BoardLocation]:
