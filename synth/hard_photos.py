@@ -105,27 +105,45 @@ def touching(rng: np.random.Generator) -> HardPhoto:
 def touching_rows(rng: np.random.Generator) -> HardPhoto:
     columns, rows = ROW_LAYOUTS[int(rng.integers(len(ROW_LAYOUTS)))]
     shape = GridShape(3, 3) if rng.random() < 0.7 else GridShape(2, 3)
-    return _touching_layout(rng, shape, columns, rows, _gap_mm(rng, NEAR_GAP_MM))
+    return grids_in_rows(rng, shape, columns, rows, _gap_mm(rng, NEAR_GAP_MM))
 
 
 def touching_doubled(rng: np.random.Generator) -> HardPhoto:
     columns, rows = ((2, 1), (1, 2), (2, 2))[int(rng.integers(3))]
-    return _touching_layout(rng, GridShape(3, 3), columns, rows, rng.uniform(*DOUBLED_GAP_MM))
+    return grids_in_rows(rng, GridShape(3, 3), columns, rows, rng.uniform(*DOUBLED_GAP_MM))
 
 
 def touching_mixed(rng: np.random.Generator) -> HardPhoto:
-    big_shape = GridShape(3, 3)
     small_shape = GridShape(2, 3) if rng.random() < 0.5 else GridShape(2, 2)
+    gap = _gap_mm(rng, NEAR_GAP_MM)
+    return small_grid_beside_9x9(rng, small_shape, gap, below=bool(rng.random() < 0.5))
+
+
+def grids_in_rows(
+    rng: np.random.Generator, shape: GridShape, columns: int, rows: int, gap_mm: float
+) -> HardPhoto:
+    """``columns`` x ``rows`` grids of one shape, ``gap_mm`` apart (0: sharing borders)."""
+    step = _border_distance(gap_mm)
+    across = max(columns, rows)
+    cell = int((LAYOUT_WIDTH_PX - step * (across - 1)) / across / shape.size)
+    pitch = cell * shape.size + step
+    origins = [(c * pitch, r * pitch) for r in range(rows) for c in range(columns)]
+    return _photographed(rng, [shape] * len(origins), [cell] * len(origins), origins)
+
+
+def small_grid_beside_9x9(
+    rng: np.random.Generator, small_shape: GridShape, gap_mm: float, below: bool
+) -> HardPhoto:
+    """A 9x9 with a smaller grid ``gap_mm`` from its right (or bottom) side, anywhere along
+    it but not flush with its ends, and with cells of another size."""
+    big_shape = GridShape(3, 3)
     big_cell = int(LAYOUT_WIDTH_PX / 2 / big_shape.size)
     small_cell = int(big_cell * rng.uniform(*SMALL_CELL_RATIO))
     big_side, small_side = big_cell * big_shape.size, small_cell * small_shape.size
-    gap = _gap_mm(rng, NEAR_GAP_MM)
-    # Against the right or the bottom side, anywhere along it but not flush with its ends.
     along = int(rng.uniform(0.1, 0.9) * (big_side - small_side))
-    beside = big_side + _border_distance(gap)
-    origins = [(0, 0), (beside, along) if rng.random() < 0.5 else (along, beside)]
-    cells = [big_cell, small_cell]
-    return _photographed(rng, [big_shape, small_shape], cells, origins)
+    beside = big_side + _border_distance(gap_mm)
+    origins = [(0, 0), (along, beside) if below else (beside, along)]
+    return _photographed(rng, [big_shape, small_shape], [big_cell, small_cell], origins)
 
 
 def thick_border(rng: np.random.Generator) -> HardPhoto:
@@ -166,19 +184,6 @@ def _border_distance(gap_mm: float) -> int:
     if gap_mm <= 0:
         return 0
     return round(gap_mm / 25.4 * LAYOUT_DPI) + _printed_px(PrintStyle().thick_pt)
-
-
-def _touching_layout(
-    rng: np.random.Generator, shape: GridShape, columns: int, rows: int, gap_mm: float
-) -> HardPhoto:
-    """``columns`` x ``rows`` grids of one shape, ``gap_mm`` apart (0: sharing borders)."""
-    step = _border_distance(gap_mm)
-    cell = int(
-        (LAYOUT_WIDTH_PX - step * (max(columns, rows) - 1)) / max(columns, rows) / shape.size
-    )
-    pitch = cell * shape.size + step
-    origins = [(c * pitch, r * pitch) for r in range(rows) for c in range(columns)]
-    return _photographed(rng, [shape] * len(origins), [cell] * len(origins), origins)
 
 
 def _photographed(

@@ -38,14 +38,16 @@ LINE_SHARE = 0.12
 # ...and the highest peak within half of the narrowest cell: a board holds at most this many
 # (two 25x25 grids across it), and a line blurred into a double peak is one line...
 NARROWEST_CELLS = 50
+# ...whose position is the middle of where it is within this share of its height...
+PEAK_TOP = 0.9
 # ...and a heavy (box) line holds at least this much more ink than the median line.
 HEAVY_WEIGHT = 1.5
 # Lines (and heavy lines) of a grid are evenly spaced within this share of their spacing.
 EVEN_SPACING = 0.2
-# The paper under a line is the lightest of the profile within this share of a cell around it.
-DOUBLED_LINE_CELLS = 0.6
-# Two borders are seen as one doubled line up to this share of a cell apart.
+# Two borders are seen as one doubled line up to this share of a cell apart, and the paper
+# under such a line is the lightest of the profile within this share of a cell around it.
 DOUBLED_GAP_CELLS = 0.4
+DOUBLED_LINE_CELLS = 0.7
 
 
 def parts_of_outline(gray: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
@@ -92,20 +94,26 @@ def _width_and_height(corners: np.ndarray) -> tuple[float, float]:
 def _grid_parts(gray: np.ndarray, from_unit_square: np.ndarray) -> list[np.ndarray]:
     """The grids in an outline warped to ``gray`` (by the inverse of ``from_unit_square``,
     scaled), split where their borders are; [] when it holds one grid or no lattice."""
-    across = _lines_and_box(_line_darkness(gray, 0))
-    down = _lines_and_box(_line_darkness(gray, 1))
-    if across is None or down is None:
-        return []
-    # A Sudoku's box is as many cells wide as there are boxes down it.
-    box_cells = across[1] * down[1]
-    cuts = [_borders(across[0], box_cells), _borders(down[0], box_cells)]
-    if cuts[0] is None or cuts[1] is None or len(cuts[0]) == len(cuts[1]) == 2:
-        return []
-    height, width = gray.shape
-    # The outline's own sides stay where they were fitted; inner borders are cut where seen.
-    xs = [0.0, *(cuts[0][1:-1] / width), 1.0]
-    ys = [0.0, *(cuts[1][1:-1] / height), 1.0]
-    return _parts(from_unit_square, xs, ys)
+    profiles = [_line_darkness(gray, 0), _line_darkness(gray, 1)]
+    # Lines as printed first; failing a count of whole grids, with doubled lines as one.
+    for doubled in (False, True):
+        across, down = (_lines_and_box(profile, doubled) for profile in profiles)
+        if across is None or down is None:
+            continue
+        # A Sudoku's box is as many cells wide as there are boxes down it.
+        box_cells = across[1] * down[1]
+        cuts = [_borders(across[0], box_cells), _borders(down[0], box_cells)]
+        if cuts[0] is None or cuts[1] is None:
+            continue
+        if len(cuts[0]) == len(cuts[1]) == 2:
+            return []
+        height, width = gray.shape
+        # The outline's own sides stay where they were fitted; inner borders are cut where
+        # they are seen.
+        xs = [0.0, *(cuts[0][1:-1] / width), 1.0]
+        ys = [0.0, *(cuts[1][1:-1] / height), 1.0]
+        return _parts(from_unit_square, xs, ys)
+    return []
 
 
 def _borders(lines: np.ndarray, box_cells: int) -> np.ndarray | None:
@@ -130,20 +138,24 @@ def _line_darkness(gray: np.ndarray, axis: int) -> np.ndarray:
     return 255.0 - cv2.erode(means, np.ones((1, drift), np.uint8)).max(axis=0)
 
 
-def _lines_and_box(profile: np.ndarray) -> tuple[np.ndarray, int] | None:
+def _lines_and_box(profile: np.ndarray, doubled: bool) -> tuple[np.ndarray, int] | None:
     """Along one axis of a board, its lines and the cells between its heavy lines, or None
-    when its lines are not evenly spaced with evenly spaced heavy lines among them."""
+    when its lines are not evenly spaced with evenly spaced heavy lines among them. With
+    ``doubled`` lines (two grids' borders a little apart), each is closed into one wide line
+    and the paper is taken from a window of most of a cell, so that it rises above it."""
     narrowest = round(len(profile) / NARROWEST_CELLS)
     rise, lines = _peaks(profile, narrowest)
     if len(lines) < 3:
         return None
-    found = _even_lines(rise, lines)
-    # Failing that, the paper is taken from a window of most of a cell, so that a doubled
-    # line (two grids' borders a little apart), wider than the narrowest cell, rises above it.
-    window = round(DOUBLED_LINE_CELLS * float(np.median(np.diff(lines))))
-    if found is None and window > narrowest:
-        found = _even_lines(*_peaks(profile, window), doubled=True)
-    return found
+    if not doubled:
+        return _even_lines(rise, lines)
+    cell = float(np.median(np.diff(lines)))
+    if round(DOUBLED_LINE_CELLS * cell) <= narrowest:
+        return None
+    column = profile.astype(np.float32)[:, None]
+    gap = np.ones((max(1, round(DOUBLED_GAP_CELLS * cell)), 1), np.uint8)
+    closed = cv2.morphologyEx(column, cv2.MORPH_CLOSE, gap)[:, 0]
+    return _even_lines(*_peaks(closed, round(DOUBLED_LINE_CELLS * cell)), doubled=True)
 
 
 def _even_lines(
@@ -206,7 +218,20 @@ def _peaks(profile: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
     # Padded, so that a border cut in half by the board's edge is a peak too.
     padded = np.pad(rise, 1)
     peak = (rise >= LINE_SHARE * top) & (rise >= padded[:-2]) & (rise > padded[2:])
-    return rise, _apart(np.flatnonzero(peak), rise, len(profile) / NARROWEST_CELLS / 2)
+    lines = _apart(np.flatnonzero(peak), rise, len(profile) / NARROWEST_CELLS / 2)
+    return rise, np.array([_middle(rise, x) for x in lines], np.int64)
+
+
+def _middle(rise: np.ndarray, x: int) -> int:
+    """The middle of the top of the peak at ``x``: a line's profile is flat across its width
+    (and across the drift between bands), and the peak may be at either end of it."""
+    top = PEAK_TOP * rise[x]
+    left, right = x, x
+    while left > 0 and rise[left - 1] >= top:
+        left -= 1
+    while right < len(rise) - 1 and rise[right + 1] >= top:
+        right += 1
+    return (left + right) // 2
 
 
 def _apart(peaks: np.ndarray, height: np.ndarray, gap: float) -> np.ndarray:
