@@ -44,6 +44,9 @@ FILLED_SHARE = 0.9
 # factor of ~2 in area); one under this share of the largest grid's area is a side feature,
 # unless printed against a large grid with cells over this share of its cells' area.
 MIN_AREA_OF_LARGEST = 0.35
+# A Sudoku is square: seen in perspective, one side is at most this many times the other (an
+# outline longer than that holds grids printed against each other, or none).
+MAX_GRID_ASPECT = 2.0
 # Sudoku variants block a few cells; a region with more than this share of solid cells is a
 # dark panel, a photo or a crossword that happened to show a lattice.
 MAX_BLOCKED_SHARE = 0.2
@@ -122,6 +125,8 @@ def _judged_grids(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
         fitted = _fitted_to_border(gray, board)
         parts = parts_of_board(fitted)
         if not parts:
+            if _aspect(fitted.location.corners) > MAX_GRID_ASPECT:
+                return []
             judged = _judged(gray, board, fitted)
             return [] if judged is None else [judged]
     grids = []
@@ -250,6 +255,13 @@ def _surveyed(gray: np.ndarray, location: BoardLocation, board: BoardImage) -> B
         return location
 
 
+def _aspect(corners: np.ndarray) -> float:
+    """An outline's longer mean side over its shorter."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    width, height = sides[0] + sides[2], sides[1] + sides[3]
+    return float(max(width, height) / min(width, height))
+
+
 def _mean_side(corners: np.ndarray) -> float:
     return float(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).mean())
 
@@ -286,8 +298,11 @@ def _without_solutions(found: list[_Found]) -> list[BoardLocation]:
 
 
 def _printed_against(small: _Found, large: _Found) -> bool:
-    """Whether a grid has a corner within one of its cells of a larger grid's border, and
-    cells at least MIN_AREA_OF_LARGEST as large as that grid's."""
+    """Whether a grid with box lines has a corner within one of its cells of a larger grid's
+    border, and cells at least MIN_AREA_OF_LARGEST as large as that grid's (a piece of a
+    neighbouring grid cut off by the photo's edge reads as a small grid without box lines)."""
+    if not small.box_lines:
+        return False
     cell = _mean_side(small.location.corners) / small.cells_a_side
     large_cell = _mean_side(large.location.corners) / large.cells_a_side
     if cell**2 < MIN_AREA_OF_LARGEST * large_cell**2:
