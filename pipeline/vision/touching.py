@@ -219,7 +219,8 @@ def _peaks(profile: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
     padded = np.pad(rise, 1)
     peak = (rise >= LINE_SHARE * top) & (rise >= padded[:-2]) & (rise > padded[2:])
     lines = _apart(np.flatnonzero(peak), rise, len(profile) / NARROWEST_CELLS / 2)
-    return rise, np.array([_middle(rise, x) for x in lines], np.int64)
+    # Two peaks on one flat top are one line.
+    return rise, np.unique(np.array([_middle(rise, x) for x in lines], np.int64))
 
 
 def _middle(rise: np.ndarray, x: int) -> int:
