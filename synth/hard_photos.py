@@ -39,6 +39,7 @@ ROW_LAYOUTS = ((3, 1), (1, 3), (2, 3), (3, 2), (3, 3))  # columns x rows
 SMALL_CELL_RATIO = (0.8, 1.3)  # of a small grid's cells to the 9x9's beside it
 LAYOUT_DPI = 150
 LAYOUT_WIDTH_PX = 1100  # a layout's longer side: a page width at 150 dpi
+PAGE_MARGIN_MM = 8.0  # white paper around a layout
 THICK_BORDER_CELLS = (0.15, 0.3)  # the outer border's width, in cells
 SHARP = PhotoStyle(max_blur_sigma=0.4, max_noise_sigma=3.0, jpeg_quality=(80, 95))
 
@@ -196,7 +197,7 @@ def _photographed(
     a shared border stays one line), on white paper, photographed sharply."""
     style = PrintStyle()
     thin, thick = _printed_px(style.thin_pt), _printed_px(style.thick_pt)
-    margin = 2 * thick
+    margin = round(PAGE_MARGIN_MM / 25.4 * LAYOUT_DPI)
     width = max(
         x + cell * shape.size for (x, _), cell, shape in zip(origins, cells, shapes, strict=True)
     )

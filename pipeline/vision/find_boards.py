@@ -136,7 +136,8 @@ def _judged_grids(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
         except LatticeNotFound:
             return []
         judged = _judged(gray, board, _fitted_to_border(gray, board), among_grids=True)
-        if judged is None:
+        # Without box lines a part shows no sign of being a whole grid, not a cut through one.
+        if judged is None or not judged.box_lines:
             return []
         grids.append(judged)
     return grids
