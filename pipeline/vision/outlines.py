@@ -42,7 +42,7 @@ CELL_BRIDGE_PX = 15
 
 def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
     """Rough corners (TL, TR, BR, BL) of roughly quadrilateral shapes that may be grids,
-    largest first (pieces of outlines with inward corners before the rest).
+    largest first.
 
     Three kinds of shape are tried: the outlines of the meshes of long horizontal and vertical
     strokes (a grid's lines), the blocks of cells that those meshes enclose, and the outlines of
@@ -61,8 +61,7 @@ def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
     outlines, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_AREA_SHARE * gray.shape[0] * gray.shape[1]
     # Grids of different sizes printed against each other make one outline with inward
-    # corners; its pieces cut there are tried first, before the outline's hull (which holds
-    # a grid and part of another) is taken for one grid.
+    # corners; its pieces cut there are tried as well.
     pieces = [
         piece
         for contour in [
@@ -72,7 +71,7 @@ def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
         if cv2.contourArea(contour) >= min_area
         for piece in pieces_at_inward_corners(contour)
     ]
-    return _quads(pieces, min_area) + _quads([*contours, *blocks, *outlines], min_area)
+    return _quads([*contours, *blocks, *outlines, *pieces], min_area)
 
 
 def _quads(contours: Sequence[np.ndarray], min_area: float) -> list[np.ndarray]:
