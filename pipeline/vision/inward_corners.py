@@ -23,13 +23,17 @@ MIN_SIDE_SHARE = 0.015
 # An outline filling more of its convex hull than this is one grid or a block of aligned
 # grids, whose notches (gaps between grids, digits against the border) are no grid's corner.
 MAX_SOLIDITY = 0.95
+# A piece that may be a grid fills this share of its convex hull.
+MIN_PIECE_SOLIDITY = 0.9
 # Cuts are drawn this many pixels wide, enough to part the pieces in an 8-connected mask.
 CUT_PX = 3
 
 
-def pieces_at_inward_corners(contour: np.ndarray) -> list[np.ndarray]:
+def pieces_at_inward_corners(contour: np.ndarray, min_area: float) -> list[np.ndarray]:
     """The contours of the pieces an outline falls into when cut along each side meeting
-    at one of its inward corners, one cut at a time; [] when it has no inward corner."""
+    at one of its inward corners, one cut at a time, when the cut leaves at least two solid
+    pieces of ``min_area`` (a grid beside a grid, not a grid beside a caption); [] when it
+    has no such corner."""
     if cv2.contourArea(contour) > MAX_SOLIDITY * cv2.contourArea(cv2.convexHull(contour)):
         return []
     perimeter = cv2.arcLength(contour, closed=True)
@@ -50,8 +54,9 @@ def pieces_at_inward_corners(contour: np.ndarray) -> list[np.ndarray]:
         end = start + reach * direction
         cv2.line(cut, _point(start), _point(end), 0, CUT_PX)
         found, _ = cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        if len(found) > 1:
-            pieces.extend(piece + (x - 1, y - 1) for piece in found)
+        grids = [piece for piece in found if _solid(piece, min_area)]
+        if len(grids) > 1:
+            pieces.extend(piece + (x - 1, y - 1) for piece in grids)
     return pieces
 
 
@@ -75,6 +80,12 @@ def _inward_corners(polygon: np.ndarray, min_side: float) -> list[tuple[np.ndarr
         corners.append((polygon[k], incoming[k] / lengths_in[k]))
         corners.append((polygon[k], -outgoing[k] / lengths_out[k]))
     return corners
+
+
+def _solid(piece: np.ndarray, min_area: float) -> bool:
+    """Whether a piece is large and fills its convex hull as a grid does."""
+    area = cv2.contourArea(piece)
+    return area >= min_area and area >= MIN_PIECE_SOLIDITY * cv2.contourArea(cv2.convexHull(piece))
 
 
 def _signed_area(polygon: np.ndarray) -> float:

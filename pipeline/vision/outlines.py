@@ -69,7 +69,7 @@ def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
             *(c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] < 0),
         ]
         if cv2.contourArea(contour) >= min_area
-        for piece in pieces_at_inward_corners(contour)
+        for piece in pieces_at_inward_corners(contour, min_area)
     ]
     return _quads([*contours, *blocks, *outlines, *pieces], min_area)
 
