@@ -1,13 +1,16 @@
 """Split an outline that holds grids printed against each other into one outline per grid.
 
-Grids printed with no gap between them make one outline, which may even read as a Sudoku of
-another size (four 9x9s sharing their borders show 7 evenly spaced heavy lines, as a 12x12
-with 2x6 boxes does among its lines). What gives them away is how their lines repeat: a
-Sudoku's box is as many cells wide as there are box lines across it, so along each side its
-cells number the product of the cells between heavy lines in both directions. An outline
-with twice that many along a side holds two grids across it, and is split in the middle
-there; so is one twice as long as wide, which no single Sudoku is. Each part is then judged
-as a grid of its own.
+Grids of one size printed with no gap between them make one outline, which may even read as
+a Sudoku of another size (four 9x9s sharing their borders show 7 evenly spaced heavy lines,
+as a 12x12 with 2x6 boxes does among its lines). What gives them away is how their lines
+repeat: a Sudoku's box is as many cells wide as there are box lines across it, so along each
+side its cells number the product of the cells between heavy lines in both directions. An
+outline with k times that many along a side holds k grids across it, and is cut at every
+k-th border seen (following the perspective); one k times as long as wide, which no single
+Sudoku is, is cut evenly when its lines cannot be counted. Grids a millimetre apart show a
+doubled line where they meet: failing a count of whole grids, lines are counted again with
+such a pair closed into one. Each part is then judged as a grid of its own. (Grids of
+different sizes make an outline with inward corners: see pipeline.vision.inward_corners.)
 """
 
 from __future__ import annotations
