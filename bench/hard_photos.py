@@ -3,7 +3,7 @@
 fully right, and CPU seconds per image.
 
 Run from the repository root:
-    python -m bench.hard_photos [--count 20] [--seed 1] [--tolerance 0.03]
+    python -m bench.hard_photos [--count 20] [--seed 1] [--tolerance 0.03] [--kinds K ...]
 """
 
 from __future__ import annotations
@@ -49,12 +49,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--count", type=int, default=20, help="images per kind")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tolerance", type=float, default=0.03, help="corner error, share of side")
+    parser.add_argument("--kinds", nargs="*", choices=list(KINDS), help="only these kinds")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     engine = make_engine()
     print("| kind | images | grids | found | read right | CPU s/image |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, make in KINDS.items():
+        if args.kinds and name not in args.kinds:
+            continue
         rng = np.random.default_rng(args.seed)
         grids = found = right = 0
         seconds = 0.0

@@ -5,6 +5,12 @@
   mirrored;
 - ``edge``: a photo framed so tightly that the grid touches the image's edge;
 - ``touching``: a page of grids printed up to 2 mm apart, photographed;
+- ``touching_rows``: three or more grids of one size in rows and columns (1x3, 3x1, 2x3, 3x2,
+  3x3), sharing their borders or 0.5-1 mm apart;
+- ``touching_mixed``: a 9x9 with a 6x6 or 4x4 printed against one of its sides, not aligned
+  with it and with cells of another size;
+- ``touching_doubled``: two or four grids about 1 mm apart, their two borders showing as one
+  doubled line;
 - ``thick_border``: a grid whose outer border prints several times as heavy as its box lines.
 """
 
@@ -18,15 +24,22 @@ import numpy as np
 
 from pipeline.grid import GridShape, Puzzle
 from synth import degrade
-from synth.grid_image import render_grid
+from synth.grid_image import odd, render_grid
 from synth.photo import PhotoStyle, photograph
 from synth.puzzles import GeneratedPuzzle, random_puzzle
-from synth.styles import PrintStyle, styled_page
+from synth.styles import POINT_INCH, PrintStyle, styled_page
 
 LOW_RES_SIZE = (640, 480)
 LOW_RES_BLUR_SIGMA = (1.5, 2.5)  # at 640x480: a grid's thin lines smear over 3-5 pixels
 SHOW_THROUGH_SHARE = (0.12, 0.25)  # of the other side's print contrast
 TOUCHING_GAP_MM = (0.0, 2.0)  # between neighbouring grids' borders (nearly touching)
+NEAR_GAP_MM = (0.5, 1.0)  # a gap of under a cell's line spacing: the borders nearly merge
+DOUBLED_GAP_MM = (0.8, 1.3)  # two borders a line's width apart: a doubled line
+ROW_LAYOUTS = ((3, 1), (1, 3), (2, 3), (3, 2), (3, 3))  # columns x rows
+SMALL_CELL_RATIO = (0.8, 1.3)  # of a small grid's cells to the 9x9's beside it
+LAYOUT_DPI = 150
+LAYOUT_WIDTH_PX = 1100  # a layout's longer side: a page width at 150 dpi
+PAGE_MARGIN_MM = 8.0  # white paper around a layout
 THICK_BORDER_CELLS = (0.15, 0.3)  # the outer border's width, in cells
 SHARP = PhotoStyle(max_blur_sigma=0.4, max_noise_sigma=3.0, jpeg_quality=(80, 95))
 
@@ -90,6 +103,50 @@ def touching(rng: np.random.Generator) -> HardPhoto:
     return HardPhoto(photo.image, tuple(g.generated.puzzle for g in page.grids), placed)
 
 
+def touching_rows(rng: np.random.Generator) -> HardPhoto:
+    columns, rows = ROW_LAYOUTS[int(rng.integers(len(ROW_LAYOUTS)))]
+    shape = GridShape(3, 3) if rng.random() < 0.7 else GridShape(2, 3)
+    return grids_in_rows(rng, shape, columns, rows, _gap_mm(rng, NEAR_GAP_MM))
+
+
+def touching_doubled(rng: np.random.Generator) -> HardPhoto:
+    columns, rows = ((2, 1), (1, 2), (2, 2))[int(rng.integers(3))]
+    return grids_in_rows(rng, GridShape(3, 3), columns, rows, rng.uniform(*DOUBLED_GAP_MM))
+
+
+def touching_mixed(rng: np.random.Generator) -> HardPhoto:
+    small_shape = GridShape(2, 3) if rng.random() < 0.5 else GridShape(2, 2)
+    gap = _gap_mm(rng, NEAR_GAP_MM)
+    return small_grid_beside_9x9(rng, small_shape, gap, below=bool(rng.random() < 0.5))
+
+
+def grids_in_rows(
+    rng: np.random.Generator, shape: GridShape, columns: int, rows: int, gap_mm: float
+) -> HardPhoto:
+    """``columns`` x ``rows`` grids of one shape, ``gap_mm`` apart (0: sharing borders)."""
+    step = _border_distance(gap_mm)
+    across = max(columns, rows)
+    cell = int((LAYOUT_WIDTH_PX - step * (across - 1)) / across / shape.size)
+    pitch = cell * shape.size + step
+    origins = [(c * pitch, r * pitch) for r in range(rows) for c in range(columns)]
+    return _photographed(rng, [shape] * len(origins), [cell] * len(origins), origins)
+
+
+def small_grid_beside_9x9(
+    rng: np.random.Generator, small_shape: GridShape, gap_mm: float, below: bool
+) -> HardPhoto:
+    """A 9x9 with a smaller grid ``gap_mm`` from its right (or bottom) side, anywhere along
+    it but not flush with its ends, and with cells of another size."""
+    big_shape = GridShape(3, 3)
+    big_cell = int(LAYOUT_WIDTH_PX / 2 / big_shape.size)
+    small_cell = int(big_cell * rng.uniform(*SMALL_CELL_RATIO))
+    big_side, small_side = big_cell * big_shape.size, small_cell * small_shape.size
+    along = int(rng.uniform(0.1, 0.9) * (big_side - small_side))
+    beside = big_side + _border_distance(gap_mm)
+    origins = [(0, 0), (along, beside) if below else (beside, along)]
+    return _photographed(rng, [big_shape, small_shape], [big_cell, small_cell], origins)
+
+
 def thick_border(rng: np.random.Generator) -> HardPhoto:
     puzzle = _puzzle(rng)
     cell = 48
@@ -111,7 +168,61 @@ KINDS: dict[str, Callable[[np.random.Generator], HardPhoto]] = {
     "edge": edge,
     "touching": touching,
     "thick_border": thick_border,
+    "touching_rows": touching_rows,
+    "touching_mixed": touching_mixed,
+    "touching_doubled": touching_doubled,
 }
+
+
+def _gap_mm(rng: np.random.Generator, near: tuple[float, float]) -> float:
+    """No gap (shared borders) half the time, else a gap in ``near``."""
+    return 0.0 if rng.random() < 0.5 else rng.uniform(*near)
+
+
+def _border_distance(gap_mm: float) -> int:
+    """Pixels from one grid's border line to the next one's: none for a shared border, else
+    the gap between the two lines' edges plus a line's width."""
+    if gap_mm <= 0:
+        return 0
+    return round(gap_mm / 25.4 * LAYOUT_DPI) + _printed_px(PrintStyle().thick_pt)
+
+
+def _photographed(
+    rng: np.random.Generator,
+    shapes: list[GridShape],
+    cells: list[int],
+    origins: list[tuple[int, int]],
+) -> HardPhoto:
+    """Grids drawn with their top-left border corners at ``origins`` (ink over ink, so that
+    a shared border stays one line), on white paper, photographed sharply."""
+    style = PrintStyle()
+    thin, thick = _printed_px(style.thin_pt), _printed_px(style.thick_pt)
+    margin = round(PAGE_MARGIN_MM / 25.4 * LAYOUT_DPI)
+    width = max(
+        x + cell * shape.size for (x, _), cell, shape in zip(origins, cells, shapes, strict=True)
+    )
+    height = max(
+        y + cell * shape.size for (_, y), cell, shape in zip(origins, cells, shapes, strict=True)
+    )
+    page = np.full((height + 2 * margin + 1, width + 2 * margin + 1, 3), 255, np.uint8)
+    puzzles, corners = [], []
+    for (x, y), cell, shape in zip(origins, cells, shapes, strict=True):
+        generated = random_puzzle(shape, rng, holes=int(shape.size**2 * rng.uniform(0.55, 0.7)))
+        grid = render_grid(
+            generated.puzzle, cell_px=cell, thin_px=thin, thick_px=thick, margin_px=thick, rng=rng
+        )
+        side, left, top = grid.image.shape[0], x + margin - thick, y + margin - thick
+        window = page[top : top + side, left : left + side]
+        np.minimum(window, grid.image, out=window)
+        puzzles.append(generated.puzzle)
+        corners.append(grid.corners + np.array([left, top], np.float32))
+    photo = photograph(page, np.concatenate(corners), rng, SHARP)
+    placed = tuple(photo.corners[4 * k : 4 * k + 4] for k in range(len(puzzles)))
+    return HardPhoto(photo.image, tuple(puzzles), placed)
+
+
+def _printed_px(points: float) -> int:
+    return odd(points / POINT_INCH * LAYOUT_DPI)
 
 
 def _generated(rng: np.random.Generator) -> GeneratedPuzzle:

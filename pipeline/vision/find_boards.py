@@ -41,8 +41,12 @@ SMALL_MOVE_CELLS = 0.1
 # page are not (puzzles give at most about half their cells; a little slack for misreads).
 FILLED_SHARE = 0.9
 # Grids printed together on a page are of similar size (a book's slots differ by at most a
-# factor of ~2 in area); one under this share of the largest grid's area is a side feature.
+# factor of ~2 in area); one under this share of the largest grid's area is a side feature,
+# unless printed against a large grid with cells over this share of its cells' area.
 MIN_AREA_OF_LARGEST = 0.35
+# A Sudoku is square: seen in perspective, one side is at most this many times the other (an
+# outline longer than that holds grids printed against each other, or none).
+MAX_GRID_ASPECT = 2.0
 # Sudoku variants block a few cells; a region with more than this share of solid cells is a
 # dark panel, a photo or a crossword that happened to show a lattice.
 MAX_BLOCKED_SHARE = 0.2
@@ -57,6 +61,7 @@ class _Found:
     inked: float  # share of cells given or solid
     blocked: float  # share of cells solid
     box_lines: bool
+    cells_a_side: int
     on_border: bool = True  # False: kept as found, its border fit having gone astray
 
     @property
@@ -114,12 +119,14 @@ def _judged_grids(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
     try:
         board = survey_board(gray, BoardLocation(outline.astype(np.float32)))
     except LatticeNotFound:
-        parts = parts_of_outline(outline)
+        parts = parts_of_outline(gray, outline)
     else:
         # Lines are counted on the board fitted to its border: a rough outline cuts some off.
         fitted = _fitted_to_border(gray, board)
         parts = parts_of_board(fitted)
         if not parts:
+            if _aspect(fitted.location.corners) > MAX_GRID_ASPECT:
+                return []
             judged = _judged(gray, board, fitted)
             return [] if judged is None else [judged]
     grids = []
@@ -129,7 +136,8 @@ def _judged_grids(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
         except LatticeNotFound:
             return []
         judged = _judged(gray, board, _fitted_to_border(gray, board), among_grids=True)
-        if judged is None:
+        # Without box lines a part shows no sign of being a whole grid, not a cut through one.
+        if judged is None or not judged.box_lines:
             return []
         grids.append(judged)
     return grids
@@ -158,6 +166,7 @@ def _judged(
         inked=1 - kinds.count(CellKind.EMPTY) / len(kinds),
         blocked=kinds.count(CellKind.BLOCKED) / len(kinds),
         box_lines=board.lattice.box_lines,
+        cells_a_side=board.shape.size,
         on_border=on_border,
     )
 
@@ -247,6 +256,13 @@ def _surveyed(gray: np.ndarray, location: BoardLocation, board: BoardImage) -> B
         return location
 
 
+def _aspect(corners: np.ndarray) -> float:
+    """An outline's longer mean side over its shorter."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    width, height = sides[0] + sides[2], sides[1] + sides[3]
+    return float(max(width, height) / min(width, height))
+
+
 def _mean_side(corners: np.ndarray) -> float:
     return float(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).mean())
 
@@ -266,15 +282,37 @@ def _not_a_sudoku(board: BoardImage, kinds: list[CellKind]) -> bool:
 def _without_solutions(found: list[_Found]) -> list[BoardLocation]:
     """Drop what is printed beside the puzzles: fully inked grids (solutions) when some grid
     on the page is a puzzle, and grids much smaller than the largest one (yesterday's
-    solution in a newspaper corner, often cut off by the photo's edge and so not full)."""
+    solution in a newspaper corner, often cut off by the photo's edge and so not full),
+    unless printed against a large one with cells about as large (a 4x4 beside a 9x9)."""
     if not found:
         return []
-    largest = max(cv2.contourArea(f.location.corners) for f in found)
+    areas = [cv2.contourArea(f.location.corners) for f in found]
+    is_large = [area >= MIN_AREA_OF_LARGEST * max(areas) for area in areas]
+    large = [f for f, big in zip(found, is_large, strict=True) if big]
     kept = [
-        f for f in found if cv2.contourArea(f.location.corners) >= MIN_AREA_OF_LARGEST * largest
+        f
+        for f, big in zip(found, is_large, strict=True)
+        if big or any(_printed_against(f, g) for g in large)
     ]
     puzzles = [f.location for f in kept if f.inked < FILLED_SHARE]
     return puzzles if puzzles else [f.location for f in kept]
+
+
+def _printed_against(small: _Found, large: _Found) -> bool:
+    """Whether a grid with box lines has a corner within one of its cells of a larger grid's
+    border, and cells at least MIN_AREA_OF_LARGEST as large as that grid's (a piece of a
+    neighbouring grid cut off by the photo's edge reads as a small grid without box lines)."""
+    if not small.box_lines:
+        return False
+    cell = _mean_side(small.location.corners) / small.cells_a_side
+    large_cell = _mean_side(large.location.corners) / large.cells_a_side
+    if cell**2 < MIN_AREA_OF_LARGEST * large_cell**2:
+        return False
+    border = large.location.corners.astype(np.float32)
+    return any(
+        abs(cv2.pointPolygonTest(border, (float(x), float(y)), True)) <= cell
+        for x, y in small.location.corners
+    )
 
 
 def reading_order(locations: list[BoardLocation]) -> list[BoardLocation]:

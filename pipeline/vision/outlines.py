@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from pipeline.vision.inward_corners import pieces_at_inward_corners
 from pipeline.vision.levels import grey_levels
 from pipeline.vision.quad import order_corners
 
@@ -19,6 +20,9 @@ MIN_AREA_SHARE = 0.01
 APPROX_TOLERANCES = (0.02, 0.035, 0.05)
 # The quad's shape, loosely: perspective from a handheld phone makes squares into trapezoids.
 MAX_SIDE_RATIO = 2.0
+# ...and its width to its height: up to three grids printed against each other in a row make
+# one outline (see pipeline.vision.touching), photographed at a slant.
+MAX_ASPECT = 3.5
 # The outline must fill its convex hull: a grid is a solid block of lines, a text paragraph or
 # an L-shaped layout is not.
 MIN_SOLIDITY = 0.85
@@ -56,8 +60,24 @@ def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
     blocks, _ = cv2.findContours(cells, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     outlines, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_AREA_SHARE * gray.shape[0] * gray.shape[1]
+    # Grids of different sizes printed against each other make one outline with inward
+    # corners; its pieces cut there are tried as well.
+    pieces = [
+        piece
+        for contour in [
+            *blocks,
+            *(c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] < 0),
+        ]
+        if cv2.contourArea(contour) >= min_area
+        for piece in pieces_at_inward_corners(contour, min_area)
+    ]
+    return _quads([*contours, *blocks, *outlines, *pieces], min_area)
+
+
+def _quads(contours: Sequence[np.ndarray], min_area: float) -> list[np.ndarray]:
+    """The plausible quadrilaterals of the contours that are large and solid, largest first."""
     quads: list[tuple[float, np.ndarray]] = []
-    for contour in [*contours, *blocks, *outlines]:
+    for contour in contours:
         area = cv2.contourArea(contour)
         if area < min_area:
             continue
@@ -141,6 +161,6 @@ def _plausible(corners: np.ndarray) -> bool:
     return (
         max(sides[0], sides[2]) / min(sides[0], sides[2]) <= MAX_SIDE_RATIO
         and max(sides[1], sides[3]) / min(sides[1], sides[3]) <= MAX_SIDE_RATIO
-        and max(width, height) / min(width, height) <= MAX_SIDE_RATIO
+        and max(width, height) / min(width, height) <= MAX_ASPECT
         and cv2.isContourConvex(corners.astype(np.float32))
     )

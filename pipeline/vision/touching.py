@@ -1,24 +1,38 @@
 """Split an outline that holds grids printed against each other into one outline per grid.
 
-Grids printed with no gap between them make one outline, which may even read as a Sudoku of
-another size (four 9x9s sharing their borders show 7 evenly spaced heavy lines, as a 12x12
-with 2x6 boxes does among its lines). What gives them away is how their lines repeat: a
-Sudoku's box is as many cells wide as there are box lines across it, so along each side its
-cells number the product of the cells between heavy lines in both directions. An outline
-with twice that many along a side holds two grids across it, and is split in the middle
-there; so is one twice as long as wide, which no single Sudoku is. Each part is then judged
-as a grid of its own.
+Grids of one size printed with no gap between them make one outline, which may even read as
+a Sudoku of another size (four 9x9s sharing their borders show 7 evenly spaced heavy lines,
+as a 12x12 with 2x6 boxes does among its lines). What gives them away is how their lines
+repeat: a Sudoku's box is as many cells wide as there are box lines across it, so along each
+side its cells number the product of the cells between heavy lines in both directions. An
+outline with k times that many along a side holds k grids across it, and is cut at every
+k-th border seen (following the perspective); one k times as long as wide, which no single
+Sudoku is, is cut evenly when its lines cannot be counted. Grids a millimetre apart show a
+doubled line where they meet: failing a count of whole grids, lines are counted again with
+such a pair closed into one. Each part is then judged as a grid of its own. (Grids of
+different sizes make an outline with inward corners: see pipeline.vision.inward_corners.)
 """
 
 from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
 
 from pipeline.board import BoardImage
+from pipeline.vision.warp import warp
 
-# A Sudoku is square; an outline whose sides differ by about this factor is two grids in a row.
-ROW_OF_TWO = (1.8, 2.2)
+# A Sudoku is square; an outline whose sides differ by about a whole factor (within this share
+# of it) is that many grids in a row.
+ROW_RATIO_SLACK = 0.1
+# Grids printed against each other along one side of an outline, at most.
+MAX_GRIDS_A_SIDE = 3
+# An outline warped to its own shape for counting its lines has its longer side this long at
+# most (about 20 px a cell of three 9x9s in a row), and the longer side at its page size
+# below that.
+COUNT_SIDE = 640
 # Bands of rows (columns) a line must be dark in all of.
 BANDS = 16
 # A line is a peak of the darkness profile rising this share of the way from the paper to the
@@ -27,41 +41,91 @@ LINE_SHARE = 0.12
 # ...and the highest peak within half of the narrowest cell: a board holds at most this many
 # (two 25x25 grids across it), and a line blurred into a double peak is one line...
 NARROWEST_CELLS = 50
+# ...whose position is the middle of where it is within this share of its height...
+PEAK_TOP = 0.9
 # ...and a heavy (box) line holds at least this much more ink than the median line.
 HEAVY_WEIGHT = 1.5
 # Lines (and heavy lines) of a grid are evenly spaced within this share of their spacing.
 EVEN_SPACING = 0.2
+# Two borders are seen as one doubled line up to this share of a cell apart, and the paper
+# under such a line is the lightest of the profile within this share of a cell around it.
+DOUBLED_GAP_CELLS = 0.4
+DOUBLED_LINE_CELLS = 0.7
 
 
-def parts_of_outline(corners: np.ndarray) -> list[np.ndarray]:
-    """The two halves of an outline about twice as long as wide (TL, TR, BR, BL each), else []."""
-    top, right = np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[1])
-    bottom, left = np.linalg.norm(corners[2] - corners[3]), np.linalg.norm(corners[3] - corners[0])
-    ratio = (top + bottom) / (left + right)
-    if ROW_OF_TWO[0] <= ratio <= ROW_OF_TWO[1]:
-        return _parts(_from_unit_square(corners), columns=2, rows=1)
-    if ROW_OF_TWO[0] <= 1 / ratio <= ROW_OF_TWO[1]:
-        return _parts(_from_unit_square(corners), columns=1, rows=2)
-    return []
+def parts_of_outline(gray: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
+    """The grids of an outline (TL, TR, BR, BL) that shows no lattice when warped square, as
+    outlines on the page; [] when it holds no grids printed against each other. It is warped
+    to its own shape, where its cells are square again, and its lines are counted."""
+    width, height = _width_and_height(corners)
+    scale = min(1.0, COUNT_SIDE / max(width, height))
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    from_unit_square = _from_unit_square(corners)
+    to_warp = np.diag([size[0], size[1], 1.0]) @ np.linalg.inv(from_unit_square)
+    return _grid_parts(warp(gray, to_warp, size), from_unit_square) or _in_a_row(corners)
 
 
 def parts_of_board(board: BoardImage) -> list[np.ndarray]:
-    """The grids of a surveyed board that holds two side by side (or two by two), as outlines
-    on the page; [] when it is one grid."""
-    halves = parts_of_outline(board.location.corners)
-    if halves:
-        return halves
+    """The grids of a surveyed board that holds several printed against each other (in rows
+    and columns of one size), as outlines on the page; [] when it is one grid."""
     pixels = board.pixels
     gray = pixels if pixels.ndim == 2 else cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
-    across, down = _cells_and_box(_line_darkness(gray, 0)), _cells_and_box(_line_darkness(gray, 1))
-    if across is None or down is None:
-        return []
-    box_cells = across[1] * down[1]
-    columns, rows = across[0] // box_cells, down[0] // box_cells
-    if {across[0], down[0]} - {box_cells, 2 * box_cells} or columns == rows == 1:
-        return []
     side = gray.shape[0]
-    return _parts(np.linalg.inv(board.homography) @ np.diag([side, side, 1.0]), columns, rows)
+    from_unit_square = np.linalg.inv(board.homography) @ np.diag([side, side, 1.0])
+    return _grid_parts(gray, from_unit_square) or _in_a_row(board.location.corners)
+
+
+def _in_a_row(corners: np.ndarray) -> list[np.ndarray]:
+    """For lines too faint or blurred to count: a Sudoku is square, so an outline k times as
+    long as it is wide holds k grids in a row, cut evenly; else []."""
+    width, height = _width_and_height(corners)
+    for k in range(2, MAX_GRIDS_A_SIDE + 1):
+        cuts = np.linspace(0, 1, k + 1)
+        if abs(width / height / k - 1) <= ROW_RATIO_SLACK:
+            return _parts(_from_unit_square(corners), cuts, [0.0, 1.0])
+        if abs(height / width / k - 1) <= ROW_RATIO_SLACK:
+            return _parts(_from_unit_square(corners), [0.0, 1.0], cuts)
+    return []
+
+
+def _width_and_height(corners: np.ndarray) -> tuple[float, float]:
+    """The mean lengths of an outline's top and bottom, and of its sides."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    return float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
+
+
+def _grid_parts(gray: np.ndarray, from_unit_square: np.ndarray) -> list[np.ndarray]:
+    """The grids in an outline warped to ``gray`` (by the inverse of ``from_unit_square``,
+    scaled), split where their borders are; [] when it holds one grid or no lattice."""
+    profiles = [_line_darkness(gray, 0), _line_darkness(gray, 1)]
+    # Lines as printed first; failing a count of whole grids, with doubled lines as one.
+    for doubled in (False, True):
+        across, down = (_lines_and_box(profile, doubled) for profile in profiles)
+        if across is None or down is None:
+            continue
+        # A Sudoku's box is as many cells wide as there are boxes down it.
+        box_cells = across[1] * down[1]
+        cuts = [_borders(across[0], box_cells), _borders(down[0], box_cells)]
+        if cuts[0] is None or cuts[1] is None:
+            continue
+        if len(cuts[0]) == len(cuts[1]) == 2:
+            return []
+        height, width = gray.shape
+        # The outline's own sides stay where they were fitted; inner borders are cut where
+        # they are seen.
+        xs = [0.0, *(cuts[0][1:-1] / width), 1.0]
+        ys = [0.0, *(cuts[1][1:-1] / height), 1.0]
+        return _parts(from_unit_square, xs, ys)
+    return []
+
+
+def _borders(lines: np.ndarray, box_cells: int) -> np.ndarray | None:
+    """The grid borders among one axis' lines, one every ``box_cells`` cells, or None when
+    the cells do not make whole grids."""
+    cells = len(lines) - 1
+    if cells % box_cells or not 1 <= cells // box_cells <= MAX_GRIDS_A_SIDE:
+        return None
+    return lines[::box_cells].astype(np.float64)
 
 
 def _line_darkness(gray: np.ndarray, axis: int) -> np.ndarray:
@@ -77,30 +141,57 @@ def _line_darkness(gray: np.ndarray, axis: int) -> np.ndarray:
     return 255.0 - cv2.erode(means, np.ones((1, drift), np.uint8)).max(axis=0)
 
 
-def _cells_and_box(profile: np.ndarray) -> tuple[int, int] | None:
-    """Along one axis of a board, its cells and the cells between its heavy lines, or None
-    when its lines are not evenly spaced with evenly spaced heavy lines among them."""
-    # Above the paper around it: a photo's light falls off across the board.
-    width = max(3, round(len(profile) / NARROWEST_CELLS))
-    column = profile.astype(np.float32)[:, None]
-    rise = (column - cv2.morphologyEx(column, cv2.MORPH_OPEN, np.ones((width, 1), np.uint8)))[:, 0]
-    top = float(rise.max())
-    if top <= 0:
+def _lines_and_box(profile: np.ndarray, doubled: bool) -> tuple[np.ndarray, int] | None:
+    """Along one axis of a board, its lines and the cells between its heavy lines, or None
+    when its lines are not evenly spaced with evenly spaced heavy lines among them. With
+    ``doubled`` lines (two grids' borders a little apart), each is closed into one wide line
+    and the paper is taken from a window of most of a cell, so that it rises above it."""
+    narrowest = round(len(profile) / NARROWEST_CELLS)
+    rise, lines = _peaks(profile, narrowest)
+    if len(lines) < 3:
         return None
-    # Padded, so that a border cut in half by the board's edge is a peak too.
-    padded = np.pad(rise, 1)
-    peak = (rise >= LINE_SHARE * top) & (rise >= padded[:-2]) & (rise > padded[2:])
-    lines = _apart(np.flatnonzero(peak), rise, len(profile) / NARROWEST_CELLS / 2)
+    if not doubled:
+        return _even_lines(rise, lines)
+    cell = float(np.median(np.diff(lines)))
+    if round(DOUBLED_LINE_CELLS * cell) <= narrowest:
+        return None
+    column = profile.astype(np.float32)[:, None]
+    gap = np.ones((max(1, round(DOUBLED_GAP_CELLS * cell)), 1), np.uint8)
+    closed = cv2.morphologyEx(column, cv2.MORPH_CLOSE, gap)[:, 0]
+    return _even_lines(*_peaks(closed, round(DOUBLED_LINE_CELLS * cell)), doubled=True)
+
+
+def _even_lines(
+    rise: np.ndarray, lines: np.ndarray, doubled: bool = False
+) -> tuple[np.ndarray, int] | None:
+    """Of the peaks of a profile's ``rise``, its lines and the cells between its heavy
+    lines, or None when they are not evenly spaced with evenly spaced heavy lines among them.
+    With ``doubled`` lines, a cell beside a heavy line may be wider by the gap between two
+    borders (its peak lies anywhere between them)."""
     if len(lines) < 3:
         return None
     cell = float(np.median(np.diff(lines)))
+    heavy_rise = HEAVY_WEIGHT * float(np.median(rise[lines]))
     # A digit's stroke that is dark in every band (a column of ones) is a peak between two
-    # lines: of two peaks too close together, the fainter goes.
+    # lines: of two peaks too close together, the fainter goes. Two heavy ones are the borders
+    # of two grids printed a little apart, a doubled line: it is one line, between them.
     while len(short := np.flatnonzero(np.diff(lines) < (1 - EVEN_SPACING) * cell)):
         first = short[0]
-        lines = np.delete(lines, first + int(rise[lines[first]] >= rise[lines[first + 1]]))
+        pair = lines[first : first + 2]
+        if rise[pair].min() >= heavy_rise:
+            lines = np.delete(lines, first + 1)
+            lines[first] = round(pair.mean())
+        else:
+            lines = np.delete(lines, first + int(rise[pair[0]] >= rise[pair[1]]))
     spacing = np.diff(lines)
-    if len(lines) < 3 or np.abs(spacing - cell).max() > EVEN_SPACING * cell:
+    if len(lines) < 3:
+        return None
+    slack = np.full(len(spacing), EVEN_SPACING * cell)
+    if doubled:
+        beside_heavy = rise[lines] >= heavy_rise
+        wider = (beside_heavy[:-1] | beside_heavy[1:]) & (spacing > cell)
+        slack[wider] = DOUBLED_GAP_CELLS * cell
+    if (np.abs(spacing - cell) > slack).any():
         return None
     reach = max(1, round(cell / 4))
     summed = np.concatenate([[0.0], np.cumsum(rise)])
@@ -114,7 +205,37 @@ def _cells_and_box(profile: np.ndarray) -> tuple[int, int] | None:
     per_box = round(float(np.median(box)))
     if per_box < 2 or np.abs(box - per_box).max() > EVEN_SPACING * per_box:
         return None
-    return len(lines) - 1, per_box
+    return lines, per_box
+
+
+def _peaks(profile: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
+    """The profile's rise above the paper (its opening over ``window`` pixels) and the peaks
+    of that rise that may be lines."""
+    # Above the paper around it: a photo's light falls off across the board.
+    column = profile.astype(np.float32)[:, None]
+    kernel = np.ones((max(3, window), 1), np.uint8)
+    rise = (column - cv2.morphologyEx(column, cv2.MORPH_OPEN, kernel))[:, 0]
+    top = float(rise.max())
+    if top <= 0:
+        return rise, np.zeros(0, np.int64)
+    # Padded, so that a border cut in half by the board's edge is a peak too.
+    padded = np.pad(rise, 1)
+    peak = (rise >= LINE_SHARE * top) & (rise >= padded[:-2]) & (rise > padded[2:])
+    lines = _apart(np.flatnonzero(peak), rise, len(profile) / NARROWEST_CELLS / 2)
+    # Two peaks on one flat top are one line.
+    return rise, np.unique(np.array([_middle(rise, x) for x in lines], np.int64))
+
+
+def _middle(rise: np.ndarray, x: int) -> int:
+    """The middle of the top of the peak at ``x``: a line's profile is flat across its width
+    (and across the drift between bands), and the peak may be at either end of it."""
+    top = PEAK_TOP * rise[x]
+    left, right = x, x
+    while left > 0 and rise[left - 1] >= top:
+        left -= 1
+    while right < len(rise) - 1 and rise[right + 1] >= top:
+        right += 1
+    return (left + right) // 2
 
 
 def _apart(peaks: np.ndarray, height: np.ndarray, gap: float) -> np.ndarray:
@@ -132,12 +253,14 @@ def _from_unit_square(corners: np.ndarray) -> np.ndarray:
     return cv2.getPerspectiveTransform(unit, corners.astype(np.float32))
 
 
-def _parts(from_unit_square: np.ndarray, columns: int, rows: int) -> list[np.ndarray]:
-    """The outlines on the page of a columns x rows split of the unit square."""
+def _parts(
+    from_unit_square: np.ndarray, xs: Sequence[float], ys: Sequence[float]
+) -> list[np.ndarray]:
+    """The outlines on the page of the unit square cut at ``xs`` and ``ys`` (each from 0 to
+    1), in reading order."""
     parts = []
-    for r in range(rows):
-        for c in range(columns):
-            x0, x1, y0, y1 = c / columns, (c + 1) / columns, r / rows, (r + 1) / rows
+    for y0, y1 in itertools.pairwise(ys):
+        for x0, x1 in itertools.pairwise(xs):
             unit = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
             parts.append(cv2.perspectiveTransform(unit, from_unit_square)[0].astype(np.float32))
     return parts

@@ -1,5 +1,7 @@
 """Outlines that hold grids printed against each other are split into their grids; a single
-grid of any size is not."""
+grid of any size is not. Photographed layouts of three or more grids, grids about a
+millimetre apart (two borders as one doubled line) and a smaller grid against a 9x9 have
+each grid found."""
 
 from __future__ import annotations
 
@@ -9,8 +11,10 @@ import pytest
 
 from pipeline.board import BoardLocation
 from pipeline.grid import GridShape
+from pipeline.vision.find_boards import find_boards
 from pipeline.vision.rectify import survey_board
 from pipeline.vision.touching import parts_of_board
+from synth.hard_photos import grids_in_rows, small_grid_beside_9x9
 from synth.styles import PrintStyle, random_puzzles, styled_page
 from tests.vision.scenes import corner_error
 
@@ -38,3 +42,37 @@ def test_four_grids_sharing_borders_are_split_at_them(shape: GridShape) -> None:
 def test_a_single_grid_is_not_split(shape: GridShape) -> None:
     gray, corners = _page(shape, 1, 1)
     assert parts_of_board(survey_board(gray, BoardLocation(corners[0]))) == []
+
+
+def _all_found(photo) -> None:
+    found = find_boards(photo.image)
+    assert len(found) == len(photo.corners)
+    for truth in photo.corners:
+        assert min(corner_error(f.corners, truth) for f in found) < 0.03
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows", "gap_mm"),
+    [(3, 1, 0.0), (1, 3, 0.0), (3, 2, 0.0), (2, 3, 0.7), (3, 3, 0.0), (3, 1, 1.0)],
+)
+def test_three_or_more_grids_in_a_row_are_each_found(columns: int, rows: int, gap_mm: float):
+    rng = np.random.default_rng(10 * columns + rows)
+    _all_found(grids_in_rows(rng, GridShape(3, 3), columns, rows, gap_mm))
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(2, 1), (1, 2), (2, 2)])
+def test_grids_a_millimetre_apart_with_doubled_border_lines_are_each_found(
+    columns: int, rows: int
+) -> None:
+    rng = np.random.default_rng(20 + 10 * columns + rows)
+    _all_found(grids_in_rows(rng, GridShape(3, 3), columns, rows, 1.1))
+
+
+@pytest.mark.parametrize("small", [GridShape(2, 3), GridShape(2, 2)])
+@pytest.mark.parametrize("below", [False, True])
+@pytest.mark.parametrize("gap_mm", [0.0, 0.8])
+def test_a_smaller_grid_printed_against_a_9x9_is_found_with_it(
+    small: GridShape, below: bool, gap_mm: float
+) -> None:
+    rng = np.random.default_rng(small.size + 2 * below + int(10 * gap_mm))
+    _all_found(small_grid_beside_9x9(rng, small, gap_mm, below))
