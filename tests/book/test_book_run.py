@@ -94,7 +94,7 @@ def test_results_jsonl_carries_the_contract_fields(book_run) -> None:
     out, _, _ = book_run
     fields = {"rating", "techniques", "level", "role", "answer_key", "duplicate_of"}
     for line in (out / "results.jsonl").read_text().splitlines():
-        assert fields | {"printed_label"} <= json.loads(line).keys()
+        assert fields | {"printed_label", "printed_number"} <= json.loads(line).keys()
 
 
 def test_answer_key_pdf_holds_every_solved_puzzle(book_run, tmp_path: Path) -> None:
