@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -29,6 +29,10 @@ BAND_DEPTH = 0.2  # of the board's side, above and below it
 GAP = 0.01  # of the side, left between the board's edge and the band (its outer frame line)
 INK = 128  # grey level below which a pixel is ink, after the band's own contrast stretch
 MARGIN = 0.25  # of a line's height, kept around its ink
+FRAME_PAD = (
+    0.02  # of the side, around a board's corners: its frame's own ink, on a heading's search
+)
+LINE_DEPTH = 0.15  # of the side: a taller run of ink rows is a picture or a rule, not a line
 
 # Difficulty words publishers print, longest first so "very hard" wins over "hard".
 LEVEL_WORDS = (
@@ -66,6 +70,9 @@ _MARKED = re.compile(
 )
 _LONE = re.compile(r"(?<![\d.])(\d{1,5})(?![\d.])")
 _ANSWER = re.compile(r"\b(solutions?|answers?)\b", re.IGNORECASE)
+_PUZZLE = re.compile(r"\bpuzzles?\b", re.IGNORECASE)
+
+ANSWER, PUZZLE = "answer", "puzzle"
 
 
 @dataclass(frozen=True)
@@ -73,7 +80,31 @@ class Caption:
     text: str  # the line as read
     label: str | None  # the difficulty word(s) as printed, e.g. "Easy"
     number: int | None  # the puzzle number
-    answer: bool  # the caption says the grid is a solution
+    role: str | None  # ANSWER ("Solution 7"), PUZZLE ("Puzzle 7"), or None: the text says neither
+    heading: str | None = None  # the page heading that gave label or role, when one did
+
+    def under(self, heading: Caption | None) -> Caption:
+        """This caption with what it lacks of a label and role taken from the page heading
+        above it; never a number ("Puzzles 1-6" numbers no board)."""
+        if (
+            heading is None
+            or (self.label or heading.label is None)
+            and (self.role or heading.role is None)
+        ):
+            return self
+        return replace(
+            self,
+            label=self.label or heading.label,
+            role=self.role or heading.role,
+            heading=heading.text,
+        )
+
+
+def printed_role(caption: Caption | None) -> str | None:
+    return None if caption is None else caption.role
+
+
+NO_CAPTION = Caption("", None, None, None)  # a board with none of its own, under a heading
 
 
 def parse_caption(text: str) -> Caption:
@@ -81,22 +112,23 @@ def parse_caption(text: str) -> Caption:
     marked = _MARKED.search(text)
     lone = None if marked else _LONE.search(text)
     number = marked or lone
+    role = ANSWER if _ANSWER.search(text) else PUZZLE if _PUZZLE.search(text) else None
     return Caption(
         text,
         " ".join(level.group(1).split()).title() if level else None,
         int(number.group(1)) if number else None,
-        bool(_ANSWER.search(text)),
+        role,
     )
 
 
 @dataclass(frozen=True)
 class CaptionLine:
-    pixels: np.ndarray  # grey crop, tight to the ink
+    pixels: np.ndarray  # grey crop, tight to the ink, upright in the board's frame
     top: int  # page rows and columns the ink spans
     bottom: int
     left: int
     right: int
-    gap: int  # rows between the ink and the board's edge
+    gap: int  # rows between the ink and the board's edge, square to the edge
 
     def same_ink(self, other: CaptionLine) -> bool:
         return (
@@ -129,35 +161,166 @@ def page_caption_lines(gray: np.ndarray, boards: list[np.ndarray]) -> list[Capti
     return out
 
 
-def _band_lines(gray: np.ndarray, corners: np.ndarray) -> list[CaptionLine]:
-    xs, ys = corners[:, 0], corners[:, 1]
-    left, right, top, bottom = xs.min(), xs.max(), ys.min(), ys.max()
-    side = max(right - left, bottom - top)
-    height, width = gray.shape
-    x0, x1 = int(max(0, left)), int(min(width, right))
-    out = []
-    for above in (True, False):
-        if above:
-            y0, y1 = int(max(0, top - BAND_DEPTH * side)), int(max(0, top - GAP * side))
-        else:
-            y0 = int(min(height, bottom + GAP * side))
-            y1 = int(min(height, bottom + BAND_DEPTH * side))
-        if y1 - y0 < 4 or x1 - x0 < 4:
-            continue
-        found = _nearest_line(gray, (y0, y1, x0, x1), from_bottom=above)
-        if found is not None:
-            out.append(found)
+def page_headings(
+    gray: np.ndarray, boards: list[np.ndarray], captions: list[CaptionLine | None]
+) -> list[CaptionLine | None]:
+    """Per board, the page heading that applies to it: the nearest text line above the board
+    that is not one board's own caption ("Hard puzzles" over a page of boards, "Level: Easy"
+    over the first row, or a caption centred over two boards, which is both's and labels the
+    boards below them too). None where no such line lies above the board."""
+    if not boards:
+        return []
+    boxes = [_box(corners) for corners in boards]
+    side = float(np.median([max(x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes]))
+    lines = _page_lines(gray, boxes, side)
+    headings = []
+    for line in lines:
+        owners = {id(c): c for c in captions if c is not None and c.same_ink(line)}
+        if len(owners) == 1:
+            continue  # one board's own caption
+        # A line that is the caption of two boards is theirs as read from their bands.
+        headings.append(next(iter(owners.values()), line))
+    out: list[CaptionLine | None] = []
+    for _, top, _, _ in boxes:
+        above = [h for h in headings if h.bottom <= top]
+        out.append(max(above, key=lambda h: h.bottom) if above else None)
     return out
 
 
+def _box(corners: np.ndarray) -> tuple[int, int, int, int]:
+    xs, ys = corners[:, 0], corners[:, 1]
+    return int(xs.min()), int(ys.min()), int(np.ceil(xs.max())), int(np.ceil(ys.max()))
+
+
+def _page_lines(
+    gray: np.ndarray, boxes: list[tuple[int, int, int, int]], side: float
+) -> list[CaptionLine]:
+    """The text lines of the page above its lowest board's top, outside the boards: rows with
+    ink grouped into lines, each cut into runs of words (gaps under a line height)."""
+    bottom = max(y0 for _, y0, _, _ in boxes)
+    region = gray[:bottom]
+    if region.shape[0] < 4:
+        return []
+    sample = region[::4, ::4]
+    low, high = float(sample.min()), float(np.percentile(sample, 90))
+    if high - low < 40:
+        return []
+    ink = _ink(region, low, high)
+    pad = int(FRAME_PAD * side) + 1
+    for x0, y0, x1, y1 in boxes:  # a board's own ink (frame, digits) is no text line
+        ink[max(0, y0 - pad) : y1 + pad, max(0, x0 - pad) : x1 + pad] = False
+    out = []
+    for top, stop in _runs(ink.any(axis=1)):
+        height = stop - top
+        if height < 4 or height > LINE_DEPTH * side:
+            continue  # a speck, or a picture / rule rather than a line of text
+        for left, right in _words(ink[top:stop], height):
+            margin = max(2, int(MARGIN * height))
+            crop = gray[
+                max(0, top - margin) : stop + margin,
+                max(0, left - margin) : min(gray.shape[1], right + margin),
+            ]
+            out.append(CaptionLine(crop, top, stop, left, right, 0))
+    return out
+
+
+def _words(ink_rows: np.ndarray, height: int) -> list[list[int]]:
+    """Column spans of a line's ink, joined over gaps under the line's height (word gaps)."""
+    joined: list[list[int]] = []
+    for first, last in _runs(ink_rows.any(axis=0)):
+        if joined and first - joined[-1][1] < height:
+            joined[-1][1] = last
+        else:
+            joined.append([first, last])
+    return joined
+
+
+def _band_lines(gray: np.ndarray, corners: np.ndarray) -> list[CaptionLine]:
+    """The nearest line above and below the board, searched square to the board's edges: on
+    a turned scan the bands turn with the board, so its own edge stays out of them."""
+    turn, (width, height) = _board_frame(corners)
+    side = max(width, height)
+    inverse = cv2.invertAffineTransform(turn)
+    page_height, page_width = gray.shape
+    page_corners = np.array([[0, 0, 1], [page_width, 0, 1], [0, page_height, 1]], np.float64)
+    page_xs = (turn @ np.vstack([page_corners, [page_width, page_height, 1]]).T)[0]
+    left = int(np.floor(page_xs.min()))  # the strip spans every page column
+    columns = int(np.ceil(page_xs.max())) - left
+    out = []
+    for above in (True, False):
+        if above:
+            y0, y1 = -BAND_DEPTH * side, -GAP * side
+        else:
+            y0, y1 = height + GAP * side, height + BAND_DEPTH * side
+        # The strip: the band's rows across the page in the board's frame, and a margin of
+        # rows either side for the crop around a line near the band's edge.
+        pad = int(np.ceil(MARGIN * (y1 - y0)))
+        top = int(np.floor(y0)) - pad
+        rows = int(np.ceil(y1)) + pad - top
+        shift = turn.copy()
+        shift[:, 2] -= (left, top)
+        strip = cv2.warpAffine(
+            gray, shift, (columns, rows), flags=cv2.INTER_LINEAR, borderValue=255
+        )
+        band = (pad, rows - pad, -left, int(round(width)) - left)
+        found = _nearest_line(strip, band, from_bottom=above)
+        if found is None:
+            continue
+        out.append(_on_page(found, inverse, (left, top), (page_width, page_height)))
+    return out
+
+
+def _board_frame(corners: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
+    """The affine map from page pixels to the board's own frame (origin at its top-left
+    corner, x along its top edge), and the board's width and height in that frame. A tilt
+    under half a pixel across the board is none: a clean page keeps its pixels exactly."""
+    tl, tr, br, bl = corners.astype(np.float64)
+    width = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
+    height = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
+    dx, dy = (tr - tl) + (br - bl)
+    angle = float(np.arctan2(dy, dx))
+    if abs(np.sin(angle)) * width < 0.5:
+        x0, y0 = corners[:, 0].min(), corners[:, 1].min()
+        return np.array([[1, 0, -np.floor(x0)], [0, 1, -np.floor(y0)]], np.float64), (
+            float(np.ceil(corners[:, 0].max()) - np.floor(x0)),
+            float(np.ceil(corners[:, 1].max()) - np.floor(y0)),
+        )
+    cos, sin = np.cos(angle), np.sin(angle)
+    rotate = np.array([[cos, sin], [-sin, cos]])
+    origin = rotate @ tl
+    return np.hstack([rotate, -origin[:, None]]), (float(width), float(height))
+
+
+def _on_page(
+    line: CaptionLine,
+    inverse: np.ndarray,
+    offset: tuple[int, int],
+    page_size: tuple[int, int],
+) -> CaptionLine:
+    """A line found in a board's strip with its ink's box in page pixels."""
+    left, top = offset
+    xs = np.array([line.left, line.right, line.right, line.left], np.float64) + left
+    ys = np.array([line.top, line.top, line.bottom, line.bottom], np.float64) + top
+    px = inverse[0, 0] * xs + inverse[0, 1] * ys + inverse[0, 2]
+    py = inverse[1, 0] * xs + inverse[1, 1] * ys + inverse[1, 2]
+    width, height = page_size
+    return replace(
+        line,
+        top=int(np.clip(np.floor(py.min()), 0, height)),
+        bottom=int(np.clip(np.ceil(py.max()), 0, height)),
+        left=int(np.clip(np.floor(px.min()), 0, width)),
+        right=int(np.clip(np.ceil(px.max()), 0, width)),
+    )
+
+
 def _nearest_line(
-    gray: np.ndarray, band: tuple[int, int, int, int], from_bottom: bool
+    strip: np.ndarray, band: tuple[int, int, int, int], from_bottom: bool
 ) -> CaptionLine | None:
-    """The ink line nearest the board in ``band`` (rows y0:y1, columns x0:x1 of the page),
+    """The ink line nearest the board in ``band`` (rows y0:y1, columns x0:x1 of ``strip``),
     widened to the whole words it meets: a heading centred over two boards is cut by either
-    board's band, and belongs to both."""
+    board's band, and belongs to both. Its box is in the strip's pixels."""
     y0, y1, x0, x1 = band
-    pixels = gray[y0:y1, x0:x1]
+    pixels = strip[y0:y1, x0:x1]
     low, high = float(pixels.min()), float(np.percentile(pixels, 90))  # ink may be under 1%
     if high - low < 40:
         return None  # no contrast: no ink
@@ -174,28 +337,27 @@ def _nearest_line(
     top, bottom = y0 + start, y0 + stop
     # Words: ink columns of the line's rows across the page, joined over gaps under a line
     # height; those reaching into the band make the line.
-    words = _runs(_ink(gray[top:bottom], low, high).any(axis=0))
-    joined: list[list[int]] = []
-    for first, last in words:
-        if joined and first - joined[-1][1] < line_height:
-            joined[-1][1] = last
-        else:
-            joined.append([first, last])
-    spans = [(first, last) for first, last in joined if first < x1 and x0 < last]
+    spans = [
+        (first, last)
+        for first, last in _words(_ink(strip[top:bottom], low, high), line_height)
+        if first < x1 and x0 < last
+    ]
     if not spans:
         return None
     left, right = spans[0][0], spans[-1][1]
     margin = max(2, int(MARGIN * line_height))
-    crop = gray[
-        max(0, top - margin) : min(gray.shape[0], bottom + margin),
-        max(0, left - margin) : min(gray.shape[1], right + margin),
+    crop = strip[
+        max(0, top - margin) : min(strip.shape[0], bottom + margin),
+        max(0, left - margin) : min(strip.shape[1], right + margin),
     ]
     gap = (y1 - bottom) if from_bottom else (top - y0)
     return CaptionLine(crop, top, bottom, left, right, gap)
 
 
 def _ink(pixels: np.ndarray, low: float, high: float) -> np.ndarray:
-    return (pixels.astype(np.float32) - low) * (255.0 / (high - low)) < INK
+    # The grey level under which a pixel is ink, after the contrast stretch, in the pixels'
+    # own scale (a comparison of uint8 with a number, rather than a float copy of the page).
+    return pixels < low + INK * (high - low) / 255.0
 
 
 def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
@@ -237,11 +399,28 @@ class CaptionReader:
         return "".join(chars).strip()
 
     def page_captions(self, gray: np.ndarray, boards: list[np.ndarray]) -> list[Caption | None]:
-        """Per board (its corners), the caption printed nearest it, parsed; None without."""
+        """Per board (its corners), the caption printed nearest it, parsed, with what it lacks
+        of a label and role from the page heading above it; None without either."""
         lines = page_caption_lines(gray, boards)
-        return [
-            None if line is None else parse_caption(self.read_line(line.pixels)) for line in lines
-        ]
+        read: dict[int, Caption] = {}  # by line, so a line two boards share is read once
+
+        def caption(line: CaptionLine) -> Caption:
+            if id(line) not in read:
+                read[id(line)] = parse_caption(self.read_line(line.pixels))
+            return read[id(line)]
+
+        own = [None if line is None else caption(line) for line in lines]
+        if all(c is not None and c.label and c.role for c in own):
+            return own  # nothing a heading could add: the page is not searched for one
+        headings = page_headings(gray, boards, lines)
+        out: list[Caption | None] = []
+        for mine, heading in zip(own, headings, strict=True):
+            above = None if heading is None else caption(heading)
+            if mine is None and (above is None or not (above.label or above.role)):
+                out.append(None)
+            else:
+                out.append((mine or NO_CAPTION).under(above))
+        return out
 
 
 def caption_reader() -> CaptionReader | None:

@@ -8,6 +8,8 @@ import pytest
 
 from pipeline.ingest.sources import expand_input, load_page
 from pipeline.recognise.printed_captions import (
+    ANSWER,
+    PUZZLE,
     CaptionReader,
     page_caption_lines,
     parse_caption,
@@ -16,20 +18,22 @@ from pipeline.vision.page_boards import rectify_page
 
 
 @pytest.mark.parametrize(
-    ("text", "label", "number", "answer"),
+    ("text", "label", "number", "role"),
     [
-        ("Easy Puzzle #12", "Easy", 12, False),
-        ("Hard - 34", "Hard", 34, False),
-        ("Solution 7", None, 7, True),
-        ("VERY HARD No. 101", "Very Hard", 101, False),
-        ("Puzzle 3 of 100", None, 3, False),
-        ("Medium", "Medium", None, False),
-        ("jarnotmaciej.com", None, None, False),
+        ("Easy Puzzle #12", "Easy", 12, PUZZLE),
+        ("Hard - 34", "Hard", 34, None),
+        ("Solution 7", None, 7, ANSWER),
+        ("Solution to puzzle 7", None, 7, ANSWER),
+        ("VERY HARD No. 101", "Very Hard", 101, None),
+        ("Puzzle 3 of 100", None, 3, PUZZLE),
+        ("Medium", "Medium", None, None),
+        ("Easy Solutions", "Easy", None, ANSWER),
+        ("jarnotmaciej.com", None, None, None),
     ],
 )
-def test_parse_caption(text, label, number, answer):
+def test_parse_caption(text, label, number, role):
     caption = parse_caption(text)
-    assert (caption.label, caption.number, caption.answer) == (label, number, answer)
+    assert (caption.label, caption.number, caption.role) == (label, number, role)
 
 
 def _page_with_two_boards() -> tuple[np.ndarray, list[np.ndarray]]:
@@ -82,9 +86,9 @@ def test_reads_a_books_dev_page(reader, shared_data):
     gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
     boards = [found.board.location.corners for found in rectify_page(pixels)]
     captions = reader.page_captions(gray, boards)
-    assert [(c.label, c.number, c.answer) for c in captions] == [
-        ("Easy", 1, True),
-        ("Easy", 2, True),
+    assert [(c.label, c.number, c.role) for c in captions] == [
+        ("Easy", 1, ANSWER),
+        ("Easy", 2, ANSWER),
     ]
 
 
