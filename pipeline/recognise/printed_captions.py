@@ -4,10 +4,16 @@ line nearest the board above or below it, read with the PP-OCR recogniser's whol
 puzzle number.
 
 Where the text sits: a band above and a band below the board, as wide as the board and a fifth
-of its side deep. In a band, rows with ink are grouped into lines; the line nearest the board is
-the caption (a page heading further away, or the next board's edge, is not). A band whose
-nearest line touches the band's far edge or the board is left alone: that is more likely part of
-another board or this board's own frame than a caption.
+of its side deep, square to the board's edges (on a turned scan the bands turn with the board).
+In a band, rows with ink are grouped into lines; the line nearest the board is the caption (a
+page heading further away, or the next board's edge, is not). Ink touching the board's side of
+the band is the board's own frame and is passed over; a band whose nearest line touches its far
+edge is left alone: that is more likely part of another board than a caption.
+
+A board's caption may lack a label or role that the page prints once for several boards ("Hard
+puzzles" at the top of a page, "Solutions" over a section): ``page_headings`` finds, per board,
+the nearest text line above it that is not one board's own caption, and the caption takes what
+it lacks of a label and role from there (never a number).
 """
 
 from __future__ import annotations
@@ -238,120 +244,142 @@ def _words(ink_rows: np.ndarray, height: int) -> list[list[int]]:
 def _band_lines(gray: np.ndarray, corners: np.ndarray) -> list[CaptionLine]:
     """The nearest line above and below the board, searched square to the board's edges: on
     a turned scan the bands turn with the board, so its own edge stays out of them."""
-    turn, (width, height) = _board_frame(corners)
-    side = max(width, height)
-    inverse = cv2.invertAffineTransform(turn)
-    page_height, page_width = gray.shape
-    page_corners = np.array([[0, 0, 1], [page_width, 0, 1], [0, page_height, 1]], np.float64)
-    page_xs = (turn @ np.vstack([page_corners, [page_width, page_height, 1]]).T)[0]
-    left = int(np.floor(page_xs.min()))  # the strip spans every page column
-    columns = int(np.ceil(page_xs.max())) - left
+    frame = _BoardFrame.of(corners)
+    side = max(frame.width, frame.height)
     out = []
     for above in (True, False):
         if above:
             y0, y1 = -BAND_DEPTH * side, -GAP * side
         else:
-            y0, y1 = height + GAP * side, height + BAND_DEPTH * side
-        # The strip: the band's rows across the page in the board's frame, and a margin of
-        # rows either side for the crop around a line near the band's edge.
-        pad = int(np.ceil(MARGIN * (y1 - y0)))
-        top = int(np.floor(y0)) - pad
-        rows = int(np.ceil(y1)) + pad - top
-        shift = turn.copy()
-        shift[:, 2] -= (left, top)
-        strip = cv2.warpAffine(
-            gray, shift, (columns, rows), flags=cv2.INTER_LINEAR, borderValue=255
-        )
-        band = (pad, rows - pad, -left, int(round(width)) - left)
-        found = _nearest_line(strip, band, from_bottom=above)
-        if found is None:
-            continue
-        out.append(_on_page(found, inverse, (left, top), (page_width, page_height)))
+            y0, y1 = frame.height + GAP * side, frame.height + BAND_DEPTH * side
+        band = (0, int(np.floor(y0)), int(round(frame.width)), int(np.ceil(y1)))
+        found = _nearest_line(gray, frame, band, from_bottom=above)
+        if found is not None:
+            out.append(found)
     return out
 
 
-def _board_frame(corners: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
-    """The affine map from page pixels to the board's own frame (origin at its top-left
-    corner, x along its top edge), and the board's width and height in that frame. A tilt
-    under half a pixel across the board is none: a clean page keeps its pixels exactly."""
-    tl, tr, br, bl = corners.astype(np.float64)
-    width = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
-    height = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
-    dx, dy = (tr - tl) + (br - bl)
-    angle = float(np.arctan2(dy, dx))
-    if abs(np.sin(angle)) * width < 0.5:
-        x0, y0 = corners[:, 0].min(), corners[:, 1].min()
-        return np.array([[1, 0, -np.floor(x0)], [0, 1, -np.floor(y0)]], np.float64), (
-            float(np.ceil(corners[:, 0].max()) - np.floor(x0)),
-            float(np.ceil(corners[:, 1].max()) - np.floor(y0)),
+@dataclass(frozen=True)
+class _BoardFrame:
+    """A board's own frame: origin at its top-left corner, x along its top edge."""
+
+    turn: np.ndarray  # 2x3 affine map, page pixels -> frame
+    width: float  # the board's, in the frame
+    height: float
+
+    @classmethod
+    def of(cls, corners: np.ndarray) -> _BoardFrame:
+        """A tilt under half a pixel across the board is none: an upright page's pixels are
+        then taken as they are (no interpolation), as before bands turned."""
+        tl, tr, br, bl = corners.astype(np.float64)
+        width = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
+        height = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
+        dx, dy = (tr - tl) + (br - bl)
+        angle = float(np.arctan2(dy, dx))
+        if abs(np.sin(angle)) * width < 0.5:
+            x0, y0 = np.floor(corners[:, 0].min()), np.floor(corners[:, 1].min())
+            return cls(
+                np.array([[1, 0, -x0], [0, 1, -y0]], np.float64),
+                float(np.ceil(corners[:, 0].max()) - x0),
+                float(np.ceil(corners[:, 1].max()) - y0),
+            )
+        cos, sin = np.cos(angle), np.sin(angle)
+        rotate = np.array([[cos, sin], [-sin, cos]])
+        return cls(np.hstack([rotate, -(rotate @ tl)[:, None]]), float(width), float(height))
+
+    @property
+    def upright(self) -> bool:
+        return self.turn[0, 1] == 0 and self.turn[1, 0] == 0
+
+    def crop(self, gray: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+        """The frame's pixels in columns x0:x1 and rows y0:y1; white off the page."""
+        if not self.upright:
+            shift = self.turn.copy()
+            shift[:, 2] -= (x0, y0)
+            return cv2.warpAffine(
+                gray, shift, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderValue=255
+            )
+        dx, dy = -int(self.turn[0, 2]), -int(self.turn[1, 2])  # frame -> page
+        out = np.full((y1 - y0, x1 - x0), 255, np.uint8)
+        top, bottom = max(0, y0 + dy), min(gray.shape[0], y1 + dy)
+        left, right = max(0, x0 + dx), min(gray.shape[1], x1 + dx)
+        if top < bottom and left < right:
+            out[top - y0 - dy : bottom - y0 - dy, left - x0 - dx : right - x0 - dx] = gray[
+                top:bottom, left:right
+            ]
+        return out
+
+    def page_columns(self, gray: np.ndarray) -> tuple[int, int]:
+        """The frame's columns that hold the whole page's width."""
+        height, width = gray.shape
+        xs = self.turn[0, 0] * np.array([0, width, 0, width]) + self.turn[0, 1] * np.array(
+            [0, 0, height, height]
         )
-    cos, sin = np.cos(angle), np.sin(angle)
-    rotate = np.array([[cos, sin], [-sin, cos]])
-    origin = rotate @ tl
-    return np.hstack([rotate, -origin[:, None]]), (float(width), float(height))
+        return int(np.floor(xs.min() + self.turn[0, 2])), int(np.ceil(xs.max() + self.turn[0, 2]))
 
-
-def _on_page(
-    line: CaptionLine,
-    inverse: np.ndarray,
-    offset: tuple[int, int],
-    page_size: tuple[int, int],
-) -> CaptionLine:
-    """A line found in a board's strip with its ink's box in page pixels."""
-    left, top = offset
-    xs = np.array([line.left, line.right, line.right, line.left], np.float64) + left
-    ys = np.array([line.top, line.top, line.bottom, line.bottom], np.float64) + top
-    px = inverse[0, 0] * xs + inverse[0, 1] * ys + inverse[0, 2]
-    py = inverse[1, 0] * xs + inverse[1, 1] * ys + inverse[1, 2]
-    width, height = page_size
-    return replace(
-        line,
-        top=int(np.clip(np.floor(py.min()), 0, height)),
-        bottom=int(np.clip(np.ceil(py.max()), 0, height)),
-        left=int(np.clip(np.floor(px.min()), 0, width)),
-        right=int(np.clip(np.ceil(px.max()), 0, width)),
-    )
+    def page_box(
+        self, gray: np.ndarray, left: int, top: int, right: int, bottom: int
+    ) -> tuple[int, int, int, int]:
+        """A box of the frame as the page box around it: (top, bottom, left, right)."""
+        inverse = cv2.invertAffineTransform(self.turn)
+        xs = np.array([left, right, right, left], np.float64)
+        ys = np.array([top, top, bottom, bottom], np.float64)
+        px = inverse[0, 0] * xs + inverse[0, 1] * ys + inverse[0, 2]
+        py = inverse[1, 0] * xs + inverse[1, 1] * ys + inverse[1, 2]
+        height, width = gray.shape
+        return (
+            int(np.clip(np.floor(py.min()), 0, height)),
+            int(np.clip(np.ceil(py.max()), 0, height)),
+            int(np.clip(np.floor(px.min()), 0, width)),
+            int(np.clip(np.ceil(px.max()), 0, width)),
+        )
 
 
 def _nearest_line(
-    strip: np.ndarray, band: tuple[int, int, int, int], from_bottom: bool
+    gray: np.ndarray, frame: _BoardFrame, band: tuple[int, int, int, int], from_bottom: bool
 ) -> CaptionLine | None:
-    """The ink line nearest the board in ``band`` (rows y0:y1, columns x0:x1 of ``strip``),
-    widened to the whole words it meets: a heading centred over two boards is cut by either
-    board's band, and belongs to both. Its box is in the strip's pixels."""
-    y0, y1, x0, x1 = band
-    pixels = strip[y0:y1, x0:x1]
+    """The ink line nearest the board in ``band`` (columns x0:x1, rows y0:y1 of the board's
+    frame), widened to the whole words it meets across the page: a heading centred over two
+    boards is cut by either board's band, and belongs to both."""
+    x0, y0, x1, y1 = band
+    if y1 - y0 < 4 or x1 - x0 < 4:
+        return None
+    pixels = frame.crop(gray, x0, y0, x1, y1)
     low, high = float(pixels.min()), float(np.percentile(pixels, 90))  # ink may be under 1%
     if high - low < 40:
         return None  # no contrast: no ink
     rows = _ink(pixels, low, high).any(axis=1)
     runs = _runs(rows)
+    if from_bottom:
+        runs.reverse()  # nearest the board first
+    if runs and (runs[0][1] == len(rows) if from_bottom else runs[0][0] == 0):
+        # The board's own frame reaching into the band (a thick or blurred outer line): the
+        # caption, if any, is the next line out.
+        runs = runs[1:]
     if not runs:
         return None
-    start, stop = runs[-1] if from_bottom else runs[0]
-    touches_board = stop == len(rows) if from_bottom else start == 0
-    touches_far = start == 0 if from_bottom else stop == len(rows)
-    if touches_board or touches_far:
-        return None
+    start, stop = runs[0]
+    if start == 0 if from_bottom else stop == len(rows):
+        return None  # cut by the band's far edge: more likely another board than a caption
     line_height = stop - start
     top, bottom = y0 + start, y0 + stop
+    margin = max(2, int(MARGIN * line_height))
     # Words: ink columns of the line's rows across the page, joined over gaps under a line
     # height; those reaching into the band make the line.
+    page_left, page_right = frame.page_columns(gray)
+    strip = frame.crop(gray, page_left, top - margin, page_right, bottom + margin)
     spans = [
-        (first, last)
-        for first, last in _words(_ink(strip[top:bottom], low, high), line_height)
-        if first < x1 and x0 < last
+        (page_left + first, page_left + last)
+        for first, last in _words(_ink(strip[margin:-margin], low, high), line_height)
+        if page_left + first < x1 and x0 < page_left + last
     ]
     if not spans:
         return None
     left, right = spans[0][0], spans[-1][1]
-    margin = max(2, int(MARGIN * line_height))
-    crop = strip[
-        max(0, top - margin) : min(strip.shape[0], bottom + margin),
-        max(0, left - margin) : min(strip.shape[1], right + margin),
-    ]
+    crop = strip[:, max(0, left - margin - page_left) : right + margin - page_left]
     gap = (y1 - bottom) if from_bottom else (top - y0)
-    return CaptionLine(crop, top, bottom, left, right, gap)
+    page_top, page_bottom, page_x0, page_x1 = frame.page_box(gray, left, top, right, bottom)
+    return CaptionLine(crop, page_top, page_bottom, page_x0, page_x1, gap)
 
 
 def _ink(pixels: np.ndarray, low: float, high: float) -> np.ndarray:
