@@ -177,3 +177,20 @@ def test_the_caption_band_turns_with_the_board(reader):
     assert 190 < (line.top + line.bottom) / 2 < 240  # the caption, not the frame
     (caption,) = reader.page_captions(turned, [corners])
     assert caption.number == 12
+
+
+@pytest.mark.parametrize(("page_number", "role"), [(1, None), (60, ANSWER)])
+def test_a_books_dev_heading_printed_once_per_page_labels_every_board(
+    reader, shared_data, page_number, role
+):
+    """postonwj/sudoku-agent prints "Easy" (or "Easy Solutions") once, centred over the top
+    row of six boards, and no caption of their own."""
+    path = shared_data / "books-dev" / "pdf" / "postonwj__sudoku-agent" / "sudoku_easy_section.pdf"
+    source = next(s for s in expand_input(path, label=str(path)) if s.page == page_number)
+    pixels = load_page(source).pixels
+    gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
+    boards = [found.board.location.corners for found in rectify_page(pixels)]
+    captions = reader.page_captions(gray, boards)
+    assert len(captions) == 6
+    assert [(c.label, c.number, c.role) for c in captions] == [("Easy", None, role)] * 6
+    assert sum(c.heading is not None for c in captions) == 4  # the top row's is their own
