@@ -208,19 +208,21 @@ def _page_lines(
     if region.shape[0] < 4:
         return []
     sample = region[::4, ::4]
-    low, high = float(sample.min()), float(np.percentile(sample, 90))
+    low, high = float(sample.min()), _percentile(sample, 90)
     if high - low < 40:
         return []
-    ink = _ink(region, low, high)
+    # Every other column: a line of text is found as well, at half the cost of the page.
+    ink = _ink(region[:, ::2], low, high)
     pad = int(FRAME_PAD * side) + 1
     for x0, y0, x1, y1 in boxes:  # a board's own ink (frame, digits) is no text line
-        ink[max(0, y0 - pad) : y1 + pad, max(0, x0 - pad) : x1 + pad] = False
+        ink[max(0, y0 - pad) : y1 + pad, max(0, x0 - pad) // 2 : (x1 + pad) // 2 + 1] = False
     out = []
     for top, stop in _runs(ink.any(axis=1)):
         height = stop - top
         if height < 4 or height > LINE_DEPTH * side:
             continue  # a speck, or a picture / rule rather than a line of text
-        for left, right in _words(ink[top:stop], height):
+        for first, last in _words(ink[top:stop], height // 2):
+            left, right = 2 * first, min(gray.shape[1], 2 * last)
             margin = max(2, int(MARGIN * height))
             crop = gray[
                 max(0, top - margin) : stop + margin,
@@ -291,14 +293,16 @@ class _BoardFrame:
     def upright(self) -> bool:
         return self.turn[0, 1] == 0 and self.turn[1, 0] == 0
 
-    def crop(self, gray: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
-        """The frame's pixels in columns x0:x1 and rows y0:y1; white off the page."""
+    def crop(
+        self, gray: np.ndarray, x0: int, y0: int, x1: int, y1: int, smooth: bool = True
+    ) -> np.ndarray:
+        """The frame's pixels in columns x0:x1 and rows y0:y1; white off the page.
+        ``smooth`` False: the nearest pixel, where only where ink lies matters."""
         if not self.upright:
             shift = self.turn.copy()
             shift[:, 2] -= (x0, y0)
-            return cv2.warpAffine(
-                gray, shift, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderValue=255
-            )
+            flags = cv2.INTER_LINEAR if smooth else cv2.INTER_NEAREST
+            return cv2.warpAffine(gray, shift, (x1 - x0, y1 - y0), flags=flags, borderValue=255)
         dx, dy = -int(self.turn[0, 2]), -int(self.turn[1, 2])  # frame -> page
         out = np.full((y1 - y0, x1 - x0), 255, np.uint8)
         top, bottom = max(0, y0 + dy), min(gray.shape[0], y1 + dy)
@@ -344,8 +348,8 @@ def _nearest_line(
     x0, y0, x1, y1 = band
     if y1 - y0 < 4 or x1 - x0 < 4:
         return None
-    pixels = frame.crop(gray, x0, y0, x1, y1)
-    low, high = float(pixels.min()), float(np.percentile(pixels, 90))  # ink may be under 1%
+    pixels = frame.crop(gray, x0, y0, x1, y1, smooth=False)
+    low, high = float(pixels.min()), _percentile(pixels, 90)  # ink may be under 1%
     if high - low < 40:
         return None  # no contrast: no ink
     rows = _ink(pixels, low, high).any(axis=1)
@@ -380,6 +384,18 @@ def _nearest_line(
     gap = (y1 - bottom) if from_bottom else (top - y0)
     page_top, page_bottom, page_x0, page_x1 = frame.page_box(gray, left, top, right, bottom)
     return CaptionLine(crop, page_top, page_bottom, page_x0, page_x1, gap)
+
+
+def _percentile(pixels: np.ndarray, q: float) -> float:
+    """``np.percentile(pixels, q)`` (linear), from a histogram for 8-bit pixels: the same
+    value, without sorting a band's ~10^5 pixels."""
+    if pixels.dtype != np.uint8:
+        return float(np.percentile(pixels, q))
+    counts = np.cumsum(np.bincount(pixels.ravel(), minlength=256))
+    position = q / 100 * (pixels.size - 1)
+    below = int(position)
+    lower, upper = np.searchsorted(counts, [below, min(below + 1, pixels.size - 1)], "right")
+    return float(lower + (position - below) * (upper - lower))
 
 
 def _ink(pixels: np.ndarray, low: float, high: float) -> np.ndarray:

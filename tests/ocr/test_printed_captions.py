@@ -11,6 +11,7 @@ from pipeline.recognise.printed_captions import (
     ANSWER,
     PUZZLE,
     CaptionReader,
+    _percentile,
     page_caption_lines,
     page_headings,
     parse_caption,
@@ -194,3 +195,12 @@ def test_a_books_dev_heading_printed_once_per_page_labels_every_board(
     assert len(captions) == 6
     assert [(c.label, c.number, c.role) for c in captions] == [("Easy", None, role)] * 6
     assert sum(c.heading is not None for c in captions) == 4  # the top row's is their own
+
+
+def test_the_histogram_percentile_is_numpys():
+    rng = np.random.default_rng(0)
+    for size in (1, 2, 7, 1000):
+        for _ in range(50):
+            pixels = rng.integers(0, 256, size=size).astype(np.uint8)
+            pixels[rng.random(size) < 0.8] = 255  # a band is mostly paper
+            assert _percentile(pixels, 90) == pytest.approx(np.percentile(pixels, 90))
