@@ -92,11 +92,11 @@ class Caption:
     def under(self, heading: Caption | None) -> Caption:
         """This caption with what it lacks of a label and role taken from the page heading
         above it; never a number ("Puzzles 1-6" numbers no board)."""
-        if (
-            heading is None
-            or (self.label or heading.label is None)
-            and (self.role or heading.role is None)
-        ):
+        adds = heading is not None and (
+            (self.label is None and heading.label is not None)
+            or (self.role is None and heading.role is not None)
+        )
+        if not adds:
             return self
         return replace(
             self,
@@ -129,7 +129,7 @@ def parse_caption(text: str) -> Caption:
 
 @dataclass(frozen=True)
 class CaptionLine:
-    pixels: np.ndarray  # grey crop, tight to the ink, upright in the board's frame
+    pixels: np.ndarray  # grey crop around the ink (a caption's square to its board)
     top: int  # page rows and columns the ink spans
     bottom: int
     left: int
