@@ -8,11 +8,12 @@ found by ``rectify_page`` and their captions read by ``pipeline.recognise.printe
 The truth is the text layer of the clean page: per board, the nearest text run above or below
 it that overlaps it horizontally, within the same band depth, owned by the nearest board, parsed
 by the same ``parse_caption``; what it lacks of a label and role comes from the page heading
-above the board (the nearest run above it that is not one board's own caption), as the reader
-does. Boards are matched to the truth by reading order. Reports per generator: boards, boards
-with a true label / number, labels and numbers read right, and captions read where the truth
-has none (false); the caption's role against the manifest's kind (answers named "answer", and
-puzzles wrongly named so); plus the CPU milliseconds per board.
+above the board (the nearest run above it that is not one board's own caption, or that
+reaches over boards side by side), as the reader does. Boards are matched to the truth by
+reading order. Reports per generator: boards, boards with a true label / number, labels and
+numbers read right, and captions read where the truth has none (false); the caption's role
+against the manifest's kind (answers named "answer", and puzzles wrongly named so); plus the
+CPU milliseconds per board.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from pipeline.recognise.printed_captions import (
     Caption,
     CaptionReader,
     parse_caption,
+    spans_side_by_side,
 )
 from pipeline.vision.page_boards import rectify_page
 
@@ -77,7 +79,11 @@ def true_captions(pdf_page, boards: list[np.ndarray], dpi: int) -> list[Caption 
     out: list[Caption | None] = []
     for i, (_, by0, _, _) in enumerate(boxes):
         own = parse_caption(best[i][1]) if i in best else None
-        above = [(y1, w) for w, _, _, _, y1 in outside if y1 <= by0 and owned[w] != 1]
+        above = [
+            (y1, w)
+            for w, x0, _, x1, y1 in outside
+            if y1 <= by0 and (owned[w] != 1 or spans_side_by_side(boxes, x0, x1))
+        ]
         heading = parse_caption(max(above)[1]) if above else None
         if own is None and (heading is None or not (heading.label or heading.role)):
             out.append(None)

@@ -172,8 +172,9 @@ def page_headings(
 ) -> list[CaptionLine | None]:
     """Per board, the page heading that applies to it: the nearest text line above the board
     that is not one board's own caption ("Hard puzzles" over a page of boards, "Level: Easy"
-    over the first row, or a caption centred over two boards, which is both's and labels the
-    boards below them too). None where no such line lies above the board."""
+    over the first row), or that reaches over boards side by side (a caption centred over two
+    boards, which is both's and labels the boards below them too). None where no such line
+    lies above the board."""
     if not boards:
         return []
     boxes = [_box(corners) for corners in boards]
@@ -182,7 +183,7 @@ def page_headings(
     headings = []
     for line in lines:
         owners = {id(c): c for c in captions if c is not None and c.same_ink(line)}
-        if len(owners) == 1:
+        if len(owners) == 1 and not spans_side_by_side(boxes, line.left, line.right):
             continue  # one board's own caption
         # A line that is the caption of two boards is theirs as read from their bands.
         headings.append(next(iter(owners.values()), line))
@@ -191,6 +192,13 @@ def page_headings(
         above = [h for h in headings if h.bottom <= top]
         out.append(max(above, key=lambda h: h.bottom) if above else None)
     return out
+
+
+def spans_side_by_side(boxes: list[tuple[int, int, int, int]], left: float, right: float) -> bool:
+    """Whether columns left:right reach over two boards that stand side by side: a heading
+    over a row of boards, though only one board's band took it for a caption."""
+    under = [(x0, x1) for x0, _, x1, _ in boxes if left < x1 and x0 < right]
+    return any(a1 <= b0 or b1 <= a0 for a0, a1 in under for b0, b1 in under)
 
 
 def _box(corners: np.ndarray) -> tuple[int, int, int, int]:

@@ -15,6 +15,7 @@ from pipeline.recognise.printed_captions import (
     page_caption_lines,
     page_headings,
     parse_caption,
+    spans_side_by_side,
 )
 from pipeline.vision.page_boards import rectify_page
 
@@ -204,3 +205,19 @@ def test_the_histogram_percentile_is_numpys():
             pixels = rng.integers(0, 256, size=size).astype(np.uint8)
             pixels[rng.random(size) < 0.8] = 255  # a band is mostly paper
             assert _percentile(pixels, 90) == pytest.approx(np.percentile(pixels, 90))
+
+
+def test_a_line_over_two_boards_side_by_side_is_a_heading_though_one_band_took_it():
+    """On a scan one board's band may miss the heading centred over the top row; the line
+    still reaches over both boards, so it heads the rows below rather than being that one
+    board's caption."""
+    page = np.full((1150, 800), 255, np.uint8)
+    _text(page, "Easy puzzles", 300, 100)
+    boards = [_board(page, 60 + 380 * (i % 2), 130 + 500 * (i // 2)) for i in range(4)]
+    one_band = [page_caption_lines(page, boards)[0], None, None, None]
+    assert one_band[0] is not None
+    headings = page_headings(page, boards, one_band)
+    assert headings[2] is not None and headings[2] is headings[3]
+    assert headings[2].same_ink(one_band[0])
+    # Over one board only (stacked boards share their columns), it stays that board's caption.
+    assert not spans_side_by_side([(60, 130, 360, 430), (60, 630, 360, 930)], 100, 300)
