@@ -76,13 +76,14 @@ def true_captions(pdf_page, boards: list[np.ndarray], dpi: int) -> list[Caption 
             if owner not in best or gap < best[owner][0]:
                 best[owner] = (gap, words)
     owned = Counter(words for _, words in best.values())
+    side = float(np.median([max(x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes]))
     out: list[Caption | None] = []
     for i, (_, by0, _, _) in enumerate(boxes):
         own = parse_caption(best[i][1]) if i in best else None
         above = [
             (y1, w)
             for w, x0, _, x1, y1 in outside
-            if y1 <= by0 and (owned[w] != 1 or spans_side_by_side(boxes, x0, x1))
+            if y1 <= by0 and (owned[w] != 1 or spans_side_by_side(boxes, x0, x1, y1, side))
         ]
         heading = parse_caption(max(above)[1]) if above else None
         if own is None and (heading is None or not (heading.label or heading.role)):

@@ -183,7 +183,8 @@ def page_headings(
     headings = []
     for line in lines:
         owners = {id(c): c for c in captions if c is not None and c.same_ink(line)}
-        if len(owners) == 1 and not spans_side_by_side(boxes, line.left, line.right):
+        over_a_row = spans_side_by_side(boxes, line.left, line.right, line.bottom, side)
+        if len(owners) == 1 and not over_a_row:
             continue  # one board's own caption
         # A line that is the caption of two boards is theirs as read from their bands.
         headings.append(next(iter(owners.values()), line))
@@ -194,10 +195,17 @@ def page_headings(
     return out
 
 
-def spans_side_by_side(boxes: list[tuple[int, int, int, int]], left: float, right: float) -> bool:
-    """Whether columns left:right reach over two boards that stand side by side: a heading
-    over a row of boards, though only one board's band took it for a caption."""
-    under = [(x0, x1) for x0, _, x1, _ in boxes if left < x1 and x0 < right]
+def spans_side_by_side(
+    boxes: list[tuple[int, int, int, int]], left: float, right: float, bottom: float, side: float
+) -> bool:
+    """Whether a line (columns left:right, ending at row ``bottom``) reaches over two boards
+    that stand side by side in the row right under it (tops within a board's side below): a
+    heading over a row of boards, though only one board's band took it for a caption."""
+    under = [
+        (x0, x1)
+        for x0, top, x1, _ in boxes
+        if left < x1 and x0 < right and 0 <= top - bottom <= side
+    ]
     return any(a1 <= b0 or b1 <= a0 for a0, a1 in under for b0, b1 in under)
 
 

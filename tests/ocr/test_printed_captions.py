@@ -220,4 +220,8 @@ def test_a_line_over_two_boards_side_by_side_is_a_heading_though_one_band_took_i
     assert headings[2] is not None and headings[2] is headings[3]
     assert headings[2].same_ink(one_band[0])
     # Over one board only (stacked boards share their columns), it stays that board's caption.
-    assert not spans_side_by_side([(60, 130, 360, 430), (60, 630, 360, 930)], 100, 300)
+    assert not spans_side_by_side([(60, 130, 360, 430), (60, 630, 360, 930)], 100, 300, 100, 300)
+    # On a turned page a lower row's board may reach under the line too: only the row right
+    # under it counts.
+    turned = [(40, 130, 340, 430), (380, 130, 680, 430), (75, 1130, 375, 1430)]
+    assert not spans_side_by_side(turned, 350, 500, 100, 300)
