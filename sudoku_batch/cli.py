@@ -7,10 +7,16 @@ Each subcommand lives in ``sudoku_batch/commands/<name>.py`` and registers itsel
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
-from pipeline.errors import SudokuBatchError
-from sudoku_batch.commands import (
+# Before numpy is first imported: OpenBLAS then starts one thread, not one per core (20 of
+# numpy's 110 import CPU-ms, issue 13). Nothing here multiplies matrices big enough to gain
+# from more, and a pool's processes run one page each.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+from pipeline.errors import SudokuBatchError  # noqa: E402
+from sudoku_batch.commands import (  # noqa: E402
     answer_key,
     api,
     export,
@@ -25,7 +31,7 @@ from sudoku_batch.commands import (
     watch,
     worker,
 )
-from sudoku_batch.outcome import ExitCode, exit_code_of_error
+from sudoku_batch.outcome import ExitCode, exit_code_of_error  # noqa: E402
 
 COMMANDS = (
     run,

@@ -10,20 +10,20 @@ the coordinating process decides when to stop and stops them.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 
-from pebble import ProcessExpired, ProcessPool
-
 from pipeline.errors import EngineUnavailable, InternalError, SudokuBatchError, WorkerCrashed
 from pipeline.ingest.sources import PageSource
+from pipeline.recognise.ocr.base import OcrEngine
 from pipeline.recognise.ocr.engines import make_engine
-from pipeline.recognise.printed_captions import caption_reader
+from pipeline.recognise.printed_captions import CaptionReader, caption_reader
+from pipeline.solve.backend import SatBackend
 from pipeline.solve.backends import make_backend
 from store.artifacts import PageRef
+from store.schema_template import cache_dir
 from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page
 
 QUEUED_PER_WORKER = 2  # enough that no worker waits for the next page
@@ -45,6 +45,10 @@ def run_pages(
     if jobs <= 1:
         yield from _in_process(work, engine, backend, settings, stopping)
         return
+    import multiprocessing
+
+    from pebble import ProcessPool  # 30 CPU-ms that a one-page run does without
+
     # spawn, not fork: the parent holds an open SQLite connection and a tqdm thread.
     context = multiprocessing.get_context("spawn")
     pool = ProcessPool(
@@ -74,6 +78,8 @@ def run_pages(
 
 
 def _outcome(future: Future, page: PageRef) -> PageOutcome:
+    from pebble import ProcessExpired
+
     try:
         return future.result()
     except ProcessExpired as error:
@@ -101,11 +107,21 @@ def _in_process(
     settings: PageJobSettings,
     stopping: Callable[[], bool],
 ) -> Iterator[tuple[PageRef, PageOutcome]]:
-    engines = (make_engine(engine), make_backend(backend), caption_reader())
+    engines = make_engines(engine, backend)
     for source, page in work:
         if stopping():
             return
         yield page, process_page(source, page, *engines, settings)
+
+
+def make_engines(engine: str, backend: str) -> tuple[OcrEngine, SatBackend, CaptionReader | None]:
+    """What ``process_page`` reads and solves with; the OCR models' optimised graphs are kept
+    in the user's cache folder (``store.schema_template.cache_dir``) for the next run."""
+    return (
+        make_engine(engine, cache_dir=cache_dir()),
+        make_backend(backend),
+        caption_reader(cache_dir()),
+    )
 
 
 # The engines of one pool process, made once by the initializer: loading the OCR model per
@@ -118,7 +134,7 @@ def _start_worker_process(engine: str, backend: str, settings: PageJobSettings) 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     _worker_state["settings"] = settings
     try:
-        _worker_state["engines"] = (make_engine(engine), make_backend(backend), caption_reader())
+        _worker_state["engines"] = make_engines(engine, backend)
     except SudokuBatchError as error:
         # Raised per page instead: an initializer that raises would be restarted forever.
         _worker_state["error"] = error

@@ -427,30 +427,48 @@ def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
 
 
 class CaptionReader:
-    """PP-OCR's recogniser with its whole character list, for short text lines."""
+    """PP-OCR's recogniser with its whole character list, for short text lines.
 
-    def __init__(self, model_path: str | Path | None = None, threads: int = 1) -> None:
+    Its ONNX Runtime session is made when the first line is read: most photos have no caption,
+    and the session of the 18,710-class model cost a one-photo ``run`` a tenth of a CPU-second
+    (issue 13). A model that cannot be loaded then reads no captions, with a warning, as
+    ``caption_reader`` does for a missing one."""
+
+    def __init__(
+        self, model_path: str | Path | None = None, threads: int = 1, cache_dir: Path | None = None
+    ) -> None:
         # Imported here: the store and the steps name ``Caption`` without loading ONNX Runtime.
-        from pipeline.recognise.ocr.ppocr_onnx import (
-            find_model,
-            load_model,
-            model_characters,
-            open_session,
-        )
+        from pipeline.recognise.ocr.ppocr_onnx import find_model
 
-        path = find_model(model_path)
-        model = load_model(path)
-        self._characters = model_characters(model, path)
-        self._session = open_session(model, path, threads)
-        self._input = self._session.get_inputs()[0].name
+        self._path = find_model(model_path)
+        self._threads = threads
+        self._cache_dir = cache_dir
+        self._session = None
+        self._characters: list[str] = []
+        self._failed = False
 
-    def read_line(self, line: np.ndarray) -> str:
-        """A grey line crop -> its text (greedy CTC decoding)."""
+    def _ready(self) -> bool:
+        """Whether the session is there, made now if it is the first time asked."""
+        if self._session is None and not self._failed:
+            from pipeline.recognise.ocr.ppocr_onnx import recogniser_session
+
+            try:
+                self._session, self._characters = recogniser_session(
+                    self._path, self._threads, cut=False, cache_dir=self._cache_dir
+                )
+            except EngineUnavailable as error:
+                log.warning("printed captions will not be read: %s", error)
+                self._failed = True
+        return self._session is not None
+
+    def _read_line(self, line: np.ndarray) -> str:
+        """A grey line crop -> its text (greedy CTC decoding); the session must be ready."""
         scale = LINE_HEIGHT / line.shape[0]
         width = max(FRAME_WIDTH, int(round(line.shape[1] * scale / FRAME_WIDTH)) * FRAME_WIDTH)
         resized = cv2.resize(line, (width, LINE_HEIGHT), interpolation=cv2.INTER_AREA)
         x = model_input(resized[None].astype(np.float32))
-        best = self._session.run(None, {self._input: x})[0][0].argmax(axis=1)
+        name = self._session.get_inputs()[0].name
+        best = self._session.run(None, {name: x})[0][0].argmax(axis=1)
         chars, previous = [], 0
         for index in best.tolist():
             if index != previous and index != 0:
@@ -462,15 +480,17 @@ class CaptionReader:
         """Per board (its corners), the caption printed nearest it, parsed, with what it lacks
         of a label and role from the page heading above it; None without either."""
         lines = page_caption_lines(gray, boards)
-        read: dict[int, Caption] = {}  # by line, so a line two boards share is read once
+        read: dict[int, Caption | None] = {}  # by line: a line two boards share is read once
 
-        def caption(line: CaptionLine) -> Caption:
+        def caption(line: CaptionLine) -> Caption | None:
+            # The session is made for the first line read (None: no model, no captions).
             if id(line) not in read:
-                read[id(line)] = parse_caption(self.read_line(line.pixels))
+                text = self._read_line(line.pixels) if self._ready() else None
+                read[id(line)] = None if text is None else parse_caption(text)
             return read[id(line)]
 
         own = [None if line is None else caption(line) for line in lines]
-        if all(c is not None and c.label and c.role for c in own):
+        if self._failed or all(c is not None and c.label and c.role for c in own):
             return own  # nothing a heading could add: the page is not searched for one
         headings = page_headings(gray, boards, lines)
         out: list[Caption | None] = []
@@ -483,11 +503,12 @@ class CaptionReader:
         return out
 
 
-def caption_reader() -> CaptionReader | None:
+def caption_reader(cache_dir: Path | None = None) -> CaptionReader | None:
     """A reader, or None (with a warning) where the recogniser's model is missing: captions
-    are an extra, and a run with another digit engine need not fail for want of them."""
+    are an extra, and a run with another digit engine need not fail for want of them.
+    ``cache_dir`` keeps its optimised graph for later processes."""
     try:
-        return CaptionReader()
+        return CaptionReader(cache_dir=cache_dir)
     except EngineUnavailable as error:
         log.warning("printed captions will not be read: %s", error)
         return None

@@ -12,7 +12,6 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 
 from pipeline.errors import SudokuBatchError, UnreadableInput
 from pipeline.grid import GridShape
@@ -75,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs <= 1:
         answers = map(_solve_chunk, tasks)
     else:
+        from concurrent.futures import ProcessPoolExecutor  # not on every command's start-up
+
         pool = ProcessPoolExecutor(max_workers=args.jobs)
         answers = pool.map(_solve_chunk, tasks)  # yields in input order
     try:

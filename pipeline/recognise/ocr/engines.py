@@ -15,7 +15,8 @@ def _ppocr_onnx(**options: object) -> OcrEngine:
     return PpOcrOnnxEngine(**options)  # type: ignore[arg-type]
 
 
-def _paddle_native(**options: object) -> OcrEngine:
+def _paddle_native(cache_dir: object = None, **options: object) -> OcrEngine:
+    # ``cache_dir`` is for engines that save work between processes; this one saves none.
     from pipeline.recognise.ocr.paddle_native import PaddleNativeEngine
 
     return PaddleNativeEngine(**options)  # type: ignore[arg-type]
@@ -33,7 +34,8 @@ DEFAULT_ENGINE = "ppocr-onnx"
 
 
 def make_engine(name: str = DEFAULT_ENGINE, **options: object) -> OcrEngine:
-    """A new engine of the named kind; create one per process and reuse it."""
+    """A new engine of the named kind; create one per process and reuse it. Every engine takes
+    ``cache_dir``: a folder where it may keep work for later processes (None: nowhere)."""
     try:
         factory = ENGINES[name]
     except KeyError:

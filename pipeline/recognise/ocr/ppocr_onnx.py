@@ -12,19 +12,24 @@ up to MAX_SIZE x MAX_SIZE prints.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import logging
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import onnx
 import onnxruntime as ort
 
 from pipeline.errors import EngineUnavailable
 from pipeline.recognise.ocr.base import digit_symbols
 from pipeline.recognise.ocr.ctc_lines import BLANK, CtcLineEngine
-from pipeline.recognise.ocr.output_classes import UnexpectedGraph, keep_output_classes
+from pipeline.recognise.ocr.saved_graphs import cached_session
+
+if TYPE_CHECKING:  # onnx is imported only to cut a model no saved graph holds yet
+    import onnx
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +47,8 @@ TEMPERATURE = 1.0
 # The largest board the engine reads: its symbols (1..9, 10..25 and A..P) decide which output
 # classes are kept.
 MAX_SIZE = 25
+# Metadata of a cut model: the original classes its outputs are, in order.
+KEPT_CLASSES_KEY = "sudoku_batch.kept_classes"
 
 
 def find_model(path: str | os.PathLike[str] | None = None) -> Path:
@@ -69,15 +76,16 @@ def find_model(path: str | os.PathLike[str] | None = None) -> Path:
 
 
 def load_model(model: Path) -> onnx.ModelProto:
+    import onnx
+
     try:
         return onnx.load(str(model))
     except Exception as exc:  # protobuf's DecodeError and OSError, among others
         raise EngineUnavailable(f"cannot load PP-OCR recogniser {model}: {exc}") from exc
 
 
-def model_characters(model: onnx.ModelProto, path: Path) -> list[str]:
+def model_characters(metadata: Mapping[str, str], path: Path) -> list[str]:
     """The class table: the blank, the characters listed in the metadata, then the space."""
-    metadata = {prop.key: prop.value for prop in model.metadata_props}
     if "character" not in metadata:
         raise EngineUnavailable(f"{path} has no character list in its metadata")
     return ["<blank>", *metadata["character"].split("\n"), " "]
@@ -92,26 +100,89 @@ def decodable_classes(characters: list[str]) -> list[int]:
     return sorted({BLANK, *(class_of[char] for char in wanted if char in class_of)})
 
 
-def open_session(model: onnx.ModelProto, path: Path, threads: int) -> ort.InferenceSession:
+def open_session(
+    model: bytes | str,
+    path: Path,
+    threads: int,
+    level: ort.GraphOptimizationLevel | None = None,
+    save_to: str | None = None,
+) -> ort.InferenceSession:
+    """A session of ``model`` (its bytes or a file), optionally saving the graph optimised at
+    ``level`` to ``save_to``; ``path`` names the recogniser in errors."""
     options = ort.SessionOptions()
     # One thread per process: the runner parallelises over processes, and measured throughput
     # was better with one intra-op thread than two.
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    if level is not None:
+        options.graph_optimization_level = level
+    if save_to is not None:
+        options.optimized_model_filepath = save_to
     try:
-        return ort.InferenceSession(
-            model.SerializeToString(), options, providers=["CPUExecutionProvider"]
-        )
+        return ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # ONNX Runtime raises its own untyped exceptions
         raise EngineUnavailable(f"cannot load PP-OCR recogniser {path}: {exc}") from exc
+
+
+def recogniser_session(
+    path: Path, threads: int, *, cut: bool, cache_dir: Path | None = None
+) -> tuple[ort.InferenceSession, list[str]]:
+    """A session of the recogniser at ``path`` and the character of each of its output
+    classes: all of them, or (``cut``) the decodable ones only. With ``cache_dir``, the
+    optimised (and cut) graph is kept there for the next process (``saved_graphs``)."""
+    stat = path.stat()
+    recipe = f"{path.resolve()} {stat.st_size} {stat.st_mtime_ns}"
+    if cut:
+        recipe += f" cut by {_cut_code_digest()}"
+    session = cached_session(
+        cache_dir,
+        recipe,
+        (lambda: _cut_model(path)) if cut else (lambda: str(path)),
+        lambda model, level, save_to: open_session(model, path, threads, level, save_to),
+    )
+    metadata = session.get_modelmeta().custom_metadata_map
+    characters = model_characters(metadata, path)
+    if KEPT_CLASSES_KEY in metadata:
+        characters = [characters[int(index)] for index in metadata[KEPT_CLASSES_KEY].split(",")]
+    return session, characters
+
+
+def _cut_model(path: Path) -> bytes:
+    """The model with its output cut to the decodable classes (listed in its metadata), or as
+    shipped where its graph cannot be cut."""
+    from pipeline.recognise.ocr.output_classes import UnexpectedGraph, keep_output_classes
+
+    model = load_model(path)
+    keep = decodable_classes(
+        model_characters({prop.key: prop.value for prop in model.metadata_props}, path)
+    )
+    try:
+        model = keep_output_classes(model, keep)
+    except UnexpectedGraph as exc:
+        # Still a working recogniser (e.g. another model named by MODEL_ENV), only
+        # slower, and its readings differ from the cut model's only by the
+        # renormalisation: worth running rather than failing every board.
+        log.warning("reading %s with its full output layer: %s", path, exc)
+    else:
+        kept = model.metadata_props.add()
+        kept.key, kept.value = KEPT_CLASSES_KEY, ",".join(map(str, keep))
+    return model.SerializeToString()
+
+
+def _cut_code_digest() -> str:
+    """The code that decides a cut model's graph: a change makes a new saved graph."""
+    digest = hashlib.sha256()
+    for name in ("ppocr_onnx.py", "output_classes.py", "base.py"):
+        digest.update((Path(__file__).parent / name).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 class PpOcrOnnxEngine(CtcLineEngine):
     """PP-OCRv6 small, read through ONNX Runtime in this process.
 
     ``full_output`` keeps all 18,710 output classes (the model as shipped; benches and tests
-    compare against it)."""
+    compare against it). ``cache_dir`` keeps the optimised graph for later processes."""
 
     name = "ppocr-onnx"
 
@@ -122,21 +193,12 @@ class PpOcrOnnxEngine(CtcLineEngine):
         threads: int = 1,
         temperature: float = TEMPERATURE,
         full_output: bool = False,
+        cache_dir: Path | None = None,
     ):
         self.model_path = find_model(model_path)
-        model = load_model(self.model_path)
-        characters = model_characters(model, self.model_path)
-        if not full_output:
-            keep = decodable_classes(characters)
-            try:
-                model = keep_output_classes(model, keep)
-                characters = [characters[index] for index in keep]
-            except UnexpectedGraph as exc:
-                # Still a working recogniser (e.g. another model named by MODEL_ENV), only
-                # slower, and its readings differ from the cut model's only by the
-                # renormalisation: worth running rather than failing every board.
-                log.warning("reading %s with its full output layer: %s", self.model_path, exc)
-        self._session = open_session(model, self.model_path, threads)
+        self._session, characters = recogniser_session(
+            self.model_path, threads, cut=not full_output, cache_dir=cache_dir
+        )
         self._input = self._session.get_inputs()[0].name
         super().__init__(characters, temperature)
 

@@ -1,0 +1,51 @@
+"""What a one-photo ``run`` loads (issue 13): no process pool and, once the user's cache holds
+the OCR graphs and the empty database, neither onnx (the model cut) nor Alembic."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO_ROOT
+
+PHOTO = REPO_ROOT / "examples" / "photo.jpg"
+HEAVY = ("pebble", "onnx", "alembic", "concurrent.futures.process")
+RUN_AND_LIST = """
+import json, sys
+from sudoku_batch.cli import main
+code = main(["run", sys.argv[1], "--out", sys.argv[2], "--jobs", "2", "--no-progress"])
+print(json.dumps({"code": code, "loaded": [m for m in sys.argv[3:] if m in sys.modules]}))
+"""
+
+
+def _run(out: Path, cache: Path) -> dict:
+    env = {**os.environ, "SUDOKU_BATCH_CACHE_DIR": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_AND_LIST, str(PHOTO), str(out), *HEAVY],
+        env=env,
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_a_one_photo_run_starts_no_pool_and_cuts_no_model_once_cached(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = _run(tmp_path / "first", cache)
+    assert first["code"] == 0
+    assert "pebble" not in first["loaded"]  # one page: this process, even with --jobs 2
+    second = _run(tmp_path / "second", cache)
+    assert second == {"code": 0, "loaded": []}
+    # The saved graphs read as the models cut in the first run did.
+    assert _grids(tmp_path / "first") == _grids(tmp_path / "second")
+
+
+def _grids(out: Path) -> list[tuple]:
+    keys = ("status", "givens", "solution", "confidence", "corners", "doubts")
+    lines = (out / "results.jsonl").read_text().splitlines()
+    return [tuple(json.dumps(json.loads(line)[key]) for key in keys) for line in lines]
