@@ -14,7 +14,13 @@ RUN apt-get update \
 WORKDIR /app
 COPY . /app
 # Editable so the code in /app is what runs (the migrations ship inside the store package).
-RUN pip install -e . \
+# gcc compiles the rating core (setup.py, mypyc) and leaves with its layer's other build tools;
+# the slim image has the Python headers.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install -e . \
+    && apt-get purge -y --auto-remove gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/* \
     && useradd --system --home-dir /app sudoku \
     && mkdir -p /data && chown sudoku /data
 USER sudoku

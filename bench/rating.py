@@ -1,6 +1,7 @@
 """Calibration of pipeline.rating against published Sudoku Explainer ratings, and its speed.
 
     python bench/rating.py [--data bench/data/se_rated_sample.txt] [--limit N] [--repeat R]
+                           [--speeds-json PATH]
 
 Reads ``<puzzle> <rating or lo-hi range> <source>`` lines (see bench/data/README.md), rates each
 puzzle on one core and prints: the share of puzzles within +-0.5 and +-1.0 of the published
@@ -13,11 +14,16 @@ speed on a shared machine (ratings are deterministic, so only the time differs).
 with the rater's per-shape memo of digit and unit scans empty, so no puzzle is timed on what an
 earlier one (or an earlier repeat) left there; a worker rating a whole book keeps it, which can
 only be faster.
+
+It says which core ran: the compiled one (setup.py) or the .py sources
+(``SUDOKU_BATCH_PURE_RATER=1``); ``--speeds-json`` also writes the puzzles/s figures, which
+``bench/rating_cores.py`` uses to set both cores side by side.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -28,7 +34,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from pipeline.ingest.textpuzzle import parse_puzzle_line  # noqa: E402
-from pipeline.rating import LEVELS, level_of, rate_puzzle  # noqa: E402
+from pipeline.rating import COMPILED, LEVELS, level_of, rate_puzzle  # noqa: E402
 from pipeline.rating.candidates import geometry  # noqa: E402
 
 DEFAULT_DATA = REPO / "bench" / "data" / "se_rated_sample.txt"
@@ -39,6 +45,7 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--speeds-json", type=Path)
     args = parser.parse_args()
     rows = [line.split() for line in args.data.read_text().splitlines() if line[:1].isdigit()]
     if args.limit:
@@ -97,7 +104,8 @@ def main() -> int:
         one = sum(abs(e) <= 1.0 + 1e-9 for e in errs) / len(errs)
         mean = sum(errs) / len(errs)
         print(f"  {band}.x  {len(errs):4d}  {half:6.1%}  {one:6.1%}  {mean:+.2f}")
-    print(f"\nspeed (CPU, one core): {total / cpu_all:.0f} puzzles/s overall", end="")
+    core = "compiled (mypyc)" if COMPILED else "pure Python"
+    print(f"\nspeed (CPU, one core, {core} core): {total / cpu_all:.0f} puzzles/s overall", end="")
     if count_le9:
         print(f"; {count_le9 / cpu_le9:.0f} puzzles/s for the {count_le9} rated <= 9")
     print("by our level: puzzles, puzzles/s, median ms")
@@ -106,6 +114,15 @@ def main() -> int:
     print("by our rating band: puzzles, puzzles/s, median ms")
     for band in sorted(by_band_cpu):
         _speed_line(f"{band}.x", by_band_cpu[band])
+    if args.speeds_json:
+        speeds = {
+            "compiled": COMPILED,
+            "overall": total / cpu_all,
+            "le9": count_le9 / cpu_le9 if count_le9 else None,
+            "bands": {f"{b}.x": len(t) / sum(t) for b, t in sorted(by_band_cpu.items())},
+            "band_counts": {f"{b}.x": len(t) for b, t in sorted(by_band_cpu.items())},
+        }
+        args.speeds_json.write_text(json.dumps(speeds))
     return 0
 
 

@@ -2,12 +2,15 @@
 real Celery worker (prefork, ``--concurrency`` processes, every queue), on a fresh PostgreSQL
 database and a Redis key prefix of its own, both removed afterwards.
 
-    python -m bench.throughput_server [--pages 20] [--concurrency 2]
+    python -m bench.throughput_server [--pages 20] [--concurrency 2] [--profile FILE]
 
 Prints wall time, grids/s, when the first and the half-way puzzle were finished (results
 stream out while pages are still read when later stages go first), and the worker tree's CPU
-seconds a grid (sampled from psutil just before the worker stops), to set beside
+seconds a grid (sampled from psutil just before the worker stops) and the CPU seconds of the
+PostgreSQL backends serving it (the database's side of every round trip), to set beside
 ``bench.throughput``'s embedded figures (``--embedded`` runs those too, first, on the same book).
+``--profile FILE``: the worker runs in one process (solo pool) under cProfile, which writes
+FILE when the worker stops (``python -m pstats FILE``).
 """
 
 from __future__ import annotations
@@ -43,7 +46,20 @@ def tree_cpu(process: psutil.Process) -> float:
     return total
 
 
-def run(pdf: Path, concurrency: int, data_dir: Path) -> None:
+def database_cpu(name: str) -> float:
+    """CPU seconds of the PostgreSQL server processes serving database ``name`` (their title
+    names it), on this machine: the server's side of every round trip."""
+    total = 0.0
+    for process in psutil.process_iter(["cmdline"]):
+        try:
+            if any(f" {name} " in part for part in process.info["cmdline"] or ()):
+                total += sum(process.cpu_times()[:2])
+        except psutil.Error:
+            pass
+    return total
+
+
+def run(pdf: Path, concurrency: int, data_dir: Path, profile: Path | None = None) -> None:
     import psycopg
     import redis
     from fastapi.testclient import TestClient
@@ -76,7 +92,12 @@ def run(pdf: Path, concurrency: int, data_dir: Path) -> None:
             "SUDOKU_BATCH_DATA_DIR": str(data_dir),
         }
         argv = [sys.executable, "-m", "celery", "-A", "workers.app", "worker"]
-        argv += [f"--concurrency={concurrency}", "--queues=ingest,rectify,ocr,solve"]
+        if profile is not None:
+            argv[1:1] = ["-m", "cProfile", "-o", str(profile.resolve())]
+            argv.append("--pool=solo")
+        else:
+            argv.append(f"--concurrency={concurrency}")
+        argv.append("--queues=ingest,rectify,ocr,solve")
         argv += [f"--hostname=bench-{name}@%h", "--loglevel=WARNING", "--without-mingle"]
         log = open(data_dir / "worker.log", "wb")  # noqa: SIM115 - closed with the worker
         worker = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, stdout=log, stderr=log)
@@ -96,6 +117,7 @@ def run(pdf: Path, concurrency: int, data_dir: Path) -> None:
                 finished_at += [time.perf_counter() - started] * (done - len(finished_at))
                 time.sleep(0.2)
             wall = time.perf_counter() - started
+            database = database_cpu(name)  # while the API's and workers' connections are open
         main = psutil.Process(worker.pid)
         cpu = tree_cpu(main)
         consumer = sum(main.cpu_times()[:2])  # receiving and dispatching, no task runs here
@@ -108,6 +130,7 @@ def run(pdf: Path, concurrency: int, data_dir: Path) -> None:
             f"worker tree CPU {cpu:.1f} s  CPU-s a grid {cpu / max(grids, 1):.3f}"
             f"  (of which the main process {consumer:.1f} s)"
         )
+        print(f"PostgreSQL backends of the batch's database CPU {database:.1f} s")
         first, half = (finished_at or [wall])[0], (finished_at + [wall] * grids)[grids // 2]
         print(f"first puzzle finished after {first:.1f} s, half of them after {half:.1f} s")
     finally:
@@ -127,6 +150,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "sb-bench")
     parser.add_argument("--embedded", action="store_true", help="run bench.throughput first")
+    parser.add_argument("--profile", type=Path, help="profile a solo worker into this file")
     args = parser.parse_args()
     pdf = synthetic_book(args.cache, args.pages, args.seed, 200)
     if args.embedded:
@@ -135,7 +159,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as scratch:
             run_embedded([str(pdf)], Path(scratch) / "run", args.concurrency, 200)
     with tempfile.TemporaryDirectory() as scratch:
-        run(pdf, args.concurrency, Path(scratch))
+        run(pdf, args.concurrency, Path(scratch), args.profile)
 
 
 if __name__ == "__main__":

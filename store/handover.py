@@ -70,27 +70,42 @@ class Handoff:
     label: str  # for people watching Flower: batch, file, page
 
 
-def claim(session: Session, step: Step, subject_id: int, incarnation: str | None) -> bool:
-    """Take a waiting subject: True if it still waits for ``step`` (it is now marked started
-    by ``incarnation``), False if it is gone or past this step already."""
-    waiting = WAITING[step]
-    claimed = session.execute(
-        update(waiting.model)
-        .where(waiting.model.id == subject_id, waiting.model.status == waiting.status)
+@dataclass(frozen=True)
+class Claimed:
+    """A subject taken by a task, with where it comes from. Holding it keeps its rows in the
+    session's identity map (which holds rows only weakly), so the loads that follow in the
+    same session find them without another query."""
+
+    row: Subject
+    page: Page | None  # the page, or a puzzle's page; None for an input file
+    label: str  # where it comes from, for Flower (see ``_labels``)
+
+
+def claim(session: Session, step: Step, subject_id: int, incarnation: str | None) -> Claimed | None:
+    """Take a waiting subject: it, if it still waits for ``step`` (it is now marked started by
+    ``incarnation``), None if it is gone or past this step already."""
+    model = WAITING[step].model
+    row = session.scalars(
+        update(model)
+        .where(model.id == subject_id, model.status == WAITING[step].status)
         .values(started_at=utc_now(), claimed_by=incarnation)
-        .returning(waiting.model.id)
+        .returning(model)
     ).first()
-    return claimed is not None
+    if row is None:
+        return None
+    [label], pages = _labels(session, [row])
+    page = row if isinstance(row, Page) else pages[row.page_id] if isinstance(row, Puzzle) else None
+    return Claimed(row, page, label)
 
 
-def still_waiting(session: Session, step: Step, subject_id: int) -> bool:
-    """Lock the subject's row for this transaction; True if it still waits for ``step``, so
-    the caller's outcome may be recorded (one of two concurrent runs wins, the other drops)."""
+def still_waiting(session: Session, step: Step, subject_id: int) -> Subject | None:
+    """Lock the subject's row for this transaction; it, if it still waits for ``step``, so the
+    caller's outcome may be recorded (one of two concurrent runs wins, the other drops)."""
     waiting = WAITING[step]
-    status = session.scalar(
-        select(waiting.model.status).where(waiting.model.id == subject_id).with_for_update()
+    row = session.scalar(
+        select(waiting.model).where(waiting.model.id == subject_id).with_for_update()
     )
-    return status == waiting.status
+    return row if row is not None and row.status == waiting.status else None
 
 
 def sent(session: Session, model: type[Subject], ids: list[int]) -> None:
@@ -103,14 +118,9 @@ def sent(session: Session, model: type[Subject], ids: list[int]) -> None:
         )
 
 
-def unsent(session: Session, model: type[Subject], ids: list[int]) -> None:
-    """Mark subjects that move on to their next step as waiting for a message not yet sent."""
-    if ids:
-        session.execute(
-            update(model)
-            .where(model.id.in_(ids))
-            .values(queued_at=None, started_at=None, claimed_by=None)
-        )
+def unsent(subject: Subject) -> None:
+    """Mark a subject that moves on to its next step as waiting for a message not yet sent."""
+    subject.queued_at = subject.started_at = subject.claimed_by = None
 
 
 def solve_again(session: Session, puzzle: Puzzle) -> None:
@@ -119,7 +129,7 @@ def solve_again(session: Session, puzzle: Puzzle) -> None:
     session.execute(delete(Solution).where(Solution.puzzle_id == puzzle.id))
     set_facts(puzzle, None)
     puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
-    unsent(session, Puzzle, [puzzle.id])
+    unsent(puzzle)
 
 
 @dataclass(frozen=True)
@@ -181,7 +191,8 @@ def stranded(
             .with_for_update(skip_locked=True, of=model)
         )
         subjects = list(session.scalars(query))
-        found += [Handoff(step, s.id, label(session, s)) for s in subjects]
+        labels, _ = _labels(session, subjects)
+        found += [Handoff(step, s.id, text) for s, text in zip(subjects, labels, strict=True)]
         if len(found) >= limit:
             break
     return found
@@ -205,23 +216,41 @@ def _of_step(step: Step) -> ColumnElement[bool]:
             return Puzzle.page_id.in_(text_pages)
 
 
-def label(session: Session, subject: Subject) -> str:
-    """Where a subject comes from, in words: its batch (the start of its public id), then
-    ``file scans.zip``, ``book.pdf p3`` or ``book.pdf p3 #1``."""
-    batch = session.get_one(Batch, subject.batch_id)
-    return f"batch {str(batch.public_id)[:8]} {_where(session, subject)}"
+def puzzle_label(page_label: str, index_on_page: int) -> str:
+    """A puzzle's label from its page's."""
+    return f"{page_label} #{index_on_page}"
 
 
-def _where(session: Session, subject: Subject) -> str:
-    if isinstance(subject, InputFile):
-        return f"file {subject.name}"
-    if isinstance(subject, Page):
-        return f"{subject.source} p{subject.page_number}"
-    page = session.get_one(Page, subject.page_id)
-    return f"{page.source} p{page.page_number} #{subject.index_on_page}"
+def _labels(session: Session, subjects: list[Subject]) -> tuple[list[str], dict[int, Page]]:
+    """Where each subject comes from, in words: its batch (the start of its public id), then
+    ``file scans.zip``, ``book.pdf p3`` or ``book.pdf p3 #1``; and the pages read for them.
+    One or two queries, however many subjects."""
+    public_ids: dict[int, object] = {}
+    pages = {s.id: s for s in subjects if isinstance(s, Page)}
+    of_puzzles = {s.page_id for s in subjects if isinstance(s, Puzzle)}
+    if of_puzzles:
+        query = select(Page, Batch.public_id).join(Batch, Batch.id == Page.batch_id)
+        for page, public_id in session.execute(query.where(Page.id.in_(of_puzzles))):
+            pages[page.id], public_ids[page.batch_id] = page, public_id
+    if batch_ids := {s.batch_id for s in subjects} - public_ids.keys():
+        query = select(Batch.id, Batch.public_id).where(Batch.id.in_(batch_ids))
+        public_ids.update((batch_id, public_id) for batch_id, public_id in session.execute(query))
+    labels = []
+    for subject in subjects:
+        batch = f"batch {str(public_ids[subject.batch_id])[:8]}"
+        if isinstance(subject, InputFile):
+            labels.append(f"{batch} file {subject.name}")
+            continue
+        page = pages[subject.id if isinstance(subject, Page) else subject.page_id]
+        where = f"{batch} {page.source} p{page.page_number}"
+        labels.append(
+            puzzle_label(where, subject.index_on_page) if isinstance(subject, Puzzle) else where
+        )
+    return labels, pages
 
 
 def labelled(session: Session, step: Step, ids: list[int]) -> list[Handoff]:
     model = WAITING[step].model
-    subjects = session.scalars(select(model).where(model.id.in_(ids)).order_by(model.id))
-    return [Handoff(step, s.id, label(session, s)) for s in subjects]
+    subjects = list(session.scalars(select(model).where(model.id.in_(ids)).order_by(model.id)))
+    labels, _ = _labels(session, subjects)
+    return [Handoff(step, s.id, text) for s, text in zip(subjects, labels, strict=True)]

@@ -16,7 +16,7 @@ from datetime import timedelta
 from typing import Any
 
 import numpy as np
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from pipeline.board import BoardImage, RectifiedBoard
@@ -128,7 +128,7 @@ def add_pages(
         (page.source, page.page_number): page
         for page in session.scalars(select(Page).where(Page.input_file_id == input_file_id))
     }
-    ids = []
+    pages = []
     for source in sources:
         page = existing.pop((source.source, source.page), None)
         if page is None:
@@ -138,14 +138,16 @@ def add_pages(
         page.format, page.member, page.frame_index = str(source.format), source.member, source.index
         page.image_path = page.width = page.height = page.error_code = page.message = None
         page.status = PageStatus.PENDING
-        session.flush()
+        pages.append(page)
+    for stale in existing.values():
+        session.delete(stale)
+    session.flush()  # one INSERT for all new pages, which gives their ids
+    for page, source in zip(pages, sources, strict=True):
         if source.refused:
             # Refused at listing (unreadable, too large, encrypted, ...): final already, with
             # its reason, so no stage ever loads it.
             record_failure(session, source.error(), Stage.INGEST, page_id=page.id)
-        ids.append(page.id)
-    for stale in existing.values():
-        session.delete(stale)
+    ids = [page.id for page in pages]
     input_file.status, input_file.error_code, input_file.message = InputStatus.EXPANDED, None, None
     _record_run(
         session, Stage.INGEST, input_file.batch_id, seconds, worker, input_file_id=input_file_id
@@ -230,8 +232,12 @@ def record_page_image(
     session: Session, page_id: int, image_path: str | None, width: int, height: int
 ) -> None:
     """Where a loaded page's pixels were stored (None: not kept), and its size."""
-    page = session.get_one(Page, page_id)
-    page.image_path, page.width, page.height = image_path, width, height
+    session.execute(
+        update(Page)
+        .where(Page.id == page_id)
+        .values(image_path=image_path, width=width, height=height)
+        .returning(Page.id)
+    ).one()
 
 
 def record_boards(
@@ -254,7 +260,7 @@ def record_boards(
         puzzle.index_on_page: puzzle
         for puzzle in session.scalars(select(Puzzle).where(Puzzle.page_id == page_id))
     }
-    ids = []
+    puzzles = []
     for index, (found, image_path) in enumerate(zip(boards, board_image_paths, strict=True)):
         puzzle = existing.pop(index, None)
         if puzzle is None:
@@ -265,17 +271,28 @@ def record_boards(
         puzzle.printed_label = caption.label if caption else None
         puzzle.printed_number = caption.number if caption else None
         puzzle.printed_role = printed_role(caption)
-        session.flush()
-        session.execute(delete(Cell).where(Cell.puzzle_id == puzzle.id))
-        session.execute(delete(Solution).where(Solution.puzzle_id == puzzle.id))
-        unread = [CellReading(c.row, c.col, c.kind, confidence=c.confidence) for c in found.cells]
-        session.execute(CELL_INSERT, _cell_rows(puzzle.id, unread))
-        ids.append(puzzle.id)
+        puzzles.append(puzzle)
     for stale in existing.values():
         session.delete(stale)
-    page.status, page.error_code, page.message = PageStatus.DONE, None, None
+    # Puzzles made before (a task run again) drop their cells and solution; new ones have none.
+    earlier = [puzzle.id for puzzle in puzzles if puzzle.id is not None]
+    session.flush()  # one INSERT for all new puzzles, which gives their ids
+    if earlier:
+        session.execute(delete(Cell).where(Cell.puzzle_id.in_(earlier)))
+        session.execute(delete(Solution).where(Solution.puzzle_id.in_(earlier)))
+    cells = [
+        row
+        for puzzle, found in zip(puzzles, boards, strict=True)
+        for row in _cell_rows(
+            puzzle.id,
+            [CellReading(c.row, c.col, c.kind, confidence=c.confidence) for c in found.cells],
+        )
+    ]
+    if cells:
+        session.execute(CELL_INSERT, cells)
     _record_run(session, Stage.RECTIFY, page.batch_id, seconds, worker, page_id=page_id)
-    return ids
+    page.status, page.error_code, page.message = PageStatus.DONE, None, None
+    return [puzzle.id for puzzle in puzzles]
 
 
 def _set_board(puzzle: Puzzle, board: BoardImage, image_path: str) -> None:
@@ -312,20 +329,21 @@ def record_reading(
     """A board's reading: its upright board (stored at ``board_image_path``), every cell's
     digit, confidence and runner-ups. Any earlier solution is dropped."""
     puzzle = session.get_one(Puzzle, puzzle_id)
+    reading = recognised.reading
+    session.execute(delete(Cell).where(Cell.puzzle_id == puzzle_id))
+    session.execute(delete(Solution).where(Solution.puzzle_id == puzzle_id))
+    session.execute(CELL_INSERT, _cell_rows(puzzle_id, reading.cells))
+    _record_run(session, Stage.OCR, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
+    # The puzzle's own changes last: they flush as one UPDATE, with any the caller adds.
     # The OCR stage reads the board last stored: upright already if a first delivery got this
     # far, so turns add up to the rotation from the board as found.
     puzzle.rotation = (puzzle.rotation + recognised.quarter_turns) % 4
     puzzle.board_image_path = board_image_path
     _set_geometry(puzzle, recognised.board)
-    reading = recognised.reading
     puzzle.givens = grid_json(reading.givens())
     puzzle.lowest_confidence = reading.lowest_confidence()
     puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
     set_facts(puzzle, None)
-    session.execute(delete(Cell).where(Cell.puzzle_id == puzzle_id))
-    session.execute(delete(Solution).where(Solution.puzzle_id == puzzle_id))
-    session.execute(CELL_INSERT, _cell_rows(puzzle_id, reading.cells))
-    _record_run(session, Stage.OCR, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
 
 
 def _cell_rows(puzzle_id: int, cells: Sequence[CellReading]) -> list[dict[str, Any]]:
@@ -357,7 +375,6 @@ def record_solution(
     """A puzzle's verdict, solution(s), doubted readings and render (None if not drawn), and
     its book-check facts (role, rating, canonical form; None: unknown, left empty)."""
     puzzle = session.get_one(Puzzle, puzzle_id)
-    set_facts(puzzle, facts)
     result = solution.result
     row = session.scalar(select(Solution).where(Solution.puzzle_id == puzzle_id))
     if row is None:
@@ -374,10 +391,12 @@ def record_solution(
     row.doubts = [asdict(doubt) for doubt in solution.doubts]
     row.backend, row.seconds = result.backend or None, result.seconds
     row.render_path, row.message, row.created_at = render_path, message, utc_now()
+    _record_run(session, Stage.SOLVE, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
+    # The puzzle's own changes last, after every statement above: they flush as one UPDATE.
+    set_facts(puzzle, facts)
     puzzle.status = PUZZLE_STATUS_OF_VERDICT[result.verdict]
     puzzle.error_code = None if result.verdict is Verdict.SOLVED else str(result.verdict)
     puzzle.message = message
-    _record_run(session, Stage.SOLVE, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
 
 
 def set_facts(puzzle: Puzzle, facts: PuzzleFacts | None) -> None:

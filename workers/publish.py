@@ -11,7 +11,7 @@ from __future__ import annotations
 from celery import Celery
 from sqlalchemy.orm import Session, sessionmaker
 
-from store.db import transaction
+from store.db import autocommit, transaction
 from store.handover import WAITING, Handoff, Step, labelled, sent
 
 
@@ -32,7 +32,16 @@ def hand_over(
         return
     with transaction(sessions) as session:
         handoffs = labelled(session, step, subject_ids)
+    send_all(queue, sessions, handoffs)
+
+
+def send_all(queue: Celery, sessions: sessionmaker[Session], handoffs: list[Handoff]) -> None:
+    """Send hand-overs whose subjects are committed as waiting for them (labelled by the
+    caller, who has their rows at hand), then note them sent."""
     for handoff in handoffs:
         send(queue, handoff)
-    with transaction(sessions) as session:
-        sent(session, WAITING[step].model, subject_ids)
+    for step in dict.fromkeys(handoff.step for handoff in handoffs):
+        ids = [handoff.subject_id for handoff in handoffs if handoff.step == step]
+        # One statement: it needs no transaction of its own.
+        with autocommit(sessions) as session:
+            sent(session, WAITING[step].model, ids)

@@ -22,6 +22,7 @@ from pipeline.solve.backend import SatBackend
 from settings import Settings
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory
+from store.schema_template import cache_dir
 
 
 @cache
@@ -31,7 +32,7 @@ def settings() -> Settings:
 
 @cache
 def database() -> Engine:
-    return make_engine(settings().database_url)
+    return make_engine(settings().database_url, ping_every_checkout=False)
 
 
 @cache
@@ -40,22 +41,40 @@ def sessions() -> sessionmaker[Session]:
 
 
 @cache
+def marker_database() -> Engine:
+    return make_engine(settings().database_url, ping_every_checkout=False, wait_for_disk=False)
+
+
+@cache
+def marker_sessions() -> sessionmaker[Session]:
+    """Sessions for a task's claim (and the loads after it) and for noting hand-overs sent,
+    whose commits do not wait for the disk (a durable commit took ~3 ms, once per write, on
+    the development machine). Losing one in a database crash is harmless: a claim only tells
+    the recovery sweep who took a subject, a sent mark that its message went out, so at
+    worst a subject is sent again, and a second message changes nothing (``workers.publish``).
+    Any outcome a task records commits through ``sessions``, which waits for the disk and
+    flushes every commit before it too."""
+    return make_session_factory(marker_database())
+
+
+@cache
 def artifacts() -> Artifacts:
     return Artifacts(settings().data_dir)
 
 
 # Engines are imported where made: a worker serving only the solve queue never loads OCR models.
+# Their optimised graphs are kept in the user's cache folder, as `run` keeps them.
 @cache
 def ocr_engine() -> OcrEngine:
+    from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
     from pipeline.recognise.ocr.engines import make_engine as make_ocr_engine
 
-    name = settings().ocr_engine
-    return make_ocr_engine(name) if name else make_ocr_engine()
+    return make_ocr_engine(settings().ocr_engine or DEFAULT_ENGINE, cache_dir=cache_dir())
 
 
 @cache
 def caption_reader() -> CaptionReader | None:
-    return make_caption_reader()
+    return make_caption_reader(cache_dir())
 
 
 @cache
@@ -90,5 +109,6 @@ def _name_incarnation(sender: object = None, **_: object) -> None:
 def _own_connections_after_fork(**_: object) -> None:
     # A child must not reuse sockets inherited from its parent; close=False leaves them to the
     # parent instead of closing them under it.
-    if database.cache_info().currsize:
-        database().dispose(close=False)
+    for made in (database, marker_database):
+        if made.cache_info().currsize:
+            made().dispose(close=False)

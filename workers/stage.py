@@ -31,11 +31,12 @@ import sqlalchemy.exc
 from celery import Task
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded, WorkerLostError
 from celery.signals import task_failure
+from sqlalchemy.orm import Session
 
 from jobs.steps import Clock
 from pipeline.errors import InternalError, SudokuBatchError
 from store.db import transaction
-from store.handover import Step, claim, still_waiting
+from store.handover import Claimed, Step, claim, still_waiting
 from store.record import Stage, record_failure
 from workers import runtime
 
@@ -97,14 +98,17 @@ def outage_delay(retries: int) -> float:
     return min(cap, 2.0 ** (retries + 1)) * random.uniform(0.5, 1.0)
 
 
-def claimed(task: StageTask, subject_id: int) -> bool:
-    """Claim the task's subject; False (log it, and do nothing more) if it no longer waits
-    for this step: a redelivered or duplicated message for work already done."""
-    with transaction(runtime.sessions()) as session:
-        if claim(session, task.step, subject_id, runtime.incarnation()):
-            return True
-    logger.info("%s[%s]: already past this step, nothing to do", task.name, subject_id)
-    return False
+def claimed(task: StageTask, session: Session, subject_id: int) -> Claimed | None:
+    """Claim the task's subject in ``session``; None (log it, and do nothing more) if it no
+    longer waits for this step: a redelivered or duplicated message for work already done.
+
+    The claim must be committed before the work starts (the recovery sweep reads who took
+    what), so ``session`` is an autocommit one (``store.db.autocommit``): the claim is one
+    statement, and the task's loads can follow in the same session."""
+    taken = claim(session, task.step, subject_id, runtime.incarnation())
+    if taken is None:
+        logger.info("%s[%s]: already past this step, nothing to do", task.name, subject_id)
+    return taken
 
 
 @contextmanager

@@ -1,6 +1,13 @@
 """Difficulty ratings in the manner of Sudoku Explainer (see docs/book_check.md)."""
 
-from pipeline.rating.levels import LEVELS, level_of
-from pipeline.rating.rater import Rating, rate_puzzle
+from pathlib import Path
 
-__all__ = ["LEVELS", "Rating", "level_of", "rate_puzzle"]
+from pipeline.rating.compiled_core import select
+
+# Decided before any technique module is imported: the compiled core, or the sources.
+COMPILED = select(__name__, Path(__file__).parent)
+
+from pipeline.rating.levels import LEVELS, level_of  # noqa: E402
+from pipeline.rating.rater import Rating, rate_puzzle  # noqa: E402
+
+__all__ = ["COMPILED", "LEVELS", "Rating", "level_of", "rate_puzzle"]

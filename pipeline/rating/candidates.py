@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pipeline.grid import Grid, GridShape, Puzzle
 
@@ -117,7 +117,7 @@ def digits_of(mask: int) -> list[int]:
     return out
 
 
-_MEMO: dict[tuple, object] = {}
+_MEMO: dict[tuple, tuple[Geometry, Any]] = {}
 
 
 def memo(key: tuple, board: Board, compute):

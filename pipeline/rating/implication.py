@@ -19,7 +19,6 @@ rests on, SE's "complexity") can be counted afterwards.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
 from pipeline.rating.candidates import Board, Geometry, board_places, part_memo
@@ -78,7 +77,7 @@ class StaticLinks:
         found = self._weak.get(lit)
         if found is None:
             n, off = self.geo.size, self.off
-            c, i = divmod(lit, n)
+            c, i = lit // n, lit % n
             m = self.cands[c]
             found = [c * n + j + off for j in range(n) if m >> j & 1 and j != i]
             hits = self.where[i] & self.geo.peer_masks[c]
@@ -97,7 +96,7 @@ class StaticLinks:
         if found is None:
             geo = self.geo
             n = geo.size
-            c, i = divmod(lit - self.off, n)
+            c, i = (lit - self.off) // n, (lit - self.off) % n
             m = self.cands[c]
             found = []
             if m.bit_count() == 2:
@@ -200,9 +199,11 @@ class StaticLinks:
         off, weak, strong = self.off, self._weak, self._strong
         parent: dict[int, tuple[int, ...]] = {start: ()}
         kind = {start: 0}
-        queue = deque([start])
-        while queue:
-            v = queue.popleft()
+        queue = [start]  # breadth first: read from ``head`` on (a list is native to mypyc)
+        head = 0
+        while head < len(queue):
+            v = queue[head]
+            head += 1
             if v < off:  # weak links: the kind is passed on unchanged
                 nexts = weak.get(v)
                 if nexts is None:
@@ -334,17 +335,19 @@ def follow_dynamic(board: Board, start: int, digit_only: int = 0) -> Consequence
     where = owhere[:]
     unit_masks, peer_masks, cell_units = geo.unit_masks, geo.peer_masks, geo.cell_units
     parents: dict[int, tuple[int, ...]] = {start: ()}
-    queue = deque([start])
+    queue = [start]  # breadth first, read from ``head`` on, as in ``_walk``
+    head = 0
     clash: list[tuple[int, ...]] = []
 
     if start >= off:
-        c, i = divmod(start - off, n)
+        c, i = (start - off) // n, (start - off) % n
         cands[c] &= ~(1 << i)
         where[i] &= ~(1 << c)
-    while queue and not clash:
-        lit = queue.popleft()
+    while head < len(queue) and not clash:
+        lit = queue[head]
+        head += 1
         if lit < off:
-            c, i = divmod(lit, n)
+            c, i = lit // n, lit % n
             bit = 1 << i
             if not cands[c] & bit:
                 clash.append((lit, lit + off))
@@ -376,7 +379,7 @@ def follow_dynamic(board: Board, start: int, digit_only: int = 0) -> Consequence
                 if not cands[cell] and not digit_only:
                     clash.append(_offs(orig[cell], cell, n, off))
         else:
-            c, i = divmod(lit - off, n)
+            c, i = (lit - off) // n, (lit - off) % n
             m = cands[c]
             if not digit_only and m and m & (m - 1) == 0:
                 on = c * n + m.bit_length() - 1

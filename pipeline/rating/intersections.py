@@ -8,7 +8,7 @@ eliminations immediately leave a hidden single.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable
 
 from pipeline.rating.candidates import Board, Geometry, board_places, memo, part_memo
 from pipeline.rating.step import Step
@@ -48,6 +48,7 @@ def _digit_locked(
         # The units every place shares, other than the source unit itself: two places or more
         # share at most one; a single place shares its other two (in a set's order, as ever).
         first = geo.cell_units[(here & -here).bit_length() - 1]
+        shared: list[int] | set[int]
         if here & (here - 1):
             shared = [t for t in first if t != u and not here & ~unit_masks[t]]
         else:
@@ -106,7 +107,7 @@ def _single_after(geo: Geometry, digit: int, places: int, gone: Finding) -> tupl
     return None
 
 
-def eliminations_step(name: str, difficulty: float, findings: Iterator[Finding]) -> Step | None:
+def eliminations_step(name: str, difficulty: float, findings: Iterable[Finding]) -> Step | None:
     """All findings of one technique at once (they are all valid on the same board)."""
     gone = {pair for finding in findings for pair in finding}
     return Step(name, difficulty, eliminations=tuple(sorted(gone))) if gone else None

@@ -145,9 +145,16 @@ def worker_runtime(
     settings = make_settings("tasks")
     monkeypatch.setattr(runtime, "settings", lambda: settings)
     yield settings
-    if runtime.database.cache_info().currsize:
-        runtime.database().dispose()
-    for made in (runtime.database, runtime.sessions, runtime.artifacts):
+    for engine in (runtime.database, runtime.marker_database):
+        if engine.cache_info().currsize:
+            engine().dispose()
+    for made in (
+        runtime.database,
+        runtime.sessions,
+        runtime.marker_database,
+        runtime.marker_sessions,
+        runtime.artifacts,
+    ):
         made.cache_clear()
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pipeline.ingest.sources import expand_input
 from store import load
-from store.db import transaction
+from store.db import autocommit, transaction
 from store.handover import Step, still_waiting
 from store.record import Stage, add_pages
 from workers import runtime
@@ -27,15 +27,17 @@ from workers.stage import StageTask, Subject, claimed, failures_recorded
 )
 def ingest_input_file(self: StageTask, input_file_id: int) -> None:
     with failures_recorded(self, input_file_id) as clock:
-        if not claimed(self, input_file_id):
-            return
-        with transaction(runtime.sessions()) as session:
+        with autocommit(runtime.marker_sessions()) as session:
+            claim = claimed(self, session, input_file_id)  # held: the load finds its row
+            if claim is None:
+                return
             path, name = load.stored_input(session, input_file_id, runtime.artifacts())
         # The rules of `run` and `submit` (pipeline.ingest.walk): every unit gets a page, one
         # refused at listing is failed there with its reason and never sent on.
         sources = list(expand_input(path, name, runtime.settings().input_limits()))
         with transaction(runtime.sessions()) as session:
-            if not still_waiting(session, self.step, input_file_id):
+            row = still_waiting(session, self.step, input_file_id)  # held: no re-read below
+            if row is None:
                 return
             page_ids = add_pages(
                 session,
@@ -47,4 +49,4 @@ def ingest_input_file(self: StageTask, input_file_id: int) -> None:
         readable = [
             page_id for page_id, source in zip(page_ids, sources, strict=True) if not source.refused
         ]
-        hand_over(app, runtime.sessions(), Step.RECTIFY, readable)
+        hand_over(app, runtime.marker_sessions(), Step.RECTIFY, readable)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pipeline.ingest.textpuzzle import read_puzzle_file
 from store import load
-from store.db import transaction
+from store.db import autocommit, transaction
 from store.handover import Step, still_waiting
 from store.record import Stage, add_text_puzzles
 from workers import runtime
@@ -23,13 +23,15 @@ from workers.stage import StageTask, Subject, claimed, failures_recorded
 )
 def ingest_text_file(self: StageTask, input_file_id: int) -> None:
     with failures_recorded(self, input_file_id) as clock:
-        if not claimed(self, input_file_id):
-            return
-        with transaction(runtime.sessions()) as session:
+        with autocommit(runtime.marker_sessions()) as session:
+            claim = claimed(self, session, input_file_id)  # held: the load finds its row
+            if claim is None:
+                return
             path, name, box = load.text_puzzle_file(session, input_file_id, runtime.artifacts())
         lines = read_puzzle_file(path, name, box)
         with transaction(runtime.sessions()) as session:
-            if not still_waiting(session, self.step, input_file_id):
+            row = still_waiting(session, self.step, input_file_id)  # held: no re-read below
+            if row is None:
                 return
             puzzle_ids = add_text_puzzles(
                 session,
@@ -38,4 +40,4 @@ def ingest_text_file(self: StageTask, input_file_id: int) -> None:
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
             )
-        hand_over(app, runtime.sessions(), Step.SOLVE_TEXT, puzzle_ids)
+        hand_over(app, runtime.marker_sessions(), Step.SOLVE_TEXT, puzzle_ids)

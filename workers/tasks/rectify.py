@@ -5,12 +5,12 @@ from __future__ import annotations
 from jobs.steps import find_boards_step, load_page_step
 from pipeline.ingest.sources import DEFAULT_PDF_DPI
 from store import load
-from store.db import transaction
-from store.handover import Step, still_waiting
+from store.db import autocommit, transaction
+from store.handover import Handoff, Step, puzzle_label, still_waiting
 from store.record import Stage, record_boards, record_page_image
 from workers import runtime
 from workers.app import TASK_RECTIFY, app
-from workers.publish import hand_over
+from workers.publish import send_all
 from workers.stage import StageTask, Subject, claimed, failures_recorded
 
 
@@ -25,9 +25,10 @@ from workers.stage import StageTask, Subject, claimed, failures_recorded
 def rectify_page_boards(self: StageTask, page_id: int) -> None:
     artifacts = runtime.artifacts()
     with failures_recorded(self, page_id) as clock:
-        if not claimed(self, page_id):
-            return
-        with transaction(runtime.sessions()) as session:
+        with autocommit(runtime.marker_sessions()) as session:
+            claim = claimed(self, session, page_id)
+            if claim is None:
+                return
             source = load.page_source(session, page_id, artifacts)
             page = load.page_ref(session, page_id)
         settings = runtime.settings()
@@ -39,7 +40,7 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
             settings.input_limits(),
             settings.keep_page_images,
         )
-        with transaction(runtime.sessions()) as session:
+        with autocommit(runtime.sessions()) as session:
             # Stored first and on its own: a page with no grid still has its size (and its
             # image, if kept).
             record_page_image(session, page_id, loaded.image_path, loaded.width, loaded.height)
@@ -47,7 +48,8 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
             loaded.pixels, page, artifacts, runtime.caption_reader(), store_regions=True
         )
         with transaction(runtime.sessions()) as session:
-            if not still_waiting(session, self.step, page_id):
+            row = still_waiting(session, self.step, page_id)  # held: recorded without a re-read
+            if row is None:
                 return
             puzzle_ids = record_boards(
                 session,
@@ -58,4 +60,8 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
                 runtime.worker_name(self.request.hostname),
                 found.captions,
             )
-        hand_over(app, runtime.sessions(), Step.OCR, puzzle_ids)
+        handoffs = [
+            Handoff(Step.OCR, puzzle_id, puzzle_label(claim.label, index))
+            for index, puzzle_id in enumerate(puzzle_ids)
+        ]
+        send_all(app, runtime.marker_sessions(), handoffs)

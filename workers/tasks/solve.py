@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from jobs.steps import SolvedBoard, solve_board_step
 from store import load
-from store.db import transaction
+from store.db import autocommit, transaction
 from store.handover import Step, still_waiting
 from store.models import Puzzle
 from store.record import Stage, record_solution
@@ -24,9 +24,10 @@ from workers.stage import StageTask, Subject, claimed, failures_recorded
 def solve_board(self: StageTask, puzzle_id: int) -> None:
     artifacts = runtime.artifacts()
     with failures_recorded(self, puzzle_id) as clock:
-        if not claimed(self, puzzle_id):
-            return
-        with transaction(runtime.sessions()) as session:
+        with autocommit(runtime.marker_sessions()) as session:
+            claim = claimed(self, session, puzzle_id)  # held: the loads find its rows
+            if claim is None:
+                return
             reading = load.stored_reading(session, puzzle_id)
             board, _ = load.stored_board(session, puzzle_id, artifacts)
             page, index = load.puzzle_page(session, puzzle_id)
@@ -50,7 +51,8 @@ def solve_board(self: StageTask, puzzle_id: int) -> None:
 def record_solved(task: StageTask, puzzle_id: int, solved: SolvedBoard, seconds: float) -> None:
     """Record a solve task's outcome, if its puzzle still waits for it (a text puzzle's too)."""
     with transaction(runtime.sessions()) as session:
-        if not still_waiting(session, task.step, puzzle_id):
+        puzzle = still_waiting(session, task.step, puzzle_id)  # held: recorded without a re-read
+        if puzzle is None:
             return
         record_solution(
             session,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from jobs.steps import solve_text_step
 from store import load
-from store.db import transaction
+from store.db import autocommit
 from store.handover import Step
 from store.record import Stage
 from workers import runtime
@@ -23,9 +23,10 @@ from workers.tasks.solve import record_solved
 )
 def solve_text_puzzle(self: StageTask, puzzle_id: int) -> None:
     with failures_recorded(self, puzzle_id) as clock:
-        if not claimed(self, puzzle_id):
-            return
-        with transaction(runtime.sessions()) as session:
+        with autocommit(runtime.marker_sessions()) as session:
+            claim = claimed(self, session, puzzle_id)  # held: the load finds its row
+            if claim is None:
+                return
             puzzle = load.stored_puzzle(session, puzzle_id)
         settings = runtime.settings()
         solved = solve_text_step(

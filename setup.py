@@ -1,0 +1,73 @@
+"""The rating core compiled with mypyc at install time, when it can be; optional.
+
+The technique modules of ``pipeline/rating`` are compiled from their .py sources as they are
+(mypyc reads their type annotations); ``pipeline.rating.compiled_core`` then runs the
+extensions only while every source still matches the sha256 written here beside them. Without
+a C compiler, or when the modules do not type-check, the install goes on without extensions
+and the sources run (the same ratings, slower). ``SUDOKU_BATCH_NO_COMPILE=1`` skips the build.
+Everything else is in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+RATING = Path("pipeline/rating")
+MANIFEST = "compiled_sources.json"  # pipeline.rating.compiled_core.MANIFEST
+# Kept interpreted: the package's import-time choice, and the rater's step loop so the budget
+# alarm of pipeline/book/bounded_rating.py (a signal, seen only between Python bytecodes) can
+# stop a rating between two techniques; the levels are not hot.
+INTERPRETED = {"__init__", "compiled_core", "rater", "levels"}
+SOURCES = sorted(path for path in RATING.glob("*.py") if path.stem not in INTERPRETED)
+
+
+def _warn(message: str) -> None:
+    print(f"sudoku-batch: {message}; the rater runs as pure Python", file=sys.stderr)
+
+
+def compiled_extensions() -> list:
+    if os.environ.get("SUDOKU_BATCH_NO_COMPILE") == "1":
+        return []
+    try:
+        from mypyc.build import mypycify
+
+        return mypycify(
+            ["--follow-imports=silent", "--ignore-missing-imports", *map(str, SOURCES)],
+            group_name="pipeline_rating",
+        )
+    except (Exception, SystemExit) as error:  # mypy exits when the sources do not type-check
+        _warn(f"the rating core was not compiled ({error!r})")
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """Builds the extensions, or none of them: a failure removes what was built (the modules
+    reach into each other, so all or none), and the install goes on."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # no compiler, missing headers, a compile error
+            for output in self.get_outputs():
+                Path(output).unlink(missing_ok=True)
+            _warn(f"the rating core did not compile ({error})")
+            return
+        if self.extensions:
+            self._write_manifest()
+
+    def _write_manifest(self) -> None:
+        """The sha256 of each compiled source, beside the extensions (in place for an
+        editable install, in the wheel otherwise)."""
+        target = Path(self.get_ext_fullpath(f"pipeline.rating.{SOURCES[0].stem}")).parent
+        hashes = {path.stem: hashlib.sha256(path.read_bytes()).hexdigest() for path in SOURCES}
+        (target / MANIFEST).write_text(json.dumps(hashes, indent=1, sort_keys=True) + "\n")
+
+
+setup(ext_modules=compiled_extensions(), cmdclass={"build_ext": OptionalBuildExt})

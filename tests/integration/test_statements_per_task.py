@@ -1,0 +1,138 @@
+"""How much each stage task asks of PostgreSQL: a page of two 9x9 grids through every stage
+task, run eagerly in this process on the test database, with every SQL statement and every
+transaction counted through SQLAlchemy events, per task. Round trips, not time, are what the
+server pays over the embedded runner (docs/throughput.md, "Third session"), so the bounds are
+on them and fail if a task goes back to a transaction per store call."""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from sqlalchemy import Engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+from pipeline.grid import GridShape
+from settings import Settings
+from store.db import transaction
+from store.handover import Step
+from store.models import Puzzle, PuzzleStatus
+from store.record import add_input_file, create_batch
+from synth.grid_image import render_grid
+from synth.unique import unique_puzzle
+from workers import publish, runtime
+from workers.app import app
+from workers.tasks import ingest, ocr, rectify, solve  # noqa: F401 - registers the tasks
+
+pytestmark = pytest.mark.services
+
+# Per task, at most (each task's count when this was written; before, the same page took
+# 12, 26, 18 and 17 statements in 5, 6, 5 and 3 transactions: docs/throughput.md). A page's
+# boards are recorded in the same statements however many they are.
+MOST_STATEMENTS = {Step.INGEST: 11, Step.RECTIFY: 12, Step.OCR: 11, Step.SOLVE: 10}
+MOST_TRANSACTIONS = {Step.INGEST: 2, Step.RECTIFY: 1, Step.OCR: 1, Step.SOLVE: 1}
+
+
+@dataclass
+class Tally:
+    statements: int = 0
+    transactions: int = 0
+    pings: int = 0
+    sql: list[str] = field(default_factory=list)
+
+
+def page_of_two_grids() -> np.ndarray:
+    page = np.full((1400, 1000, 3), 255, np.uint8)
+    for number, top in enumerate((100, 760)):
+        generated = unique_puzzle(GridShape(3, 3), np.random.default_rng(number), givens=30)
+        grid = render_grid(generated.puzzle, cell_px=56, rng=np.random.default_rng(number)).image
+        page[top : top + grid.shape[0], 120 : 120 + grid.shape[1]] = grid
+    return page
+
+
+@dataclass
+class Tallies:
+    """Counts of whatever runs on any engine (the workers' own, however many), kept under
+    the name of what runs now (``current``)."""
+
+    current: str = "setup"
+    by_name: dict[str, Tally] = field(default_factory=dict)
+
+    def now(self) -> Tally:
+        return self.by_name.setdefault(self.current, Tally())
+
+
+@pytest.fixture
+def tallies(worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[Tallies]:
+    found = Tallies()
+
+    def statement(_conn: Any, _cursor: Any, sql: str, *_: Any) -> None:
+        found.now().statements += 1
+        found.now().sql.append(sql.split("\n")[0][:90])
+
+    def begun(conn: Any) -> None:
+        # An autocommit connection's "begin" sends nothing (store.db.autocommit).
+        if conn.get_execution_options().get("isolation_level") != "AUTOCOMMIT":
+            found.now().transactions += 1
+
+    dialect = type(runtime.database().dialect)
+    ping = dialect.do_ping
+
+    def pinged(self: Any, dbapi_connection: Any) -> bool:
+        found.now().pings += 1
+        return ping(self, dbapi_connection)
+
+    monkeypatch.setattr(dialect, "do_ping", pinged)
+    event.listen(Engine, "before_cursor_execute", statement)
+    event.listen(Engine, "begin", begun)
+    yield found
+    event.remove(Engine, "before_cursor_execute", statement)
+    event.remove(Engine, "begin", begun)
+
+
+def test_each_stage_task_asks_postgres_a_bounded_number_of_statements(
+    worker_runtime: Settings,
+    sessions: sessionmaker[Session],
+    tallies: Tallies,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stored = "uploads/two-grids.png"
+    path = worker_runtime.data_dir / stored
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), page_of_two_grids())
+    with transaction(sessions) as db:
+        batch_id = create_batch(db, "statements per task")
+        input_file_id = add_input_file(db, batch_id, "two-grids.png", stored)
+
+    # Messages go to a list instead of Redis; each is then run as a worker would run it.
+    messages: deque[tuple[str, int]] = deque([(Step.INGEST, input_file_id)])
+    monkeypatch.setattr(
+        publish, "send", lambda _queue, handoff: messages.append((handoff.step, handoff.subject_id))
+    )
+    per_step: dict[str, list[Tally]] = {}
+    while messages:
+        step, subject_id = messages.popleft()
+        tallies.current = f"{step} {subject_id}"
+        app.tasks[str(step)].apply(args=[subject_id])
+        per_step.setdefault(step, []).append(tallies.now())
+    tallies.current = "checks"
+
+    ran = Counter({step: len(runs) for step, runs in per_step.items()})
+    assert ran == {Step.INGEST: 1, Step.RECTIFY: 1, Step.OCR: 2, Step.SOLVE: 2}
+    with sessions() as db:
+        statuses = {p.status for p in db.query(Puzzle).filter_by(batch_id=batch_id)}
+    assert statuses == {PuzzleStatus.SOLVED}
+    counted = {
+        step: [(tally.statements, tally.transactions, tally.pings) for tally in runs]
+        for step, runs in per_step.items()
+    }
+    print("statements, transactions, pings per task:", counted)
+    for step, runs in per_step.items():
+        for tally in runs:
+            assert tally.statements <= MOST_STATEMENTS[step], (step, tally.sql)
+            assert tally.transactions <= MOST_TRANSACTIONS[step], (step, tally.sql)

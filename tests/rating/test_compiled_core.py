@@ -1,0 +1,116 @@
+"""The compiled rating core (setup.py, pipeline.rating.compiled_core): it runs only while its
+sources are unchanged since the build, the sources run in its place otherwise, and both rate
+alike."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import json
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+import pipeline.rating
+import pipeline.rating.singles
+from pipeline.ingest.textpuzzle import parse_puzzle_line
+from pipeline.rating import rate_puzzle
+from pipeline.rating.compiled_core import MANIFEST, PURE_ENV, select, source_hash
+from tests.conftest import REPO_ROOT
+
+SAMPLE = REPO_ROOT / "bench" / "data" / "se_rated_sample.txt"
+
+
+@pytest.fixture
+def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, Path]:
+    """A package with a module whose "extension" cannot be imported (not a shared library), so
+    an import that reaches it fails and one that takes the source succeeds."""
+    name = f"built_{tmp_path.name.replace('-', '_')}"
+    where = tmp_path / name
+    where.mkdir()
+    (where / "__init__.py").write_text("")
+    (where / "mod.py").write_text("ORIGIN = 'source'\n")
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (where / f"mod{suffix}").write_bytes(b"not a shared library")
+    (where / MANIFEST).write_text(json.dumps({"mod": source_hash(where / "mod.py")}))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    monkeypatch.delenv(PURE_ENV, raising=False)
+    return name, where
+
+
+def _selected(name: str, where: Path) -> tuple[bool, list[str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compiled = select(name, where)
+    return compiled, [str(w.message) for w in caught]
+
+
+def test_a_build_matching_its_sources_runs(package):
+    assert _selected(*package) == (True, [])
+
+
+def test_an_edited_source_runs_instead_of_the_stale_build_with_a_warning(package):
+    name, where = package
+    (where / "mod.py").write_text("ORIGIN = 'edited source'\n")
+    compiled, said = _selected(name, where)
+    assert not compiled
+    assert len(said) == 1 and "mod.py changed since it was compiled" in said[0]
+    assert importlib.import_module(f"{name}.mod").ORIGIN == "edited source"
+
+
+def test_a_build_without_its_manifest_is_not_trusted(package):
+    name, where = package
+    (where / MANIFEST).unlink()
+    compiled, said = _selected(name, where)
+    assert not compiled and "missing" in said[0]
+    assert importlib.import_module(f"{name}.mod").ORIGIN == "source"
+
+
+def test_the_sources_can_be_asked_for(package, monkeypatch):
+    name, where = package
+    monkeypatch.setenv(PURE_ENV, "1")
+    assert _selected(name, where) == (False, [])
+    assert importlib.import_module(f"{name}.mod").ORIGIN == "source"
+
+
+def test_without_a_build_the_sources_run_untouched(package):
+    name, where = package
+    for built in where.glob("mod.*"):
+        if built.suffix != ".py":
+            built.unlink()
+    before = list(sys.meta_path)
+    assert _selected(name, where) == (False, [])
+    assert sys.meta_path == before
+
+
+def test_the_compiled_and_pure_cores_rate_alike():
+    """Every 12th sample puzzle (all bands, chains included) rated by both cores."""
+    if not pipeline.rating.COMPILED:
+        pytest.skip("the rating core is not compiled here (no compiler at install, or stale)")
+    assert pipeline.rating.singles.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    lines = [line.split()[0] for line in SAMPLE.read_text().splitlines() if line[:1].isdigit()]
+    chosen = lines[::12]
+    script = (
+        "import json, sys\n"
+        "import pipeline.rating as r\n"
+        "from pipeline.ingest.textpuzzle import parse_puzzle_line\n"
+        "assert not r.COMPILED\n"
+        "out = [r.rate_puzzle(parse_puzzle_line(t).puzzle) for t in sys.argv[1:]]\n"
+        "print(json.dumps([[x.score, list(x.techniques), x.reason] for x in out]))\n"
+    )
+    pure = subprocess.run(
+        [sys.executable, "-c", script, *chosen],
+        cwd=REPO_ROOT,
+        env={**os.environ, PURE_ENV: "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    compiled = [rate_puzzle(parse_puzzle_line(text).puzzle) for text in chosen]
+    assert json.loads(pure.stdout) == [[x.score, list(x.techniques), x.reason] for x in compiled]
