@@ -217,8 +217,9 @@ def _box(corners: np.ndarray) -> tuple[int, int, int, int]:
 def _page_lines(
     gray: np.ndarray, boxes: list[tuple[int, int, int, int]], side: float
 ) -> list[CaptionLine]:
-    """The text lines of the page above its lowest board's top, outside the boards: rows with
-    ink grouped into lines, each cut into runs of words (gaps under a line height)."""
+    """The text lines of the page above its lowest board's top, in the rows no board covers
+    (a heading is above boards, not beside them): rows with ink grouped into lines, each cut
+    into runs of words (gaps under a line height)."""
     bottom = max(y0 for _, y0, _, _ in boxes)
     region = gray[:bottom]
     if region.shape[0] < 4:
@@ -227,24 +228,27 @@ def _page_lines(
     low, high = float(sample.min()), _percentile(sample, 90)
     if high - low < 40:
         return []
-    # Every other column: a line of text is found as well, at half the cost of the page.
-    ink = _ink(region[:, ::2], low, high)
-    pad = int(FRAME_PAD * side) + 1
-    for x0, y0, x1, y1 in boxes:  # a board's own ink (frame, digits) is no text line
-        ink[max(0, y0 - pad) : y1 + pad, max(0, x0 - pad) // 2 : (x1 + pad) // 2 + 1] = False
+    covered = np.zeros(bottom, bool)
+    pad = int(FRAME_PAD * side) + 1  # a board's own ink (frame, digits) is no text line
+    for _, y0, _, y1 in boxes:
+        covered[max(0, y0 - pad) : y1 + pad] = True
     out = []
-    for top, stop in _runs(ink.any(axis=1)):
-        height = stop - top
-        if height < 4 or height > LINE_DEPTH * side:
-            continue  # a speck, or a picture / rule rather than a line of text
-        for first, last in _words(ink[top:stop], height // 2):
-            left, right = 2 * first, min(gray.shape[1], 2 * last)
-            margin = max(2, int(MARGIN * height))
-            crop = gray[
-                max(0, top - margin) : stop + margin,
-                max(0, left - margin) : min(gray.shape[1], right + margin),
-            ]
-            out.append(CaptionLine(crop, top, stop, left, right, 0))
+    for first_row, last_row in _runs(~covered):
+        # Every other column: a line of text is found as well, at half the cost.
+        ink = _ink(region[first_row:last_row, ::2], low, high)
+        for start, end in _runs(ink.any(axis=1)):
+            top, stop = first_row + start, first_row + end
+            height = stop - top
+            if height < 4 or height > LINE_DEPTH * side:
+                continue  # a speck, or a picture / rule rather than a line of text
+            for first, last in _words(ink[start:end], height // 2):
+                left, right = 2 * first, min(gray.shape[1], 2 * last)
+                margin = max(2, int(MARGIN * height))
+                crop = gray[
+                    max(0, top - margin) : stop + margin,
+                    max(0, left - margin) : min(gray.shape[1], right + margin),
+                ]
+                out.append(CaptionLine(crop, top, stop, left, right, 0))
     return out
 
 
