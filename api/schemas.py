@@ -108,6 +108,9 @@ class ResultRecord(BaseModel):
         None, description="the first copy (exact or disguised) of this puzzle in the batch"
     )
     printed_label: str | None = Field(None, description="the difficulty printed near the grid")
+    printed_number: int | None = Field(
+        None, description="the puzzle number printed near the grid ('Puzzle 12')"
+    )
     doubts: list[Any] = []
     rotation: int | None = None
     corners: list[Any] | None = None

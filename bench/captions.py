@@ -7,14 +7,19 @@ Each page is rendered by the project's ingest (``scan`` degraded as in bench.boo
 found by ``rectify_page`` and their captions read by ``pipeline.recognise.printed_captions``.
 The truth is the text layer of the clean page: per board, the nearest text run above or below
 it that overlaps it horizontally, within the same band depth, owned by the nearest board, parsed
-by the same ``parse_caption``. Boards are matched to the truth by reading order. Reports per
-generator: boards, boards with a true label / number, labels and numbers read right, and
-captions read where the truth has none (false), plus the CPU milliseconds per board.
+by the same ``parse_caption``; what it lacks of a label and role comes from the page heading
+above the board (the nearest run above it that is not one board's own caption, or that
+reaches over boards side by side), as the reader does. Boards are matched to the truth by
+reading order. Reports per generator: boards, boards with a true label / number, labels and
+numbers read right, and captions read where the truth has none (false); the caption's role
+against the manifest's kind (answers named "answer", and puzzles wrongly named so); plus the
+CPU milliseconds per board.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections import Counter, defaultdict
 
@@ -26,7 +31,15 @@ from bench.books import load_pages, render
 from bench.shared_data import shared_data_dir
 from pipeline.errors import LatticeNotFound, NoGridFound
 from pipeline.ingest.sources import DEFAULT_PDF_DPI
-from pipeline.recognise.printed_captions import BAND_DEPTH, Caption, CaptionReader, parse_caption
+from pipeline.recognise.printed_captions import (
+    ANSWER,
+    BAND_DEPTH,
+    NO_CAPTION,
+    Caption,
+    CaptionReader,
+    parse_caption,
+    spans_side_by_side,
+)
 from pipeline.vision.page_boards import rectify_page
 
 
@@ -44,10 +57,12 @@ def true_captions(pdf_page, boards: list[np.ndarray], dpi: int) -> list[Caption 
             runs[-1] += ((height - bottom) * scale,)
     boxes = [(c[:, 0].min(), c[:, 1].min(), c[:, 0].max(), c[:, 1].max()) for c in boards]
     best: dict[int, tuple[float, str]] = {}  # a run as near two boards (a heading) is both's
+    outside = []
     for words, x0, y0, x1, y1 in runs:
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         if any(bx0 <= cx <= bx1 and by0 <= cy <= by1 for bx0, by0, bx1, by1 in boxes):
             continue  # a digit of a grid
+        outside.append((words, x0, y0, x1, y1))
         near = []
         for i, (bx0, by0, bx1, by1) in enumerate(boxes):
             if x1 <= bx0 or bx1 <= x0:
@@ -60,7 +75,31 @@ def true_captions(pdf_page, boards: list[np.ndarray], dpi: int) -> list[Caption 
                 continue  # nearer another board
             if owner not in best or gap < best[owner][0]:
                 best[owner] = (gap, words)
-    return [parse_caption(best[i][1]) if i in best else None for i in range(len(boards))]
+    owned = Counter(words for _, words in best.values())
+    side = float(np.median([max(x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes]))
+    out: list[Caption | None] = []
+    for i, (_, by0, _, _) in enumerate(boxes):
+        own = parse_caption(best[i][1]) if i in best else None
+        above = [
+            (y1, w)
+            for w, x0, _, x1, y1 in outside
+            if y1 <= by0 and (owned[w] != 1 or spans_side_by_side(boxes, x0, x1, y1, side))
+        ]
+        heading = parse_caption(max(above)[1]) if above else None
+        if own is None and (heading is None or not (heading.label or heading.role)):
+            out.append(None)
+        else:
+            out.append((own or NO_CAPTION).under(heading))
+    return out
+
+
+def manifest_kinds(root) -> dict[tuple[str, int, int], str]:
+    """(file, page, index) -> the manifest's kind: puzzle or solution."""
+    kinds = {}
+    for line in (root / "manifest.jsonl").read_text().splitlines():
+        entry = json.loads(line)
+        kinds[entry["file"], entry["page"], entry["index"]] = entry["kind"]
+    return kinds
 
 
 def main() -> None:
@@ -69,6 +108,7 @@ def main() -> None:
     args = parser.parse_args()
     root = shared_data_dir() / "books-dev"
     reader = CaptionReader()
+    kinds = manifest_kinds(root)
     counts: dict[tuple[str, str], Counter] = defaultdict(Counter)
     cpu: dict[str, float] = defaultdict(float)
     wrong: list[str] = []
@@ -94,6 +134,13 @@ def main() -> None:
             cpu[variant] += time.process_time() - started
             count = counts[page.generator, variant]
             count["boards"] += len(read)
+            for index, got in enumerate(read):
+                answer = kinds.get((page.file, page.page, index)) == "solution"
+                named = got is not None and got.role == ANSWER
+                count["answers"] += answer
+                count["answers named"] += answer and named
+                count["puzzles named answer"] += not answer and named
+                count["label from heading"] += got is not None and got.heading is not None
             for index, (want, got) in enumerate(zip(truth, read, strict=False)):
                 for part in ("label", "number"):
                     wanted = getattr(want, part) if want else None
@@ -106,12 +153,17 @@ def main() -> None:
                             f"{variant} {page.file} p{page.page} #{index} {part}: "
                             f"want {wanted!r}, read {found!r} ({got.text if got else ''!r})"
                         )
-    print("generator, variant: boards | true labels, read right, false | numbers likewise")
+    print(
+        "generator, variant: boards | true labels, read right, false | numbers likewise"
+        " | answers, named answer, puzzles named answer | under a heading"
+    )
     for (generator, variant), c in sorted(counts.items()):
         print(
             f"  {generator:32s} {variant:5s} {c['boards']:4d} | "
             f"{c['true label']:4d} {c['label right']:4d} {c['false label']:3d} | "
-            f"{c['true number']:4d} {c['number right']:4d} {c['false number']:3d}"
+            f"{c['true number']:4d} {c['number right']:4d} {c['false number']:3d} | "
+            f"{c['answers']:4d} {c['answers named']:4d} {c['puzzles named answer']:3d} | "
+            f"{c['label from heading']:4d}"
         )
     for variant in args.variants.split(","):
         boards = sum(c["boards"] for (_, v), c in counts.items() if v == variant)

@@ -174,10 +174,11 @@ def solve_board_step(
     timeout: float,
     artifacts: Artifacts,
     rating_seconds: float = DEFAULT_RATING_SECONDS,
+    printed_role: str | None = None,
 ) -> SolvedBoard:
     """Only a unique solution is drawn: one of several (or an unproven one) is no answer,
     and drawing it would look like one. ``region`` (``board_region``) None: nothing to draw
-    on."""
+    on. ``printed_role``: what the caption near the board calls it (``Caption.role``)."""
     clock = Clock()
     solution = solve_reading(reading, backend, timeout)
     render_path = None
@@ -186,7 +187,9 @@ def solve_board_step(
         drawn = render_solution(region, board, solution.puzzle.givens, solution.result.solution)
         render_path = artifacts.render(page, index)
         artifacts.write_image(render_path, drawn, RENDER_JPEG_QUALITY)
-    facts = puzzle_facts(reading.puzzle(), solution.puzzle, solution.result, rating_seconds)
+    facts = puzzle_facts(
+        reading.puzzle(), solution.puzzle, solution.result, rating_seconds, printed_role
+    )
     return SolvedBoard(solution, render_path, clock.seconds, facts)
 
 

@@ -10,7 +10,6 @@ from sqlalchemy.orm import Session
 from pipeline.answer_key_pdf import KeyEntry, write_answer_key_pdf
 from pipeline.grid import GridShape
 from store.book_check import as_grid
-from store.models import Puzzle
 from store.results import result_records
 
 
@@ -23,9 +22,9 @@ def answer_key_entries(session: Session, batch_id: int) -> list[KeyEntry]:
         number += 1  # every puzzle counts, so the numbers follow the book's order
         if record["status"] != "solved":
             continue
-        printed = session.get_one(Puzzle, record["puzzle_id"]).printed_number
         rows, cols = record["box"]
-        label = f"{printed or number}  ({Path(record['source']).name} p. {record['page']})"
+        place = f"{Path(record['source']).name} p. {record['page']}"
+        label = f"{record['printed_number'] or number}  ({place})"
         entries.append(KeyEntry(label, as_grid(record["solution"]), GridShape(rows, cols)))
     return entries
 

@@ -389,6 +389,11 @@ class Puzzle(Handover, Base):
         Integer,
         comment="the puzzle number printed in the caption nearest the grid; null: none read",
     )
+    printed_role: Mapped[str | None] = mapped_column(
+        String(10),
+        comment="what the caption or page heading printed near the grid calls it: puzzle, or "
+        "answer ('Solution 7'); null: neither read",
+    )
 
 
 class Cell(Base):

@@ -26,7 +26,7 @@ from pipeline.grid import Grid
 from pipeline.ingest.sources import PageSource
 from pipeline.ingest.textpuzzle import PuzzleLine
 from pipeline.reading import CellReading, RecognisedBoard
-from pipeline.recognise.printed_captions import Caption
+from pipeline.recognise.printed_captions import Caption, printed_role
 from pipeline.solve.result import PuzzleSolution, Verdict
 from store.models import (
     Batch,
@@ -270,6 +270,7 @@ def record_boards(
         caption = captions[index] if index < len(captions) else None
         puzzle.printed_label = caption.label if caption else None
         puzzle.printed_number = caption.number if caption else None
+        puzzle.printed_role = printed_role(caption)
         puzzles.append(puzzle)
     for stale in existing.values():
         session.delete(stale)

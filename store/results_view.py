@@ -93,6 +93,7 @@ results = Table(
     Column("techniques", Json, comment="the solving techniques the rating needed, hardest last"),
     Column("level", String, comment="the rating's level: easy, medium, hard, fiendish, ..."),
     Column("printed_label", String, comment="the difficulty printed near the grid, when read"),
+    Column("printed_number", Integer, comment="the puzzle number printed near the grid, when read"),
     Column(
         "corrected",
         Boolean,
@@ -168,6 +169,7 @@ GRID_KEYS = (
     "techniques",
     "level",
     "printed_label",
+    "printed_number",
     "corrected",
 )
 PUZZLE_ONLY_KEYS = ("rotation", "corners", "backend", "render_path", "seconds")

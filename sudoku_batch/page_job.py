@@ -26,7 +26,7 @@ from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import PageSource
 from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.printed_captions import CaptionReader
+from pipeline.recognise.printed_captions import CaptionReader, printed_role
 from pipeline.render import board_region
 from pipeline.solve.backend import SatBackend
 from store.artifacts import Artifacts, PageRef
@@ -123,6 +123,7 @@ def process_page(
                 settings.solve_timeout,
                 artifacts,
                 settings.rating_seconds,
+                printed_role(outcome.found.captions[index]),
             )
         except Exception as error:  # noqa: BLE001
             board.error, board.error_stage = _as_user_error(error, Stage.SOLVE), Stage.SOLVE

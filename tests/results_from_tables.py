@@ -97,6 +97,7 @@ def puzzle_record(
         "techniques": puzzle.techniques or [],
         "level": puzzle.level,
         "printed_label": puzzle.printed_label,
+        "printed_number": puzzle.printed_number,
         "corrected": corrected,
     }
 
@@ -151,6 +152,7 @@ def _empty_grid_fields() -> dict[str, Any]:
         "techniques": [],
         "level": None,
         "printed_label": None,
+        "printed_number": None,
         "corrected": False,
     }
 

@@ -31,9 +31,25 @@ class PuzzleFacts:
     canonical_complete: bool | None  # False: a weaker form (16x16 and up), copies may be missed
 
 
-def role_of(puzzle: Puzzle) -> Role:
+# Of a grid's cells: a grid captioned as a solution is taken for one with this share printed.
+# A published puzzle leaves far more empty (a 9x9 one rarely gives over 40 of 81), while an
+# answer whose reading lost a digit or two keeps nearly all; a caption wrongly read as
+# "Solution" ("Solution on page 40" under a puzzle) thus cannot make a puzzle an answer.
+MOSTLY_PRINTED = 0.75
+
+
+def role_of(puzzle: Puzzle, printed_role: str | None = None) -> Role:
+    """A grid with every cell printed is an answer whatever its caption says (there is nothing
+    left to solve); one captioned as a solution ("Solution 7", under a "Solutions" heading) is
+    an answer too when it is mostly printed, the reading having missed a digit or two. A
+    caption saying "Puzzle" adds nothing: it cannot unmake a full grid's answer."""
     cells = [v for row in puzzle.givens for v in row if v is not None]
-    return Role.ANSWER if cells and all(cells) else Role.PUZZLE
+    printed = sum(1 for v in cells if v)
+    if cells and printed == len(cells):
+        return Role.ANSWER
+    if printed_role == Role.ANSWER and cells and printed >= MOSTLY_PRINTED * len(cells):
+        return Role.ANSWER
+    return Role.PUZZLE
 
 
 def puzzle_facts(
@@ -41,11 +57,13 @@ def puzzle_facts(
     solved: Puzzle,
     result: SolveResult,
     rating_seconds: float = DEFAULT_RATING_SECONDS,
+    printed_role: str | None = None,
 ) -> PuzzleFacts:
     """``printed``: the grid as read; ``solved``: the one solved (readings that clashed set
     aside). The role is the printed grid's: a printed answer with one wrong digit clashes, and
-    setting that digit aside must not make it a puzzle."""
-    role = role_of(printed)
+    setting that digit aside must not make it a puzzle. ``printed_role``: what the caption or
+    page heading near the grid calls it (``Caption.role``), None when none was read."""
+    role = role_of(printed, printed_role)
     puzzle = solved
     if role is Role.ANSWER:
         # An answer is not a puzzle to rate or to find copies of: its puzzle is.

@@ -51,8 +51,10 @@ class AnswerKeyReport:
 
 
 def agrees_with_givens(givens: Grid, grid: Grid) -> bool:
+    """An answer's empty cell (a digit its reading missed) contradicts no given; it is still a
+    wrong cell when the pair is checked."""
     return all(
-        g in (0, None) or g == v
+        g in (0, None) or v in (0, None) or g == v
         for grow, vrow in zip(givens, grid, strict=True)
         for g, v in zip(grow, vrow, strict=True)
     )

@@ -80,3 +80,52 @@ def test_findings_pair_answers_flag_the_misprint_and_find_the_copy() -> None:
     }
     assert findings.duplicate_of == {3: {"source": "book.pdf", "page": 1, "index": 0}}
     assert findings.unmatched_answers == [] and findings.levels == {"easy": 3}
+
+
+def _missing(puzzle: Puzzle, cells) -> Puzzle:
+    rows = [list(row) for row in puzzle.givens]
+    for r, c in cells:
+        rows[r][c] = 0
+    return Puzzle.from_rows(rows)
+
+
+def test_a_grid_captioned_as_a_solution_is_an_answer_though_its_reading_missed_digits() -> None:
+    generated = unique_puzzle(NINE, np.random.default_rng(2), givens=30)
+    read = _missing(answer_grid(generated).puzzle, [(0, 0), (4, 5), (8, 8)])
+    assert role_of(read) is Role.PUZZLE  # the fully-printed test alone is inconclusive
+    assert role_of(read, "answer") is Role.ANSWER
+    solved = SolveResult(Verdict.SOLVED, solution=generated.solution)
+    facts = puzzle_facts(read, read, solved, printed_role="answer")
+    assert facts.role is Role.ANSWER and facts.rating is None and facts.canonical is None
+
+
+def test_a_solution_caption_does_not_make_a_puzzle_an_answer() -> None:
+    # "Solution on page 40" printed under a puzzle: the grid is far from filled.
+    generated = unique_puzzle(NINE, np.random.default_rng(3), givens=30)
+    assert role_of(generated.puzzle, "answer") is Role.PUZZLE
+
+
+def test_a_puzzle_caption_does_not_unmake_a_fully_printed_answer() -> None:
+    generated = unique_puzzle(NINE, np.random.default_rng(4), givens=30)
+    answer = answer_grid(generated).puzzle
+    assert role_of(answer, "puzzle") is Role.ANSWER
+    assert role_of(generated.puzzle, "puzzle") is Role.PUZZLE
+
+
+def test_an_answer_page_read_with_a_missed_digit_still_pairs_and_names_that_cell() -> None:
+    rng = np.random.default_rng(9)
+    a, b = unique_puzzle(NINE, rng, givens=30), unique_puzzle(NINE, rng, givens=30)
+    # The missed cell is one of b's givens: the answer's empty cell must not stop the pairing.
+    missed = next((r, c) for r in range(9) for c in range(9) if b.puzzle.givens[r][c])
+    read_b = _missing(answer_grid(b).puzzle, [missed])
+    assert role_of(read_b, "answer") is Role.ANSWER
+    answer_b = GridEntry(
+        id=4, source="book.pdf", page=3, index=0, role=str(role_of(read_b, "answer")), size=9,
+        givens=read_b.givens, solution=None, canonical=None, level=None,
+    )  # fmt: skip
+    entries = [_entry(1, 1, 0, a), _entry(2, 1, 1, b), answer_b]
+    entries.append(_entry(5, 3, 1, answer_grid(a), "answer"))
+    findings = book_findings(entries)
+    assert findings.answer_key[2]["wrong_cells"] == [list(missed)]
+    assert findings.answer_key[1]["matches"] is True
+    assert findings.unmatched_answers == [] and findings.ambiguous_answers == []

@@ -94,7 +94,14 @@ def test_results_jsonl_carries_the_contract_fields(book_run) -> None:
     out, _, _ = book_run
     fields = {"rating", "techniques", "level", "role", "answer_key", "duplicate_of"}
     for line in (out / "results.jsonl").read_text().splitlines():
-        assert fields | {"printed_label"} <= json.loads(line).keys()
+        assert fields | {"printed_label", "printed_number"} <= json.loads(line).keys()
+
+
+def test_the_printed_puzzle_numbers_reach_the_results(book_run) -> None:
+    # synth.book prints "Puzzle N  Level" over every grid, numbered through the book.
+    _, records, _ = book_run
+    numbers = {key: r["printed_number"] for key, r in records.items()}
+    assert numbers == {(1, 0): 1, (1, 1): 2, (2, 0): 3, (2, 1): 4, (3, 0): 5, (3, 1): 6, (3, 2): 7}
 
 
 def test_answer_key_pdf_holds_every_solved_puzzle(book_run, tmp_path: Path) -> None:
@@ -117,6 +124,7 @@ def test_the_report_opens_in_headless_chromium_without_console_errors(book_run) 
     assert "Duplicates (1)" in opened.dom
     assert f"is wrong at r5c{wrong[1] + 1}" in opened.dom
     assert f"misprinted: r5c{wrong[1] + 1} should be" in opened.dom
+    assert "printed No. 2" in opened.dom
     assert png.stat().st_size > 10_000 and pdf.read_bytes().startswith(b"%PDF")
 
 

@@ -19,6 +19,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -59,17 +60,22 @@ def skip_or_fail(reason: str) -> None:
 @pytest.fixture(scope="session")
 def database_url() -> Iterator[str]:
     """A fresh, migrated PostgreSQL database for this test run."""
-    name = f"sudoku_batch_test_{RUN_ID}"
+    with empty_postgres_database(f"sudoku_batch_test_{RUN_ID}") as url:
+        upgrade(url)
+        yield url
+
+
+@contextmanager
+def empty_postgres_database(name: str) -> Iterator[str]:
+    """A new, empty PostgreSQL database (its URL), dropped afterwards."""
     try:
         admin = psycopg.connect(ADMIN_POSTGRES_URL, autocommit=True, connect_timeout=5)
     except psycopg.OperationalError as error:
         skip_or_fail(f"PostgreSQL is not reachable at {ADMIN_POSTGRES_URL}: {error}")
     with admin:
         admin.execute(f'CREATE DATABASE "{name}"')
-        url = make_url(ADMIN_POSTGRES_URL).set(database=name).render_as_string(False)
         try:
-            upgrade(url)
-            yield url
+            yield make_url(ADMIN_POSTGRES_URL).set(database=name).render_as_string(False)
         finally:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 

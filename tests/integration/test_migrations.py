@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ from sqlalchemy import inspect, text
 from store.db import make_engine
 from store.migrate import alembic_config, check, upgrade
 from store.models import Base
+from store.results_view import results
+from tests.integration.conftest import RUN_ID, empty_postgres_database
 
 pytestmark = pytest.mark.services
 
@@ -103,5 +106,48 @@ def test_the_results_views_go_and_come_back_on_sqlite(tmp_path: Path) -> None:
         upgrade(url)
         check(url)
         assert {"results", "cell_readings"} <= set(inspect(engine).get_view_names())
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def private_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database of this test's own (migrating the shared one down would upset the others)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'own.sqlite'}"
+        return
+    with empty_postgres_database(f"sudoku_batch_own_{RUN_ID}") as url:
+        yield url
+
+
+def test_0010_printed_number_and_printed_role_go_and_come_back(private_url: str) -> None:
+    def columns(engine, table: str) -> set[str]:
+        return {column["name"] for column in inspect(engine).get_columns(table)}
+
+    upgrade(private_url)
+    engine = make_engine(private_url)
+    try:
+        assert "printed_number" in columns(engine, "results")
+        assert "printed_role" in columns(engine, "puzzles")
+        command.downgrade(alembic_config(private_url), "0009")
+        engine.dispose()
+        assert "printed_number" not in columns(engine, "results")
+        assert "printed_role" not in columns(engine, "puzzles")
+        assert "corrected" in columns(engine, "results")  # 0008's view is back
+        upgrade(private_url)
+        check(private_url)
+        engine.dispose()
+        assert "printed_number" in columns(engine, "results")
+        if engine.dialect.name == "postgresql":
+            # DROP VIEW loses the comments: 0010 puts the view's back, its new column's too.
+            with engine.connect() as connection:
+                comment = connection.execute(
+                    text(
+                        "SELECT col_description('results'::regclass, a.attnum) FROM pg_attribute a"
+                        " WHERE a.attrelid = 'results'::regclass AND a.attname = :name"
+                    ),
+                    {"name": "printed_number"},
+                ).scalar()
+            assert comment == results.c.printed_number.comment
     finally:
         engine.dispose()

@@ -92,3 +92,16 @@ def test_numbers_restarting_per_section_pair_by_label_and_number():
         (f"p{i}", f"a{i}") for i in range(4)
     }
     assert all(c.paired_by == "givens" for c in report.checks)
+
+
+def test_an_answer_with_a_digit_left_unread_still_pairs_by_givens_and_names_that_cell():
+    # An answer page read with one digit missed (the grid is an answer by its "Solution"
+    # caption): the empty cell contradicts no given, so it pairs, and is the one wrong cell.
+    puzzles, answers = _book(6)
+    missed = next((r, c) for r in range(9) for c in range(9) if puzzles[2].givens[r][c])
+    unnumbered = [KeyAnswer(a.id, None, a.grid) for a in answers]
+    unnumbered[2] = KeyAnswer("a2", None, _with_cell(answers[2].grid, *missed, 0))
+    report = check_answer_key(puzzles, unnumbered)
+    assert report.unmatched_answers == () and report.ambiguous_answers == ()
+    failures = [(c.puzzle_id, c.answer_id, c.wrong_cells) for c in report.checks if not c.matches]
+    assert failures == [("p2", "a2", (missed,))]

@@ -6,6 +6,7 @@ from jobs.steps import SolvedBoard, solve_board_step
 from store import load
 from store.db import autocommit, transaction
 from store.handover import Step, still_waiting
+from store.models import Puzzle
 from store.record import Stage, record_solution
 from workers import runtime
 from workers.app import TASK_SOLVE, app
@@ -31,6 +32,7 @@ def solve_board(self: StageTask, puzzle_id: int) -> None:
             board, _ = load.stored_board(session, puzzle_id, artifacts)
             page, index = load.puzzle_page(session, puzzle_id)
             region = load.stored_region(session, puzzle_id, artifacts)
+            printed_role = session.get_one(Puzzle, puzzle_id).printed_role
         solved = solve_board_step(
             reading,
             board,
@@ -41,6 +43,7 @@ def solve_board(self: StageTask, puzzle_id: int) -> None:
             runtime.settings().solve_timeout,
             artifacts,
             runtime.settings().rating_seconds,
+            printed_role,
         )
         record_solved(self, puzzle_id, solved, clock.seconds)
 
