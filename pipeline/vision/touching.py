@@ -51,6 +51,9 @@ EVEN_SPACING = 0.2
 # under such a line is the lightest of the profile within this share of a cell around it.
 DOUBLED_GAP_CELLS = 0.4
 DOUBLED_LINE_CELLS = 0.7
+# Lines are counted again with this share of an outline's side shown around it when they do not
+# count as whole grids: less than a third of a cell of three grids in a row.
+COUNT_MARGIN = 0.01
 
 
 def parts_of_outline(gray: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
@@ -61,18 +64,24 @@ def parts_of_outline(gray: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
     scale = min(1.0, COUNT_SIDE / max(width, height))
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
     from_unit_square = _from_unit_square(corners)
-    to_warp = np.diag([size[0], size[1], 1.0]) @ np.linalg.inv(from_unit_square)
-    return _grid_parts(warp(gray, to_warp, size), from_unit_square) or _in_a_row(corners)
+    parts = _grid_parts(_warped(gray, from_unit_square, size, 0.0), from_unit_square)
+    if parts is None:
+        parts = _grid_parts_with_margin(gray, from_unit_square, size)
+    return parts or _in_a_row(corners)
 
 
-def parts_of_board(board: BoardImage) -> list[np.ndarray]:
-    """The grids of a surveyed board that holds several printed against each other (in rows
-    and columns of one size), as outlines on the page; [] when it is one grid."""
+def parts_of_board(page: np.ndarray, board: BoardImage) -> list[np.ndarray]:
+    """The grids of a board surveyed on a grey ``page`` that holds several printed against
+    each other (in rows and columns of one size), as outlines on the page; [] when it is one
+    grid."""
     pixels = board.pixels
     gray = pixels if pixels.ndim == 2 else cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
     side = gray.shape[0]
     from_unit_square = np.linalg.inv(board.homography) @ np.diag([side, side, 1.0])
-    return _grid_parts(gray, from_unit_square) or _in_a_row(board.location.corners)
+    parts = _grid_parts(gray, from_unit_square)
+    if parts is None:
+        parts = _grid_parts_with_margin(page, from_unit_square, (side, side))
+    return parts or _in_a_row(board.location.corners)
 
 
 def _in_a_row(corners: np.ndarray) -> list[np.ndarray]:
@@ -94,9 +103,12 @@ def _width_and_height(corners: np.ndarray) -> tuple[float, float]:
     return float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
 
 
-def _grid_parts(gray: np.ndarray, from_unit_square: np.ndarray) -> list[np.ndarray]:
+def _grid_parts(
+    gray: np.ndarray, from_unit_square: np.ndarray, margin: float = 0.0
+) -> list[np.ndarray] | None:
     """The grids in an outline warped to ``gray`` (by the inverse of ``from_unit_square``,
-    scaled), split where their borders are; [] when it holds one grid or no lattice."""
+    scaled, with ``margin`` of its side around it), split where their borders are; [] when
+    it holds one grid, None when its lines do not count as whole grids."""
     profiles = [_line_darkness(gray, 0), _line_darkness(gray, 1)]
     # Lines as printed first; failing a count of whole grids, with doubled lines as one.
     for doubled in (False, True):
@@ -113,10 +125,32 @@ def _grid_parts(gray: np.ndarray, from_unit_square: np.ndarray) -> list[np.ndarr
         height, width = gray.shape
         # The outline's own sides stay where they were fitted; inner borders are cut where
         # they are seen.
-        xs = [0.0, *(cuts[0][1:-1] / width), 1.0]
-        ys = [0.0, *(cuts[1][1:-1] / height), 1.0]
+        shown = 1 + 2 * margin
+        xs = [0.0, *(cuts[0][1:-1] / width * shown - margin), 1.0]
+        ys = [0.0, *(cuts[1][1:-1] / height * shown - margin), 1.0]
         return _parts(from_unit_square, xs, ys)
-    return []
+    return None
+
+
+def _grid_parts_with_margin(
+    page: np.ndarray, from_unit_square: np.ndarray, size: tuple[int, int]
+) -> list[np.ndarray] | None:
+    """``_grid_parts`` of the outline warped with a margin around it: an outline fitted a
+    little off its outer border (a union of grids bends more than one grid) leaves that
+    border's line half outside it, unseen, and its cells then count one short."""
+    return _grid_parts(
+        _warped(page, from_unit_square, size, COUNT_MARGIN), from_unit_square, COUNT_MARGIN
+    )
+
+
+def _warped(
+    page: np.ndarray, from_unit_square: np.ndarray, size: tuple[int, int], margin: float
+) -> np.ndarray:
+    """The unit square, widened by ``margin`` on each side, warped from the page to ``size``."""
+    shown = 1 + 2 * margin
+    to_unit = np.array([[1 / shown, 0, margin / shown], [0, 1 / shown, margin / shown], [0, 0, 1]])
+    to_warp = np.diag([size[0], size[1], 1.0]) @ to_unit @ np.linalg.inv(from_unit_square)
+    return warp(page, to_warp, size)
 
 
 def _borders(lines: np.ndarray, box_cells: int) -> np.ndarray | None:

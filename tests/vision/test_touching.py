@@ -30,7 +30,7 @@ def _page(shape: GridShape, count: int, columns: int):
 def test_four_grids_sharing_borders_are_split_at_them(shape: GridShape) -> None:
     gray, corners = _page(shape, 4, 2)
     outline = np.array([corners[0][0], corners[1][1], corners[3][2], corners[2][3]], np.float32)
-    parts = parts_of_board(survey_board(gray, BoardLocation(outline)))
+    parts = parts_of_board(gray, survey_board(gray, BoardLocation(outline)))
     assert len(parts) == 4
     for part, truth in zip(parts, corners, strict=True):
         assert corner_error(part, truth) < 0.03
@@ -41,7 +41,7 @@ def test_four_grids_sharing_borders_are_split_at_them(shape: GridShape) -> None:
 )
 def test_a_single_grid_is_not_split(shape: GridShape) -> None:
     gray, corners = _page(shape, 1, 1)
-    assert parts_of_board(survey_board(gray, BoardLocation(corners[0]))) == []
+    assert parts_of_board(gray, survey_board(gray, BoardLocation(corners[0]))) == []
 
 
 def _all_found(photo) -> None:
