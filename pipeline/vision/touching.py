@@ -123,11 +123,14 @@ def _grid_parts(
         if len(cuts[0]) == len(cuts[1]) == 2:
             return []
         height, width = gray.shape
-        # The outline's own sides stay where they were fitted; inner borders are cut where
-        # they are seen.
+        # Borders are cut where they are seen, the outline's own sides too when the warp
+        # shows a margin around them; without one, they stay where they were fitted (their
+        # lines are cut in half by the warp's edge).
         shown = 1 + 2 * margin
-        xs = [0.0, *(cuts[0][1:-1] / width * shown - margin), 1.0]
-        ys = [0.0, *(cuts[1][1:-1] / height * shown - margin), 1.0]
+        xs = cuts[0] / width * shown - margin
+        ys = cuts[1] / height * shown - margin
+        if not margin:
+            xs[[0, -1]], ys[[0, -1]] = (0.0, 1.0), (0.0, 1.0)
         return _parts(from_unit_square, xs, ys)
     return None
 
