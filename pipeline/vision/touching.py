@@ -15,6 +15,7 @@ different sizes make an outline with inward corners: see pipeline.vision.inward_
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 
@@ -110,9 +111,11 @@ def _grid_parts(
     scaled, with ``margin`` of its side around it), split where their borders are; [] when
     it holds one grid, None when its lines do not count as whole grids."""
     profiles = [_line_darkness(gray, 0), _line_darkness(gray, 1)]
-    # Lines as printed first; failing a count of whole grids, with doubled lines as one.
-    for doubled in (False, True):
-        across, down = (_lines_and_box(profile, doubled) for profile in profiles)
+    counted = functools.cache(lambda axis, doubled: _lines_and_box(profiles[axis], doubled))
+    # Lines as printed first; failing a count of whole grids, with doubled lines as one, along
+    # either axis or both (grids may be a little apart one way and share borders the other).
+    for doubled in itertools.product((False, True), repeat=2):
+        across, down = counted(0, doubled[0]), counted(1, doubled[1])
         if across is None or down is None:
             continue
         # A Sudoku's box is as many cells wide as there are boxes down it.
@@ -187,15 +190,22 @@ def _lines_and_box(profile: np.ndarray, doubled: bool) -> tuple[np.ndarray, int]
     rise, lines = _peaks(profile, narrowest)
     if len(lines) < 3:
         return None
-    if not doubled:
-        return _even_lines(rise, lines)
     cell = float(np.median(np.diff(lines)))
-    if round(DOUBLED_LINE_CELLS * cell) <= narrowest:
+    wide = round(DOUBLED_LINE_CELLS * cell)
+    if not doubled:
+        # Two borders a little apart, blurred into one band wider than the narrowest cell,
+        # rise little above that window's paper: their ink is weighed again over most of a
+        # cell, or they would not count as heavy lines.
+        found = _even_lines(rise, lines)
+        if found is None and wide > narrowest:
+            found = _even_lines(_rise(profile, wide), lines)
+        return found
+    if wide <= narrowest:
         return None
     column = profile.astype(np.float32)[:, None]
     gap = np.ones((max(1, round(DOUBLED_GAP_CELLS * cell)), 1), np.uint8)
     closed = cv2.morphologyEx(column, cv2.MORPH_CLOSE, gap)[:, 0]
-    return _even_lines(*_peaks(closed, round(DOUBLED_LINE_CELLS * cell)), doubled=True)
+    return _even_lines(*_peaks(closed, wide), doubled=True)
 
 
 def _even_lines(
@@ -248,10 +258,7 @@ def _even_lines(
 def _peaks(profile: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
     """The profile's rise above the paper (its opening over ``window`` pixels) and the peaks
     of that rise that may be lines."""
-    # Above the paper around it: a photo's light falls off across the board.
-    column = profile.astype(np.float32)[:, None]
-    kernel = np.ones((max(3, window), 1), np.uint8)
-    rise = (column - cv2.morphologyEx(column, cv2.MORPH_OPEN, kernel))[:, 0]
+    rise = _rise(profile, window)
     top = float(rise.max())
     if top <= 0:
         return rise, np.zeros(0, np.int64)
@@ -261,6 +268,14 @@ def _peaks(profile: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
     lines = _apart(np.flatnonzero(peak), rise, len(profile) / NARROWEST_CELLS / 2)
     # Two peaks on one flat top are one line.
     return rise, np.unique(np.array([_middle(rise, x) for x in lines], np.int64))
+
+
+def _rise(profile: np.ndarray, window: int) -> np.ndarray:
+    """The profile above the paper around it (its opening over ``window`` pixels): a photo's
+    light falls off across the board."""
+    column = profile.astype(np.float32)[:, None]
+    kernel = np.ones((max(3, window), 1), np.uint8)
+    return (column - cv2.morphologyEx(column, cv2.MORPH_OPEN, kernel))[:, 0]
 
 
 def _middle(rise: np.ndarray, x: int) -> int:
