@@ -51,7 +51,7 @@ EVEN_SPACING = 0.2
 # Two borders are seen as one doubled line up to this share of a cell apart, and the paper
 # under such a line is the lightest of the profile within this share of a cell around it.
 DOUBLED_GAP_CELLS = 0.4
-DOUBLED_LINE_CELLS = 0.7
+DOUBLED_LINE_CELLS = 1.0
 # Lines are counted again with this share of an outline's side shown around it when they do not
 # count as whole grids: less than a third of a cell of three grids in a row.
 COUNT_MARGIN = 0.01
