@@ -76,3 +76,15 @@ def test_a_smaller_grid_printed_against_a_9x9_is_found_with_it(
 ) -> None:
     rng = np.random.default_rng(small.size + 2 * below + int(10 * gap_mm))
     _all_found(small_grid_beside_9x9(rng, small, gap_mm, below))
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows", "gap_mm", "seed"),
+    [(2, 2, 1.0, 2), (2, 2, 1.0, 3), (3, 3, 1.1, 3), (3, 3, 1.1, 4)],
+)
+def test_a_union_of_grids_a_millimetre_apart_is_split_when_its_outline_is_off(
+    columns: int, rows: int, gap_mm: float, seed: int
+) -> None:
+    # The union's outline lies off its outer border (half of that line outside it), and the
+    # doubled lines between the grids are a blurred band nearly as wide as the narrowest cell.
+    _all_found(grids_in_rows(np.random.default_rng(seed), GridShape(3, 3), columns, rows, gap_mm))
