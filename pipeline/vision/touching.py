@@ -29,9 +29,9 @@ from pipeline.vision.warp import warp
 # of it) is that many grids in a row.
 ROW_RATIO_SLACK = 0.1
 # Grids printed against each other along one side of an outline, at most.
-MAX_GRIDS_A_SIDE = 3
+MAX_GRIDS_A_SIDE = 4
 # An outline warped to its own shape for counting its lines has its longer side this long at
-# most (about 20 px a cell of three 9x9s in a row), and the longer side at its page size
+# most (about 18 px a cell of four 9x9s in a row), and the longer side at its page size
 # below that.
 COUNT_SIDE = 640
 # Bands of rows (columns) a line must be dark in all of.
@@ -53,7 +53,7 @@ EVEN_SPACING = 0.2
 DOUBLED_GAP_CELLS = 0.4
 DOUBLED_LINE_CELLS = 1.0
 # Lines are counted again with this share of an outline's side shown around it when they do not
-# count as whole grids: less than a third of a cell of three grids in a row.
+# count as whole grids: less than half a cell of four grids in a row.
 COUNT_MARGIN = 0.01
 
 

@@ -88,3 +88,10 @@ def test_a_union_of_grids_a_millimetre_apart_is_split_when_its_outline_is_off(
     # The union's outline lies off its outer border (half of that line outside it), and the
     # doubled lines between the grids are a blurred band nearly as wide as the narrowest cell.
     _all_found(grids_in_rows(np.random.default_rng(seed), GridShape(3, 3), columns, rows, gap_mm))
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(4, 1), (1, 4)])
+@pytest.mark.parametrize("gap_mm", [0.0, 0.75])
+def test_four_grids_in_a_row_are_each_found(columns: int, rows: int, gap_mm: float) -> None:
+    rng = np.random.default_rng(40 + columns + int(10 * gap_mm))
+    _all_found(grids_in_rows(rng, GridShape(3, 3), columns, rows, gap_mm))
