@@ -185,7 +185,7 @@ def _lines_and_box(profile: np.ndarray, doubled: bool) -> tuple[np.ndarray, int]
     """Along one axis of a board, its lines and the cells between its heavy lines, or None
     when its lines are not evenly spaced with evenly spaced heavy lines among them. With
     ``doubled`` lines (two grids' borders a little apart), each is closed into one wide line
-    and the paper is taken from a window of most of a cell, so that it rises above it."""
+    and the paper is taken from a window of a cell, so that it rises above it."""
     narrowest = round(len(profile) / NARROWEST_CELLS)
     rise, lines = _peaks(profile, narrowest)
     if len(lines) < 3:
@@ -194,7 +194,7 @@ def _lines_and_box(profile: np.ndarray, doubled: bool) -> tuple[np.ndarray, int]
     wide = round(DOUBLED_LINE_CELLS * cell)
     if not doubled:
         # Two borders a little apart, blurred into one band wider than the narrowest cell,
-        # rise little above that window's paper: their ink is weighed again over most of a
+        # rise little above that window's paper: their ink is weighed again over a whole
         # cell, or they would not count as heavy lines.
         found = _even_lines(rise, lines)
         if found is None and wide > narrowest:
