@@ -109,8 +109,9 @@ def _grid_parts(
 ) -> list[np.ndarray] | None:
     """The grids in an outline warped to ``gray`` (by the inverse of ``from_unit_square``,
     scaled, with ``margin`` of its side around it), split where their borders are; [] when
-    it holds one grid, None when its lines do not count as whole grids."""
+    it holds one grid, None when its evenly spaced lines do not count as whole grids."""
     profiles = [_line_darkness(gray, 0), _line_darkness(gray, 1)]
+    short = False  # evenly spaced lines that do not count as whole grids
     counted = functools.cache(lambda axis, doubled: _lines_and_box(profiles[axis], doubled))
     # Lines as printed first; failing a count of whole grids, with doubled lines as one, along
     # either axis or both (grids may be a little apart one way and share borders the other).
@@ -122,6 +123,7 @@ def _grid_parts(
         box_cells = across[1] * down[1]
         cuts = [_borders(across[0], box_cells), _borders(down[0], box_cells)]
         if cuts[0] is None or cuts[1] is None:
+            short = True
             continue
         if len(cuts[0]) == len(cuts[1]) == 2:
             return []
@@ -135,7 +137,8 @@ def _grid_parts(
         if not margin:
             xs[[0, -1]], ys[[0, -1]] = (0.0, 1.0), (0.0, 1.0)
         return _parts(from_unit_square, xs, ys)
-    return None
+    # Counting again costs a warp: only worth it when evenly spaced lines were seen.
+    return None if short else []
 
 
 def _grid_parts_with_margin(
