@@ -55,6 +55,8 @@ DOUBLED_LINE_CELLS = 1.0
 # Lines are counted again with this share of an outline's side shown around it when they do not
 # count as whole grids: less than half a cell of four grids in a row.
 COUNT_MARGIN = 0.01
+# (Three grids in a row show 19 lines or more: a 16x16 shows 17, and a stroke or two of digits.)
+MANY_LINES = 20
 
 
 def parts_of_outline(gray: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
@@ -137,8 +139,10 @@ def _grid_parts(
         if not margin:
             xs[[0, -1]], ys[[0, -1]] = (0.0, 1.0), (0.0, 1.0)
         return _parts(from_unit_square, xs, ys)
-    # Counting again costs a warp: only worth it when evenly spaced lines were seen.
-    return None if short else []
+    # Counting again costs a warp: only worth it when evenly spaced lines were seen, or more
+    # lines than any single grid but a 25x25 shows.
+    seen = max(len(_peaks(p, round(len(p) / NARROWEST_CELLS))[1]) for p in profiles)
+    return None if short or seen > MANY_LINES else []
 
 
 def _grid_parts_with_margin(
