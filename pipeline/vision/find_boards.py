@@ -123,7 +123,7 @@ def _judged_grids(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
     else:
         # Lines are counted on the board fitted to its border: a rough outline cuts some off.
         fitted = _fitted_to_border(gray, board)
-        parts = parts_of_board(fitted)
+        parts = parts_of_board(gray, fitted)
         if not parts:
             if _aspect(fitted.location.corners) > MAX_GRID_ASPECT:
                 return []

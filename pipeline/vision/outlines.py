@@ -20,9 +20,9 @@ MIN_AREA_SHARE = 0.01
 APPROX_TOLERANCES = (0.02, 0.035, 0.05)
 # The quad's shape, loosely: perspective from a handheld phone makes squares into trapezoids.
 MAX_SIDE_RATIO = 2.0
-# ...and its width to its height: up to three grids printed against each other in a row make
+# ...and its width to its height: up to four grids printed against each other in a row make
 # one outline (see pipeline.vision.touching), photographed at a slant.
-MAX_ASPECT = 3.5
+MAX_ASPECT = 4.5
 # The outline must fill its convex hull: a grid is a solid block of lines, a text paragraph or
 # an L-shaped layout is not.
 MIN_SOLIDITY = 0.85

@@ -15,6 +15,7 @@ different sizes make an outline with inward corners: see pipeline.vision.inward_
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 
@@ -28,9 +29,9 @@ from pipeline.vision.warp import warp
 # of it) is that many grids in a row.
 ROW_RATIO_SLACK = 0.1
 # Grids printed against each other along one side of an outline, at most.
-MAX_GRIDS_A_SIDE = 3
+MAX_GRIDS_A_SIDE = 4
 # An outline warped to its own shape for counting its lines has its longer side this long at
-# most (about 20 px a cell of three 9x9s in a row), and the longer side at its page size
+# most (about 18 px a cell of four 9x9s in a row), and the longer side at its page size
 # below that.
 COUNT_SIDE = 640
 # Bands of rows (columns) a line must be dark in all of.
@@ -50,7 +51,12 @@ EVEN_SPACING = 0.2
 # Two borders are seen as one doubled line up to this share of a cell apart, and the paper
 # under such a line is the lightest of the profile within this share of a cell around it.
 DOUBLED_GAP_CELLS = 0.4
-DOUBLED_LINE_CELLS = 0.7
+DOUBLED_LINE_CELLS = 1.0
+# Lines are counted again with this share of an outline's side shown around it when they do not
+# count as whole grids: less than half a cell of four grids in a row.
+COUNT_MARGIN = 0.01
+# (Three grids in a row show 19 lines or more: a 16x16 shows 17, and a stroke or two of digits.)
+MANY_LINES = 20
 
 
 def parts_of_outline(gray: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
@@ -61,18 +67,24 @@ def parts_of_outline(gray: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
     scale = min(1.0, COUNT_SIDE / max(width, height))
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
     from_unit_square = _from_unit_square(corners)
-    to_warp = np.diag([size[0], size[1], 1.0]) @ np.linalg.inv(from_unit_square)
-    return _grid_parts(warp(gray, to_warp, size), from_unit_square) or _in_a_row(corners)
+    parts = _grid_parts(_warped(gray, from_unit_square, size, 0.0), from_unit_square)
+    if parts is None:
+        parts = _grid_parts_with_margin(gray, from_unit_square, size)
+    return parts or _in_a_row(corners)
 
 
-def parts_of_board(board: BoardImage) -> list[np.ndarray]:
-    """The grids of a surveyed board that holds several printed against each other (in rows
-    and columns of one size), as outlines on the page; [] when it is one grid."""
+def parts_of_board(page: np.ndarray, board: BoardImage) -> list[np.ndarray]:
+    """The grids of a board surveyed on a grey ``page`` that holds several printed against
+    each other (in rows and columns of one size), as outlines on the page; [] when it is one
+    grid."""
     pixels = board.pixels
     gray = pixels if pixels.ndim == 2 else cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY)
     side = gray.shape[0]
     from_unit_square = np.linalg.inv(board.homography) @ np.diag([side, side, 1.0])
-    return _grid_parts(gray, from_unit_square) or _in_a_row(board.location.corners)
+    parts = _grid_parts(gray, from_unit_square)
+    if parts is None:
+        parts = _grid_parts_with_margin(page, from_unit_square, (side, side))
+    return parts or _in_a_row(board.location.corners)
 
 
 def _in_a_row(corners: np.ndarray) -> list[np.ndarray]:
@@ -94,29 +106,64 @@ def _width_and_height(corners: np.ndarray) -> tuple[float, float]:
     return float(sides[0] + sides[2]) / 2, float(sides[1] + sides[3]) / 2
 
 
-def _grid_parts(gray: np.ndarray, from_unit_square: np.ndarray) -> list[np.ndarray]:
+def _grid_parts(
+    gray: np.ndarray, from_unit_square: np.ndarray, margin: float = 0.0
+) -> list[np.ndarray] | None:
     """The grids in an outline warped to ``gray`` (by the inverse of ``from_unit_square``,
-    scaled), split where their borders are; [] when it holds one grid or no lattice."""
+    scaled, with ``margin`` of its side around it), split where their borders are; [] when
+    it holds one grid, None when its evenly spaced lines do not count as whole grids."""
     profiles = [_line_darkness(gray, 0), _line_darkness(gray, 1)]
-    # Lines as printed first; failing a count of whole grids, with doubled lines as one.
-    for doubled in (False, True):
-        across, down = (_lines_and_box(profile, doubled) for profile in profiles)
+    short = False  # evenly spaced lines that do not count as whole grids
+    counted = functools.cache(lambda axis, doubled: _lines_and_box(profiles[axis], doubled))
+    # Lines as printed first; failing a count of whole grids, with doubled lines as one, along
+    # either axis or both (grids may be a little apart one way and share borders the other).
+    for doubled in itertools.product((False, True), repeat=2):
+        across, down = counted(0, doubled[0]), counted(1, doubled[1])
         if across is None or down is None:
             continue
         # A Sudoku's box is as many cells wide as there are boxes down it.
         box_cells = across[1] * down[1]
         cuts = [_borders(across[0], box_cells), _borders(down[0], box_cells)]
         if cuts[0] is None or cuts[1] is None:
+            short = True
             continue
         if len(cuts[0]) == len(cuts[1]) == 2:
             return []
         height, width = gray.shape
-        # The outline's own sides stay where they were fitted; inner borders are cut where
-        # they are seen.
-        xs = [0.0, *(cuts[0][1:-1] / width), 1.0]
-        ys = [0.0, *(cuts[1][1:-1] / height), 1.0]
+        # Borders are cut where they are seen, the outline's own sides too when the warp
+        # shows a margin around them; without one, they stay where they were fitted (their
+        # lines are cut in half by the warp's edge).
+        shown = 1 + 2 * margin
+        xs = cuts[0] / width * shown - margin
+        ys = cuts[1] / height * shown - margin
+        if not margin:
+            xs[[0, -1]], ys[[0, -1]] = (0.0, 1.0), (0.0, 1.0)
         return _parts(from_unit_square, xs, ys)
-    return []
+    # Counting again costs a warp: only worth it when evenly spaced lines were seen, or more
+    # lines than any single grid but a 25x25 shows.
+    seen = max(len(_peaks(p, round(len(p) / NARROWEST_CELLS))[1]) for p in profiles)
+    return None if short or seen > MANY_LINES else []
+
+
+def _grid_parts_with_margin(
+    page: np.ndarray, from_unit_square: np.ndarray, size: tuple[int, int]
+) -> list[np.ndarray] | None:
+    """``_grid_parts`` of the outline warped with a margin around it: an outline fitted a
+    little off its outer border (a union of grids bends more than one grid) leaves that
+    border's line half outside it, unseen, and its cells then count one short."""
+    return _grid_parts(
+        _warped(page, from_unit_square, size, COUNT_MARGIN), from_unit_square, COUNT_MARGIN
+    )
+
+
+def _warped(
+    page: np.ndarray, from_unit_square: np.ndarray, size: tuple[int, int], margin: float
+) -> np.ndarray:
+    """The unit square, widened by ``margin`` on each side, warped from the page to ``size``."""
+    shown = 1 + 2 * margin
+    to_unit = np.array([[1 / shown, 0, margin / shown], [0, 1 / shown, margin / shown], [0, 0, 1]])
+    to_warp = np.diag([size[0], size[1], 1.0]) @ to_unit @ np.linalg.inv(from_unit_square)
+    return warp(page, to_warp, size)
 
 
 def _borders(lines: np.ndarray, box_cells: int) -> np.ndarray | None:
@@ -145,20 +192,27 @@ def _lines_and_box(profile: np.ndarray, doubled: bool) -> tuple[np.ndarray, int]
     """Along one axis of a board, its lines and the cells between its heavy lines, or None
     when its lines are not evenly spaced with evenly spaced heavy lines among them. With
     ``doubled`` lines (two grids' borders a little apart), each is closed into one wide line
-    and the paper is taken from a window of most of a cell, so that it rises above it."""
+    and the paper is taken from a window of a cell, so that it rises above it."""
     narrowest = round(len(profile) / NARROWEST_CELLS)
     rise, lines = _peaks(profile, narrowest)
     if len(lines) < 3:
         return None
-    if not doubled:
-        return _even_lines(rise, lines)
     cell = float(np.median(np.diff(lines)))
-    if round(DOUBLED_LINE_CELLS * cell) <= narrowest:
+    wide = round(DOUBLED_LINE_CELLS * cell)
+    if not doubled:
+        # Two borders a little apart, blurred into one band wider than the narrowest cell,
+        # rise little above that window's paper: their ink is weighed again over a whole
+        # cell, or they would not count as heavy lines.
+        found = _even_lines(rise, lines)
+        if found is None and wide > narrowest:
+            found = _even_lines(_rise(profile, wide), lines)
+        return found
+    if wide <= narrowest:
         return None
     column = profile.astype(np.float32)[:, None]
     gap = np.ones((max(1, round(DOUBLED_GAP_CELLS * cell)), 1), np.uint8)
     closed = cv2.morphologyEx(column, cv2.MORPH_CLOSE, gap)[:, 0]
-    return _even_lines(*_peaks(closed, round(DOUBLED_LINE_CELLS * cell)), doubled=True)
+    return _even_lines(*_peaks(closed, wide), doubled=True)
 
 
 def _even_lines(
@@ -211,10 +265,7 @@ def _even_lines(
 def _peaks(profile: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
     """The profile's rise above the paper (its opening over ``window`` pixels) and the peaks
     of that rise that may be lines."""
-    # Above the paper around it: a photo's light falls off across the board.
-    column = profile.astype(np.float32)[:, None]
-    kernel = np.ones((max(3, window), 1), np.uint8)
-    rise = (column - cv2.morphologyEx(column, cv2.MORPH_OPEN, kernel))[:, 0]
+    rise = _rise(profile, window)
     top = float(rise.max())
     if top <= 0:
         return rise, np.zeros(0, np.int64)
@@ -224,6 +275,14 @@ def _peaks(profile: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:
     lines = _apart(np.flatnonzero(peak), rise, len(profile) / NARROWEST_CELLS / 2)
     # Two peaks on one flat top are one line.
     return rise, np.unique(np.array([_middle(rise, x) for x in lines], np.int64))
+
+
+def _rise(profile: np.ndarray, window: int) -> np.ndarray:
+    """The profile above the paper around it (its opening over ``window`` pixels): a photo's
+    light falls off across the board."""
+    column = profile.astype(np.float32)[:, None]
+    kernel = np.ones((max(3, window), 1), np.uint8)
+    return (column - cv2.morphologyEx(column, cv2.MORPH_OPEN, kernel))[:, 0]
 
 
 def _middle(rise: np.ndarray, x: int) -> int:

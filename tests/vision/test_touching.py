@@ -30,7 +30,7 @@ def _page(shape: GridShape, count: int, columns: int):
 def test_four_grids_sharing_borders_are_split_at_them(shape: GridShape) -> None:
     gray, corners = _page(shape, 4, 2)
     outline = np.array([corners[0][0], corners[1][1], corners[3][2], corners[2][3]], np.float32)
-    parts = parts_of_board(survey_board(gray, BoardLocation(outline)))
+    parts = parts_of_board(gray, survey_board(gray, BoardLocation(outline)))
     assert len(parts) == 4
     for part, truth in zip(parts, corners, strict=True):
         assert corner_error(part, truth) < 0.03
@@ -41,7 +41,7 @@ def test_four_grids_sharing_borders_are_split_at_them(shape: GridShape) -> None:
 )
 def test_a_single_grid_is_not_split(shape: GridShape) -> None:
     gray, corners = _page(shape, 1, 1)
-    assert parts_of_board(survey_board(gray, BoardLocation(corners[0]))) == []
+    assert parts_of_board(gray, survey_board(gray, BoardLocation(corners[0]))) == []
 
 
 def _all_found(photo) -> None:
@@ -76,3 +76,22 @@ def test_a_smaller_grid_printed_against_a_9x9_is_found_with_it(
 ) -> None:
     rng = np.random.default_rng(small.size + 2 * below + int(10 * gap_mm))
     _all_found(small_grid_beside_9x9(rng, small, gap_mm, below))
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows", "gap_mm", "seed"),
+    [(2, 2, 1.0, 2), (2, 2, 1.0, 3), (3, 3, 1.1, 3), (3, 3, 1.1, 4)],
+)
+def test_a_union_of_grids_a_millimetre_apart_is_split_when_its_outline_is_off(
+    columns: int, rows: int, gap_mm: float, seed: int
+) -> None:
+    # The union's outline lies off its outer border (half of that line outside it), and the
+    # doubled lines between the grids are a blurred band nearly as wide as the narrowest cell.
+    _all_found(grids_in_rows(np.random.default_rng(seed), GridShape(3, 3), columns, rows, gap_mm))
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(4, 1), (1, 4)])
+@pytest.mark.parametrize("gap_mm", [0.0, 0.75])
+def test_four_grids_in_a_row_are_each_found(columns: int, rows: int, gap_mm: float) -> None:
+    rng = np.random.default_rng(40 + columns + int(10 * gap_mm))
+    _all_found(grids_in_rows(rng, GridShape(3, 3), columns, rows, gap_mm))
