@@ -67,7 +67,9 @@ def _inward_corners(polygon: np.ndarray, min_side: float) -> list[tuple[np.ndarr
     incoming, outgoing = polygon - before, after - polygon
     lengths_in = np.linalg.norm(incoming, axis=1)
     lengths_out = np.linalg.norm(outgoing, axis=1)
-    turn = np.cross(incoming, outgoing) / np.maximum(lengths_in * lengths_out, 1e-9)
+    # The z of the 2-D cross product (np.cross of 2-vectors is deprecated in NumPy 2).
+    cross = incoming[:, 0] * outgoing[:, 1] - incoming[:, 1] * outgoing[:, 0]
+    turn = cross / np.maximum(lengths_in * lengths_out, 1e-9)
     # Turning against the outline's own direction of travel is turning inwards.
     orientation = np.sign(_signed_area(polygon))
     inward = (
