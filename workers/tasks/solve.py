@@ -6,7 +6,6 @@ from jobs.steps import SolvedBoard, solve_board_step
 from store import load
 from store.db import autocommit, transaction
 from store.handover import Step, still_waiting
-from store.models import Puzzle
 from store.record import Stage, record_solution
 from workers import runtime
 from workers.app import TASK_SOLVE, app
@@ -32,7 +31,7 @@ def solve_board(self: StageTask, puzzle_id: int) -> None:
             board, _ = load.stored_board(session, puzzle_id, artifacts)
             page, index = load.puzzle_page(session, puzzle_id)
             region = load.stored_region(session, puzzle_id, artifacts)
-            printed_role = session.get_one(Puzzle, puzzle_id).printed_role
+            printed_role = claim.row.printed_role  # the claimed row is the puzzle
         solved = solve_board_step(
             reading,
             board,
