@@ -135,7 +135,10 @@ def _page_ahead(sources: list[PageSource], options: EmbeddedOptions) -> PageAhea
     pages wait for their rows and run on the pool as before."""
     if len(sources) != 1 or sources[0].refused:
         return None
-    return PageAhead(sources[0], options.engine, options.backend, options.job_settings())
+    try:
+        return PageAhead(sources[0], options.engine, options.backend, options.job_settings())
+    except OSError:  # no process to spare: the page runs after its rows, as before
+        return None
 
 
 def _progress_bar(pages: int) -> tqdm:

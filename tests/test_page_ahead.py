@@ -3,11 +3,15 @@ files then carry the names its row's id gives, as a page run after its rows woul
 
 from __future__ import annotations
 
+import errno
+import gc
 import json
 import os
 import signal
 import sqlite3
 from pathlib import Path
+
+import pytest
 
 from pipeline.errors import WorkerCrashed
 from pipeline.ingest.sources import expand_inputs
@@ -95,3 +99,15 @@ def test_a_batch_that_holds_other_pages_to_do_stops_the_page(tmp_path: Path) -> 
     ahead, todo = _ahead(tmp_path)
     assert ahead.outcomes([], stopping=lambda: False) is None
     assert ahead.pid is None
+
+
+def test_without_a_process_to_spare_the_page_runs_after_its_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_fork() -> int:
+        raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    (record,) = run_batch([PHOTO], EmbeddedOptions(tmp_path, progress=False)).records
+    assert record["status"] == "solved"
+    assert gc.get_freeze_count() == 0
