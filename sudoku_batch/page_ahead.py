@@ -19,6 +19,7 @@ import gc
 import os
 import pickle
 import select
+import shutil
 import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -152,16 +153,12 @@ def _exit_code(status: int) -> int | None:
 
 def _made(out_dir: Path, page: PageRef) -> Iterator[Path]:
     """The files and folders written for ``page``: ``<folder>/<stem>.jpg``,
-    ``<folder>/<stem>-g<index>...`` (``store.artifacts.Artifacts``)."""
-    from sudoku_batch.resume import IMAGE_FOLDERS  # with SQLAlchemy: imported after the fork
-
-    for folder in IMAGE_FOLDERS:
-        yield from (out_dir / folder).glob(f"{page.stem}[-.]*")
+    ``<folder>/<stem>-g<index>...`` (``store.artifacts.Artifacts``). Any folder: the
+    provisional stem is no other page's, and nothing is imported to clean up after Ctrl-C."""
+    return out_dir.glob(f"*/{page.stem}[-.]*")
 
 
 def _delete_files(out_dir: Path, page: PageRef) -> None:
-    import shutil
-
     for made in _made(out_dir, page):
         if made.is_dir():
             shutil.rmtree(made, ignore_errors=True)
