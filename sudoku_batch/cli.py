@@ -18,8 +18,8 @@ import sys
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 # The objects of a process that is ending are left to the OS: Python's collections at exit
-# would walk every one (SQLAlchemy's are many), 80-140 CPU-ms of a one-photo `run` (issue 13).
-# A process that goes on after `main` (a test calling it) is not affected until it ends.
+# walked every one (SQLAlchemy's are many), 150-200 CPU-ms of a one-photo `run`, 17-20 after
+# (issue 13). A process that goes on after `main` (a test calling it) is not affected.
 atexit.register(gc.freeze)
 
 from pipeline.errors import SudokuBatchError  # noqa: E402

@@ -3,7 +3,8 @@
 Pages run on a process pool (``page_pool``: one OCR engine and SAT backend per process, one
 ONNX Runtime thread each, since one thread per process beat two here; a worker that dies fails
 only its page); an unfinished batch of the same inputs is resumed (``resume``); Ctrl-C stops
-cleanly (``interrupt``). This coordinating process owns the
+cleanly (``interrupt``). A lone page is not queued: it starts in a forked process before
+the store is even imported (``page_ahead``). This coordinating process owns the
 SQLite database and the progress bar, and persists each page through ``store.record``, the same
 functions the Celery workers call. ``results.jsonl`` is then read back from the database, so it
 says exactly what a person querying the tables would see.
