@@ -10,6 +10,11 @@ the same command with ``PYTHONPATH`` set to it and this interpreter, turn about,
 output folder each time; the user's cache folder is shared, and one untimed run per checkout
 first fills it (the state of every run after a user's first). CPU is the child's user+sys
 time. Wall time is noisy on a shared machine, so the load average is printed too.
+
+A new ``git worktree`` has no compiled rater (``pip install -e`` builds its extensions in
+place, untracked): copy ``pipeline_rating__mypyc*.so``, ``pipeline/rating/*.so`` and
+``pipeline/rating/compiled_sources.json`` into it, or it rates in pure Python and its
+imports differ (``pipeline.rating.compiled_core``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Pages run on a process pool (``page_pool``: one OCR engine and SAT backend per process, one
 ONNX Runtime thread each, since one thread per process beat two here; a worker that dies fails
 only its page); an unfinished batch of the same inputs is resumed (``resume``); Ctrl-C stops
-cleanly (``interrupt``). This coordinating process owns the
+cleanly (``interrupt``). A lone page is not queued: it starts in a forked process before
+the store is even imported (``page_ahead``). This coordinating process owns the
 SQLite database and the progress bar, and persists each page through ``store.record``, the same
 functions the Celery workers call. ``results.jsonl`` is then read back from the database, so it
 says exactly what a person querying the tables would see.
@@ -17,21 +18,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tqdm import tqdm
-
 from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
 from pipeline.errors import InternalError, Interrupted
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
-from pipeline.ingest.sources import expand_inputs
+from pipeline.ingest.sources import PageSource, expand_inputs
 from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
 from pipeline.solve.backends import DEFAULT_BACKEND
 from sudoku_batch.interrupt import stop_requested
+from sudoku_batch.page_ahead import PageAhead
 from sudoku_batch.page_job import PageJobSettings, PageOutcome
 from sudoku_batch.page_pool import run_pages
 
 if TYPE_CHECKING:  # SQLAlchemy is imported when used: `run --help` need not load it
     from sqlalchemy import Engine
     from sqlalchemy.orm import Session, sessionmaker
+    from tqdm import tqdm
 
 DATABASE_NAME = "sudoku-batch.sqlite"
 RESULTS_NAME = "results.jsonl"
@@ -79,39 +80,72 @@ def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> BatchRu
     the output folder unless ``options.restart``); the records are also written to
     ``out_dir/results.jsonl``. On SIGINT or SIGTERM the pages not done are marked
     ``interrupted`` and the results of the others are still written."""
+    inputs = [str(path) for path in inputs]
+    # Listed before the database exists: a folder's listing skips the database file anyway.
+    sources = list(expand_inputs(inputs, options.limits))
+    ahead = _page_ahead(sources, options)
+    try:
+        return _run_listed(inputs, sources, options, ahead)
+    finally:
+        if ahead is not None:
+            ahead.stop()  # if still running: an error or Ctrl-C came before its outcome
+
+
+def _run_listed(
+    inputs: list[str], sources: list[PageSource], options: EmbeddedOptions, ahead: PageAhead | None
+) -> BatchRun:
     from store.record import inputs_label
     from sudoku_batch.resume import prepare_batch
 
-    inputs = [str(path) for path in inputs]
     engine, sessions = open_database(options.out_dir)
-    sources = expand_inputs(inputs, options.limits)
     with sessions.begin() as session:
         prepared = prepare_batch(
             session, inputs_label(inputs), sources, options.out_dir, options.restart
         )
     run = BatchRun(prepared.batch_id, [], prepared.resumed, prepared.pages_kept)
-    bar = tqdm(total=len(prepared.todo), unit="page", disable=not options.progress, smoothing=0.1)
+    bar = _progress_bar(len(prepared.todo)) if options.progress else None
     with stop_requested() as stopping:
-        outcomes = run_pages(
-            prepared.todo,
-            min(options.jobs, len(prepared.todo)),  # no idle processes for a short batch
-            options.engine,
-            options.backend,
-            options.job_settings(),
-            stopping,
-        )
+        outcomes = ahead.outcomes(prepared.todo, stopping) if ahead is not None else None
+        if outcomes is None:
+            outcomes = run_pages(
+                prepared.todo,
+                min(options.jobs, len(prepared.todo)),  # no idle processes for a short batch
+                options.engine,
+                options.backend,
+                options.job_settings(),
+                stopping,
+            )
         for page, outcome in outcomes:
             with sessions.begin() as session:
                 _persist(session, page.page_id, outcome)
             run.pages_done += 1
-            bar.update(1)
-    bar.close()
+            if bar is not None:
+                bar.update(1)
+    if bar is not None:
+        bar.close()
     run.interrupted = stopping()
     if run.interrupted:
         with sessions.begin() as session:
             _mark_interrupted(session, prepared.batch_id)
     run.records = write_results(engine, sessions, prepared.batch_id, options.out_dir)
     return run
+
+
+def _page_ahead(sources: list[PageSource], options: EmbeddedOptions) -> PageAhead | None:
+    """A lone page is started at once, beside the store's start-up (``page_ahead``); more
+    pages wait for their rows and run on the pool as before."""
+    if len(sources) != 1 or sources[0].refused:
+        return None
+    try:
+        return PageAhead(sources[0], options.engine, options.backend, options.job_settings())
+    except OSError:  # no process to spare: the page runs after its rows, as before
+        return None
+
+
+def _progress_bar(pages: int) -> tqdm:
+    from tqdm import tqdm  # and multiprocessing, for its lock: 30 CPU-ms, only if shown
+
+    return tqdm(total=pages, unit="page", smoothing=0.1)
 
 
 def _mark_interrupted(session, batch_id: int) -> None:

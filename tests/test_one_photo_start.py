@@ -1,5 +1,7 @@
 """What a one-photo ``run`` loads (issue 13): no process pool and, once the user's cache holds
-the OCR graphs and the empty database, neither onnx (the model cut) nor Alembic."""
+the OCR graphs and the empty database, neither onnx (the model cut) nor Alembic. The page runs
+in a process of its own, forked before the store is imported (``sudoku_batch.page_ahead``), so
+this one never loads ONNX Runtime; nor tqdm without a bar, nor PostgreSQL's dialect."""
 
 from __future__ import annotations
 
@@ -12,7 +14,15 @@ from pathlib import Path
 from tests.conftest import REPO_ROOT
 
 PHOTO = REPO_ROOT / "examples" / "photo.jpg"
-HEAVY = ("pebble", "onnx", "alembic", "concurrent.futures.process")
+HEAVY = (
+    "pebble",
+    "onnx",
+    "alembic",
+    "concurrent.futures.process",
+    "onnxruntime",
+    "tqdm",
+    "sqlalchemy.dialects.postgresql",
+)
 RUN_AND_LIST = """
 import json, sys
 from sudoku_batch.cli import main
