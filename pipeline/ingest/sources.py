@@ -334,13 +334,9 @@ def _rasterise_pdf_page(source: PageSource, dpi: int, limits: InputLimits) -> np
             (pixels_wide, pixels_high),
             limits,
         )
-        # A native bitmap's buffer is a ctypes array that Python owns, not pdfium: the array
-        # viewing it keeps it alive after the bitmap is closed, so the page needs no copy (a
-        # copy cost 6 of the 34 CPU-ms of rendering a 200 dpi book page).
-        bitmap = page.render(
-            scale=scale, grayscale=False, bitmap_maker=pypdfium2.PdfBitmap.new_native
-        )
-        bgr = np.ascontiguousarray(bitmap.to_numpy()[:, :, :3])
+        bitmap = page.render(scale=scale, grayscale=False)
+        # A copy: the bitmap's buffer is freed with the bitmap, below.
+        bgr = np.array(bitmap.to_numpy()[:, :, :3], order="C")
         bitmap.close()
     except pypdfium2.PdfiumError as error:
         raise UnreadableInput(
