@@ -29,9 +29,16 @@ RENDER_JPEG_QUALITY = 90
 # Boards are stored in grey, the only channel the recogniser reads (its crops are luminance),
 # losslessly, since the server's OCR task reads them again: on the development photos and
 # books-dev JPEG at quality 90 or 95 read 4-5 of 16,914 givens to another digit, a grey PNG
-# none (bench/board_format.py). Grey took a 200 dpi book's boards from 309 to 125 KB a grid,
-# and zlib level 3 to 109 KB for 4 ms more a board (level 6: 102 KB, 18 ms more).
-BOARD_PNG_COMPRESSION = 3
+# none (bench/board_format.py). Grey took a 200 dpi book's boards from 309 to 125 KB a grid.
+# zlib's run-length strategy with every row Paeth-filtered beat zlib levels 1, 3 and 6 in
+# both CPU and bytes (bench/board_png.py; against level 3: 360 development boards 5.9 -> 2.8
+# ms and 84 -> 71 KB a board, the 200 dpi book's 6.3 -> 2.9 ms and 103 -> 88 KB).
+BOARD_PNG_PARAMS = [
+    cv2.IMWRITE_PNG_STRATEGY,
+    cv2.IMWRITE_PNG_STRATEGY_RLE,
+    cv2.IMWRITE_PNG_FILTER,
+    cv2.IMWRITE_PNG_FILTER_PAETH,
+]
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -110,7 +117,7 @@ class Artifacts:
         if suffix == ".jpg":
             params = [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality]
         else:
-            params = [cv2.IMWRITE_PNG_COMPRESSION, BOARD_PNG_COMPRESSION]
+            params = BOARD_PNG_PARAMS
         ok, encoded = cv2.imencode(suffix, pixels, params)
         if not ok:
             raise ValueError(f"could not encode an image of shape {pixels.shape} as {suffix}")

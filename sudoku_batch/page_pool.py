@@ -24,7 +24,7 @@ from pipeline.solve.backend import SatBackend
 from pipeline.solve.backends import make_backend
 from store.artifacts import PageRef
 from store.schema_template import cache_dir
-from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page
+from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page, without_pixels
 
 QUEUED_PER_WORKER = 2  # enough that no worker waits for the next page
 POLL_SECONDS = 0.2  # how soon a stop request is seen while pages run
@@ -145,9 +145,10 @@ def _start_worker_process(engine: str, backend: str, settings: PageJobSettings) 
 def _process_in_worker(source: PageSource, page: PageRef) -> PageOutcome:
     if "error" in _worker_state:
         return PageOutcome(error=_worker_state["error"])  # type: ignore[arg-type]
-    return process_page(
+    outcome = process_page(
         source,
         page,
         *_worker_state["engines"],  # type: ignore[misc]
         _worker_state["settings"],  # type: ignore[arg-type]
     )
+    return without_pixels(outcome)
