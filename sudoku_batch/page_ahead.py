@@ -27,7 +27,7 @@ from pathlib import Path
 from pipeline.errors import InternalError, WorkerCrashed
 from pipeline.ingest.sources import PageSource
 from store.artifacts import PageRef
-from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page
+from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page, without_pixels
 from sudoku_batch.page_pool import POLL_SECONDS, _crash_message, make_engines
 
 PROVISIONAL_ID = 0  # no row has it: the page's files are named by it until its row exists
@@ -133,7 +133,7 @@ def _run_child(
         except Exception as error:  # noqa: BLE001 - raised in the parent instead
             result: PageOutcome | Exception = error
         else:
-            result = process_page(source, page, *engines, settings)
+            result = without_pixels(process_page(source, page, *engines, settings))
         try:
             payload = pickle.dumps(result)
         except Exception as error:  # noqa: BLE001 - as the pool's result that cannot be pickled
