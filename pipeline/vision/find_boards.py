@@ -23,7 +23,7 @@ from pipeline.vision.cells import classify_cells
 from pipeline.vision.gridlines import fit_to_lines
 from pipeline.vision.outlines import candidate_quads
 from pipeline.vision.rectify import survey_board
-from pipeline.vision.touching import parts_of_board, parts_of_outline
+from pipeline.vision.touching import parts_across_a_border, parts_of_board, parts_of_outline
 
 # Candidates are looked for on a copy of the page with its longer side at most this many
 # pixels: plenty to place corners within a fraction of a cell, and quick.
@@ -47,6 +47,9 @@ MIN_AREA_OF_LARGEST = 0.35
 # A Sudoku is square: seen in perspective, one side is at most this many times the other (an
 # outline longer than that holds grids printed against each other, or none).
 MAX_GRID_ASPECT = 2.0
+# An outline of grids of different sizes is cut where two meet, and each piece again, at most
+# this many times over (four grids).
+MAX_CUTS = 3
 # Sudoku variants block a few cells; a region with more than this share of solid cells is a
 # dark panel, a photo or a crossword that happened to show a lattice.
 MAX_BLOCKED_SHARE = 0.2
@@ -113,13 +116,21 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
     return reading_order(_without_solutions(_without_frames(found)))
 
 
-def _judged_grids(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
+def _judged_grids(gray: np.ndarray, outline: np.ndarray, cuts: int = 0) -> list[_Found]:
     """The boards an outline holds: one, or each of the grids printed against each other
-    in it (see pipeline.vision.touching), or none."""
+    in it (see pipeline.vision.touching), or none. ``cuts``: how many times the outline was
+    cut already where grids of different sizes meet."""
     try:
         board = survey_board(gray, BoardLocation(outline.astype(np.float32)))
     except LatticeNotFound:
         parts = parts_of_outline(gray, outline)
+        if not parts and cuts < MAX_CUTS:
+            # Grids of different sizes side by side: each piece holds one or more grids.
+            pieces = [
+                _judged_grids(gray, piece, cuts + 1)
+                for piece in parts_across_a_border(gray, outline)
+            ]
+            return [] if not all(pieces) else [grid for grids in pieces for grid in grids]
     else:
         # Lines are counted on the board fitted to its border: a rough outline cuts some off.
         fitted = _fitted_to_border(gray, board)
