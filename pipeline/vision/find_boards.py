@@ -119,18 +119,16 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
 def _judged_grids(gray: np.ndarray, outline: np.ndarray, cuts: int = 0) -> list[_Found]:
     """The boards an outline holds: one, or each of the grids printed against each other
     in it (see pipeline.vision.touching), or none. ``cuts``: how many times the outline was
-    cut already where grids of different sizes meet."""
+    cut already where grids of different sizes meet (a piece so cut may hold more of them)."""
+    if cuts and cuts < MAX_CUTS and (pieces := parts_across_a_border(gray, outline)):
+        return _judged_pieces(gray, pieces, cuts + 1)
     try:
         board = survey_board(gray, BoardLocation(outline.astype(np.float32)))
     except LatticeNotFound:
         parts = parts_of_outline(gray, outline)
-        if not parts and cuts < MAX_CUTS:
+        if not parts and not cuts:
             # Grids of different sizes side by side: each piece holds one or more grids.
-            pieces = [
-                _judged_grids(gray, piece, cuts + 1)
-                for piece in parts_across_a_border(gray, outline)
-            ]
-            return [] if not all(pieces) else [grid for grids in pieces for grid in grids]
+            return _judged_pieces(gray, parts_across_a_border(gray, outline), 1)
     else:
         # Lines are counted on the board fitted to its border: a rough outline cuts some off.
         fitted = _fitted_to_border(gray, board)
@@ -151,6 +149,19 @@ def _judged_grids(gray: np.ndarray, outline: np.ndarray, cuts: int = 0) -> list[
         if judged is None or not judged.box_lines:
             return []
         grids.append(judged)
+    return grids
+
+
+def _judged_pieces(gray: np.ndarray, pieces: list[np.ndarray], cuts: int) -> list[_Found]:
+    """The boards of each piece of an outline cut where grids of different sizes meet, or
+    none unless every piece is made of boards (covering about its area)."""
+    grids: list[_Found] = []
+    for piece in pieces:
+        judged = _judged_grids(gray, piece, cuts)
+        covered = sum(cv2.contourArea(f.location.corners) for f in judged)
+        if not SAME_GRID_AREA <= covered / cv2.contourArea(piece) <= 1 / SAME_GRID_AREA:
+            return []
+        grids += judged
     return grids
 
 

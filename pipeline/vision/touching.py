@@ -67,8 +67,10 @@ MIN_PIECE_SHARE = 0.2
 # the finer spacing of each other line up.
 CROSSING_STRIP = 0.04
 SAME_LINE = 0.25
-# A piece's outline is looked for with this share of the outline's side around it.
-PIECE_MARGIN = 0.1
+# A piece's outline is looked for with this share of the outline's side around it; one within
+# this many pixels of that margin's edge goes on past it.
+PIECE_MARGIN = 0.25
+PIECE_EDGE_PX = 3
 
 
 def parts_of_outline(gray: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
@@ -139,7 +141,10 @@ def _pieces(
     # The side along the line (TR and BR of the first piece, TL and BL of the second) is put
     # back on its middle.
     for (lo, hi), on_line in (((0, start - 1), [1, 2]), ((end + 1, along.shape[1]), [0, 3])):
-        found = candidate_quads(along[:, lo : hi + 1])
+        piece = along[:, lo : hi + 1]
+        # The largest outline in the piece that does not reach the edge of the margin (one
+        # that does goes on past it: a grid the outline was cut through, or the page's edge).
+        found = [q for q in candidate_quads(piece) if not _reaches_edge(q, piece.shape, on_line)]
         if not found:
             return []
         quad = found[0] + (lo, 0)
@@ -151,6 +156,21 @@ def _pieces(
     return outlines
 
 
+def _reaches_edge(quad: np.ndarray, shape: tuple[int, ...], keep: list[int]) -> bool:
+    """Whether a quad (TL, TR, BR, BL) found on an image of ``shape`` reaches its edge, but
+    for the side through corners ``keep`` (where the piece was cut off)."""
+    height, width = shape[:2]
+    edge = PIECE_EDGE_PX
+    x, y = quad[:, 0], quad[:, 1]
+    outer_x = x[[i for i in range(4) if i not in keep]]
+    return bool(
+        y.min() <= edge
+        or y.max() >= height - 1 - edge
+        or outer_x.min() <= edge
+        or outer_x.max() >= width - 1 - edge
+    )
+
+
 def _border_between_grids(gray: np.ndarray) -> tuple[int, int] | None:
     """The first and last column of a line down the whole of ``gray`` (where it is darker
     than half its peak) where the lines across on its left mostly do not line up with those
@@ -158,9 +178,15 @@ def _border_between_grids(gray: np.ndarray) -> tuple[int, int] | None:
     height, width = gray.shape
     profile = _line_darkness(gray, 0)
     rise, lines = _peaks(profile, round(width / NARROWEST_CELLS))
+    if len(lines) < 3:
+        return None
     strip = max(2, round(CROSSING_STRIP * width))
     narrowest = round(height / NARROWEST_CELLS)
-    for x in lines[(lines > MIN_PIECE_SHARE * width) & (lines < (1 - MIN_PIECE_SHARE) * width)]:
+    # A grid's border is a heavy line (or two a little apart, over paper a cell wide).
+    wide = _rise(profile, round(float(np.median(np.diff(lines)))))[lines]
+    heavy = wide >= HEAVY_WEIGHT * float(np.median(wide))
+    inside = (lines > MIN_PIECE_SHARE * width) & (lines < (1 - MIN_PIECE_SHARE) * width)
+    for x in lines[heavy & inside]:
         gap = max(2, strip // 4)  # clear of the line itself
         left = _peaks(_line_darkness(gray[:, x - strip : x - gap], 1), narrowest)[1]
         right = _peaks(_line_darkness(gray[:, x + gap : x + strip], 1), narrowest)[1]
