@@ -122,13 +122,20 @@ def _judged_grids(gray: np.ndarray, outline: np.ndarray, cuts: int = 0) -> list[
     cut already where grids of different sizes meet (a piece so cut may hold more of them)."""
     if cuts and cuts < MAX_CUTS and (pieces := parts_across_a_border(gray, outline)):
         return _judged_pieces(gray, pieces, cuts + 1)
+    grids = _judged_of_one_size(gray, outline)
+    if grids or cuts:
+        return grids
+    # Grids of different sizes side by side: each piece holds one or more grids.
+    return _judged_pieces(gray, parts_across_a_border(gray, outline), 1)
+
+
+def _judged_of_one_size(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
+    """The boards an outline holds, one or several of one size printed against each other,
+    or none."""
     try:
         board = survey_board(gray, BoardLocation(outline.astype(np.float32)))
     except LatticeNotFound:
         parts = parts_of_outline(gray, outline)
-        if not parts and not cuts:
-            # Grids of different sizes side by side: each piece holds one or more grids.
-            return _judged_pieces(gray, parts_across_a_border(gray, outline), 1)
     else:
         # Lines are counted on the board fitted to its border: a rough outline cuts some off.
         fitted = _fitted_to_border(gray, board)

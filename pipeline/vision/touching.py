@@ -66,7 +66,7 @@ MIN_PIECE_SHARE = 0.2
 # it, mostly do not line up: those of a grid's own line cross it. Lines within this share of
 # the finer spacing of each other line up.
 CROSSING_STRIP = 0.04
-SAME_LINE = 0.25
+SAME_LINE = 0.1
 # A piece's outline is looked for with this share of the outline's side around it; one within
 # this many pixels of that margin's edge goes on past it.
 PIECE_MARGIN = 0.25
