@@ -77,9 +77,7 @@ def parts_of_outline(gray: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
     """The grids of an outline (TL, TR, BR, BL) that shows no lattice when warped square, as
     outlines on the page; [] when it holds no grids printed against each other. It is warped
     to its own shape, where its cells are square again, and its lines are counted."""
-    width, height = _width_and_height(corners)
-    scale = min(1.0, COUNT_SIDE / max(width, height))
-    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    size = _sized(*_width_and_height(corners), COUNT_SIDE)
     from_unit_square = _from_unit_square(corners)
     parts = _grid_parts(_warped(gray, from_unit_square, size, 0.0), from_unit_square)
     if parts is None:
@@ -106,9 +104,7 @@ def parts_across_a_border(gray: np.ndarray, corners: np.ndarray) -> list[np.ndar
     different sizes side by side, cut at the line where they meet (each piece may hold more
     grids); [] when no such line is seen. A grid's own lines cross each other; at the border
     between two grids, the lines of one do not go on as the other's."""
-    width, height = _width_and_height(corners)
-    scale = min(1.0, COUNT_SIDE / max(width, height))
-    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    size = _sized(*_width_and_height(corners), COUNT_SIDE)
     from_unit_square = _from_unit_square(corners)
     warped = _warped(gray, from_unit_square, size, 0.0)
     for axis in (0, 1):
@@ -117,6 +113,12 @@ def parts_across_a_border(gray: np.ndarray, corners: np.ndarray) -> list[np.ndar
         if line is not None:
             return _pieces(gray, from_unit_square, size, axis, np.array(line) / size[axis])
     return []
+
+
+def _sized(width: float, height: float, longest: int) -> tuple[int, int]:
+    """An outline's size warped to its own shape, its longer side ``longest`` at most."""
+    scale = min(1.0, longest / max(width, height))
+    return max(1, round(width * scale)), max(1, round(height * scale))
 
 
 def _pieces(
