@@ -194,9 +194,7 @@ def small_grids_around_9x9(
         start = int(rng.uniform(-0.1, 0.1) * small_side)
         spots = [(start, beside), (start + small_side + step, beside)]
     else:
-        spots = [
-            (int(rng.uniform(0.1, 0.9) * (big_side - small_side)), beside) for _ in range(2)
-        ]
+        spots = [(int(rng.uniform(0.1, 0.9) * (big_side - small_side)), beside) for _ in range(2)]
     # (along the 9x9's side, out from it); for one beside and one below, the second is turned
     # to lie below.
     origins = [(0, 0)]

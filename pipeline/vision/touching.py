@@ -122,7 +122,11 @@ def _sized(width: float, height: float, longest: int) -> tuple[int, int]:
 
 
 def _pieces(
-    gray: np.ndarray, from_unit_square: np.ndarray, size: tuple[int, int], axis: int, line: np.ndarray
+    gray: np.ndarray,
+    from_unit_square: np.ndarray,
+    size: tuple[int, int],
+    axis: int,
+    line: np.ndarray,
 ) -> list[np.ndarray]:
     """The outlines of the two pieces of an outline on either side of a ``line`` (its two
     edges, shares of the outline's side along ``axis``). The outline is not the pieces' (its
