@@ -11,7 +11,12 @@
   with it and with cells of another size;
 - ``touching_doubled``: two or four grids about 1 mm apart, their two borders showing as one
   doubled line;
-- ``thick_border``: a grid whose outer border prints several times as heavy as its box lines.
+- ``thick_border``: a grid whose outer border prints several times as heavy as its box lines;
+- ``touching_wide``: four 9x9s a side (4x1, 1x4, 4x2, 2x4), sharing their borders, 0.5-1 mm
+  apart or about 1 mm apart (doubled lines);
+- ``touching_mixed_rows``: a 9x9 with two smaller grids (6x6 or 4x4) against it, both along
+  one of its sides or one beside and one below it;
+- ``touching_16``: 16x16 grids (1x2, 2x1, 2x2) sharing their borders or 0.5-1 mm apart.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ TOUCHING_GAP_MM = (0.0, 2.0)  # between neighbouring grids' borders (nearly touc
 NEAR_GAP_MM = (0.5, 1.0)  # a gap of under a cell's line spacing: the borders nearly merge
 DOUBLED_GAP_MM = (0.8, 1.3)  # two borders a line's width apart: a doubled line
 ROW_LAYOUTS = ((3, 1), (1, 3), (2, 3), (3, 2), (3, 3))  # columns x rows
+WIDE_LAYOUTS = ((4, 1), (1, 4), (4, 2), (2, 4))
+PAIR_LAYOUTS = ((2, 1), (1, 2), (2, 2))
 SMALL_CELL_RATIO = (0.8, 1.3)  # of a small grid's cells to the 9x9's beside it
 LAYOUT_DPI = 150
 LAYOUT_WIDTH_PX = 1100  # a layout's longer side: a page width at 150 dpi
@@ -120,6 +127,25 @@ def touching_mixed(rng: np.random.Generator) -> HardPhoto:
     return small_grid_beside_9x9(rng, small_shape, gap, below=bool(rng.random() < 0.5))
 
 
+def touching_wide(rng: np.random.Generator) -> HardPhoto:
+    columns, rows = WIDE_LAYOUTS[int(rng.integers(len(WIDE_LAYOUTS)))]
+    gap = (0.0, rng.uniform(*NEAR_GAP_MM), rng.uniform(*DOUBLED_GAP_MM))[int(rng.integers(3))]
+    return grids_in_rows(rng, GridShape(3, 3), columns, rows, gap)
+
+
+def touching_mixed_rows(rng: np.random.Generator) -> HardPhoto:
+    small_shape = GridShape(2, 3) if rng.random() < 0.5 else GridShape(2, 2)
+    gap = _gap_mm(rng, NEAR_GAP_MM)
+    return small_grids_around_9x9(
+        rng, small_shape, gap, below=bool(rng.random() < 0.5), stacked=bool(rng.random() < 0.5)
+    )
+
+
+def touching_16(rng: np.random.Generator) -> HardPhoto:
+    columns, rows = PAIR_LAYOUTS[int(rng.integers(len(PAIR_LAYOUTS)))]
+    return grids_in_rows(rng, GridShape(4, 4), columns, rows, _gap_mm(rng, NEAR_GAP_MM))
+
+
 def grids_in_rows(
     rng: np.random.Generator, shape: GridShape, columns: int, rows: int, gap_mm: float
 ) -> HardPhoto:
@@ -147,6 +173,41 @@ def small_grid_beside_9x9(
     return _photographed(rng, [big_shape, small_shape], [big_cell, small_cell], origins)
 
 
+def small_grids_around_9x9(
+    rng: np.random.Generator, small_shape: GridShape, gap_mm: float, below: bool, stacked: bool
+) -> HardPhoto:
+    """A 9x9 with two smaller grids ``gap_mm`` from it and from each other: both along its
+    right (or bottom) side when ``stacked``, else one beside it and one below it, each
+    anywhere along its side; their cells are of another size than the 9x9's."""
+    big_shape = GridShape(3, 3)
+    step = _border_distance(gap_mm)
+    big_cell = int(LAYOUT_WIDTH_PX / 2 / big_shape.size)
+    big_side = big_cell * big_shape.size
+    if stacked:
+        # Two small grids side by side along the 9x9's side, together about as long as it.
+        small_cell = int((big_side - step) / 2 / small_shape.size * rng.uniform(0.85, 1.15))
+    else:
+        small_cell = int(big_cell * rng.uniform(*SMALL_CELL_RATIO))
+    small_side = small_cell * small_shape.size
+    beside = big_side + step
+    if stacked:
+        start = int(rng.uniform(-0.1, 0.1) * small_side)
+        spots = [(start, beside), (start + small_side + step, beside)]
+    else:
+        spots = [(int(rng.uniform(0.1, 0.9) * (big_side - small_side)), beside) for _ in range(2)]
+    # (along the 9x9's side, out from it); for one beside and one below, the second is turned
+    # to lie below.
+    origins = [(0, 0)]
+    for k, (along, out) in enumerate(spots):
+        down = below if stacked else k == 1
+        origins.append((along, out) if down else (out, along))
+    # A grid drawn above or left of the 9x9 is shifted with everything else onto the page.
+    shift = (min(x for x, _ in origins), min(y for _, y in origins))
+    origins = [(x - shift[0], y - shift[1]) for x, y in origins]
+    cells = [big_cell, small_cell, small_cell]
+    return _photographed(rng, [big_shape, small_shape, small_shape], cells, origins)
+
+
 def thick_border(rng: np.random.Generator) -> HardPhoto:
     puzzle = _puzzle(rng)
     cell = 48
@@ -171,6 +232,9 @@ KINDS: dict[str, Callable[[np.random.Generator], HardPhoto]] = {
     "touching_rows": touching_rows,
     "touching_mixed": touching_mixed,
     "touching_doubled": touching_doubled,
+    "touching_wide": touching_wide,
+    "touching_mixed_rows": touching_mixed_rows,
+    "touching_16": touching_16,
 }
 
 

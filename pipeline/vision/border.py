@@ -77,32 +77,59 @@ def grid_continues_outside(pixels: np.ndarray, board: BoardImage) -> bool:
     around = surround(pixels, board, OUTSIDE_REACH[1])
     rows, cols = around.rows, around.cols
     near, far = (reach * around.cell for reach in OUTSIDE_REACH)
-    down, across = around.down, around.across.T  # both: lines as columns
+    # Lines as columns, and the strokes parallel to the side in the same axes.
+    down, across = (around.down, around.across), (around.across.T, around.down.T)
     # Each band with its rows ordered outwards from the border (flipped above and left).
     bands = [
-        (down, rows[0] - far, rows[0] - near, cols, True),  # above the top side
-        (down, rows[-1] + near, rows[-1] + far, cols, False),  # below the bottom side
-        (across, cols[0] - far, cols[0] - near, rows, True),  # left of the left side
-        (across, cols[-1] + near, cols[-1] + far, rows, False),  # right of the right side
+        (down, rows[0], -1, cols),  # above the top side
+        (down, rows[-1], 1, cols),  # below the bottom side
+        (across, cols[0], -1, rows),  # left of the left side
+        (across, cols[-1], 1, rows),  # right of the right side
     ]
     half_width = max(2, int(round(0.06 * around.cell)))
-    for strokes, start, end, lines, flip in bands:
-        band = strokes[max(0, int(round(start))) : int(round(end)) + 1]
+    for (strokes, parallel), side, outwards, lines in bands:
+        band = _outwards(strokes, side, outwards, near, far)
         if band.shape[0] == 0:
             continue
-        if flip:
-            band = band[::-1]
+        beyond = _outwards(parallel, side, outwards, 0.0, far)
         continuing = 0
-        for line, following in zip(lines[1:-1], lines[2:], strict=True):
+        for before, line, following in zip(lines[:-2], lines[1:-1], lines[2:], strict=True):
             # A line goes on where it is inked from the border outwards (a neighbouring grid's
             # lines across a gap do not) and the cell beside it is not (a dark margin, shadow
-            # or the photo's edge inks both).
+            # or the photo's edge inks both), with no other border across it (the cells beyond
+            # are another grid's, lined up by chance).
             on_line = _inked_from_border(band, line, half_width)
             beside = _inked_share(band, (line + following) / 2, half_width)
-            continuing += on_line >= CONTINUING_COVERAGE and beside < 1 - CONTINUING_COVERAGE
+            continuing += (
+                on_line >= CONTINUING_COVERAGE
+                and beside < 1 - CONTINUING_COVERAGE
+                and not _second_border(beyond, (before + line) / 2, (line + following) / 2)
+            )
         if continuing >= CONTINUING_SHARE * (len(lines) - 2):
             return True
     return False
+
+
+def _outwards(
+    strokes: np.ndarray, side: float, outwards: int, start: float, end: float
+) -> np.ndarray:
+    """The rows of ``strokes`` from ``start`` to ``end`` pixels past a side (at row ``side``),
+    ordered outwards from it (``outwards`` -1: above it)."""
+    if outwards > 0:
+        return strokes[max(0, int(round(side + start))) : int(round(side + end)) + 1]
+    return strokes[max(0, int(round(side - end))) : int(round(side - start)) + 1][::-1]
+
+
+def _second_border(beyond: np.ndarray, lo: float, hi: float) -> bool:
+    """Whether, between columns ``lo`` and ``hi`` of the strokes parallel to a side (rows
+    ordered outwards from its centre line, half a cell of them), another line runs along it
+    past the side's own border, paper between them: no grid has cells under half a cell wide,
+    so it is the border of another grid printed a millimetre or two away."""
+    strip = beyond[:, max(0, int(round(lo))) : int(round(hi)) + 1]
+    if strip.size == 0:
+        return False
+    runs = inked_runs(strip.mean(axis=1) >= 255 * CONTINUING_COVERAGE)
+    return len(runs.starts) > 1
 
 
 def _inked_from_border(band: np.ndarray, x: float, half_width: int) -> float:

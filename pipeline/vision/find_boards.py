@@ -23,7 +23,7 @@ from pipeline.vision.cells import classify_cells
 from pipeline.vision.gridlines import fit_to_lines
 from pipeline.vision.outlines import candidate_quads
 from pipeline.vision.rectify import survey_board
-from pipeline.vision.touching import parts_of_board, parts_of_outline
+from pipeline.vision.touching import parts_across_a_border, parts_of_board, parts_of_outline
 
 # Candidates are looked for on a copy of the page with its longer side at most this many
 # pixels: plenty to place corners within a fraction of a cell, and quick.
@@ -47,6 +47,9 @@ MIN_AREA_OF_LARGEST = 0.35
 # A Sudoku is square: seen in perspective, one side is at most this many times the other (an
 # outline longer than that holds grids printed against each other, or none).
 MAX_GRID_ASPECT = 2.0
+# An outline of grids of different sizes is cut where two meet, and each piece again, at most
+# this many times over (four grids).
+MAX_CUTS = 3
 # Sudoku variants block a few cells; a region with more than this share of solid cells is a
 # dark panel, a photo or a crossword that happened to show a lattice.
 MAX_BLOCKED_SHARE = 0.2
@@ -113,9 +116,22 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
     return reading_order(_without_solutions(_without_frames(found)))
 
 
-def _judged_grids(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
+def _judged_grids(gray: np.ndarray, outline: np.ndarray, cuts: int = 0) -> list[_Found]:
     """The boards an outline holds: one, or each of the grids printed against each other
-    in it (see pipeline.vision.touching), or none."""
+    in it (see pipeline.vision.touching), or none. ``cuts``: how many times the outline was
+    cut already where grids of different sizes meet (a piece so cut may hold more of them)."""
+    if cuts and cuts < MAX_CUTS and (pieces := parts_across_a_border(gray, outline)):
+        return _judged_pieces(gray, pieces, cuts + 1)
+    grids = _judged_of_one_size(gray, outline)
+    if grids or cuts:
+        return grids
+    # Grids of different sizes side by side: each piece holds one or more grids.
+    return _judged_pieces(gray, parts_across_a_border(gray, outline), 1)
+
+
+def _judged_of_one_size(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
+    """The boards an outline holds, one or several of one size printed against each other,
+    or none."""
     try:
         board = survey_board(gray, BoardLocation(outline.astype(np.float32)))
     except LatticeNotFound:
@@ -140,6 +156,19 @@ def _judged_grids(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
         if judged is None or not judged.box_lines:
             return []
         grids.append(judged)
+    return grids
+
+
+def _judged_pieces(gray: np.ndarray, pieces: list[np.ndarray], cuts: int) -> list[_Found]:
+    """The boards of each piece of an outline cut where grids of different sizes meet, or
+    none unless every piece is made of boards (covering about its area)."""
+    grids: list[_Found] = []
+    for piece in pieces:
+        judged = _judged_grids(gray, piece, cuts)
+        covered = sum(cv2.contourArea(f.location.corners) for f in judged)
+        if not SAME_GRID_AREA <= covered / cv2.contourArea(piece) <= 1 / SAME_GRID_AREA:
+            return []
+        grids += judged
     return grids
 
 

@@ -27,13 +27,19 @@ MAX_SOLIDITY = 0.95
 MIN_PIECE_SOLIDITY = 0.9
 # Cuts are drawn this many pixels wide, enough to part the pieces in an 8-connected mask.
 CUT_PX = 3
+# A piece may have inward corners of its own (two smaller grids against a larger one, one
+# cut off): it is cut again, at most this many times over.
+MAX_DEPTH = 1
 
 
-def pieces_at_inward_corners(contour: np.ndarray, min_area: float) -> list[np.ndarray]:
+def pieces_at_inward_corners(
+    contour: np.ndarray, min_area: float, depth: int = 0
+) -> list[np.ndarray]:
     """The contours of the pieces an outline falls into when cut along each side meeting
     at one of its inward corners, one cut at a time, when the cut leaves at least two solid
     pieces of ``min_area`` (a grid beside a grid, not a grid beside a caption); [] when it
-    has no such corner."""
+    has no such corner. Each piece with inward corners of its own (a grid with another
+    against it) is cut the same way, and its pieces count too."""
     if cv2.contourArea(contour) > MAX_SOLIDITY * cv2.contourArea(cv2.convexHull(contour)):
         return []
     perimeter = cv2.arcLength(contour, closed=True)
@@ -57,6 +63,10 @@ def pieces_at_inward_corners(contour: np.ndarray, min_area: float) -> list[np.nd
         grids = [piece for piece in found if _solid(piece, min_area)]
         if len(grids) > 1:
             pieces.extend(piece + (x - 1, y - 1) for piece in grids)
+            if depth < MAX_DEPTH:
+                for piece in grids:
+                    more = pieces_at_inward_corners(piece, min_area, depth + 1)
+                    pieces.extend(p + (x - 1, y - 1) for p in more)
     return pieces
 
 

@@ -23,6 +23,8 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage
+from pipeline.vision.outlines import candidate_quads
+from pipeline.vision.quad import order_corners
 from pipeline.vision.warp import warp
 
 # A Sudoku is square; an outline whose sides differ by about a whole factor (within this share
@@ -57,15 +59,25 @@ DOUBLED_LINE_CELLS = 1.0
 COUNT_MARGIN = 0.01
 # (Three grids in a row show 19 lines or more: a 16x16 shows 17, and a stroke or two of digits.)
 MANY_LINES = 20
+# Grids of different sizes side by side (a 9x9 and a column of smaller grids) meet at a line
+# across the whole outline, each piece at least this share of it...
+MIN_PIECE_SHARE = 0.2
+# ...whose crossing lines, looked at over this share of the outline's side on either side of
+# it, mostly do not line up: those of a grid's own line cross it. Lines within this share of
+# the finer spacing of each other line up.
+CROSSING_STRIP = 0.04
+SAME_LINE = 0.1
+# A piece's outline is looked for with this share of the outline's side around it; one within
+# this many pixels of that margin's edge goes on past it.
+PIECE_MARGIN = 0.25
+PIECE_EDGE_PX = 3
 
 
 def parts_of_outline(gray: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
     """The grids of an outline (TL, TR, BR, BL) that shows no lattice when warped square, as
     outlines on the page; [] when it holds no grids printed against each other. It is warped
     to its own shape, where its cells are square again, and its lines are counted."""
-    width, height = _width_and_height(corners)
-    scale = min(1.0, COUNT_SIDE / max(width, height))
-    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    size = _sized(*_width_and_height(corners), COUNT_SIDE)
     from_unit_square = _from_unit_square(corners)
     parts = _grid_parts(_warped(gray, from_unit_square, size, 0.0), from_unit_square)
     if parts is None:
@@ -85,6 +97,118 @@ def parts_of_board(page: np.ndarray, board: BoardImage) -> list[np.ndarray]:
     if parts is None:
         parts = _grid_parts_with_margin(page, from_unit_square, (side, side))
     return parts or _in_a_row(board.location.corners)
+
+
+def parts_across_a_border(gray: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
+    """The outlines of the two pieces of an outline (TL, TR, BR, BL) that holds grids of
+    different sizes side by side, cut at the line where they meet (each piece may hold more
+    grids); [] when no such line is seen. A grid's own lines cross each other; at the border
+    between two grids, the lines of one do not go on as the other's."""
+    size = _sized(*_width_and_height(corners), COUNT_SIDE)
+    from_unit_square = _from_unit_square(corners)
+    warped = _warped(gray, from_unit_square, size, 0.0)
+    for axis in (0, 1):
+        # Axis 0: a line down the outline, between grids side by side.
+        line = _border_between_grids(warped if axis == 0 else warped.T)
+        if line is not None:
+            return _pieces(gray, from_unit_square, size, axis, np.array(line) / size[axis])
+    return []
+
+
+def _sized(width: float, height: float, longest: int) -> tuple[int, int]:
+    """An outline's size warped to its own shape, its longer side ``longest`` at most."""
+    scale = min(1.0, longest / max(width, height))
+    return max(1, round(width * scale)), max(1, round(height * scale))
+
+
+def _pieces(
+    gray: np.ndarray,
+    from_unit_square: np.ndarray,
+    size: tuple[int, int],
+    axis: int,
+    line: np.ndarray,
+) -> list[np.ndarray]:
+    """The outlines of the two pieces of an outline on either side of a ``line`` (its two
+    edges, shares of the outline's side along ``axis``). The outline is not the pieces' (its
+    four corners cut off the corners of the larger grid where it bends around the smaller):
+    each piece's own outline is looked for on the outline warped with a margin around it,
+    without the line, which runs on past the smaller piece."""
+    shown = 1 + 2 * PIECE_MARGIN
+    warped = _warped(gray, from_unit_square, size, PIECE_MARGIN)
+    along = warped if axis == 0 else warped.T
+    start, end = np.round((line + PIECE_MARGIN) / shown * along.shape[1]).astype(int)
+    to_page = (
+        from_unit_square
+        @ np.array([[shown, 0, -PIECE_MARGIN], [0, shown, -PIECE_MARGIN], [0, 0, 1]])
+        @ np.diag([1 / size[0], 1 / size[1], 1.0])
+    )
+    middle = (start + end) / 2
+    outlines = []
+    # The side along the line (TR and BR of the first piece, TL and BL of the second) is put
+    # back on its middle.
+    for (lo, hi), on_line in (((0, start - 1), [1, 2]), ((end + 1, along.shape[1]), [0, 3])):
+        piece = along[:, lo : hi + 1]
+        # The largest outline in the piece that does not reach the edge of the margin (one
+        # that does goes on past it: a grid the outline was cut through, or the page's edge).
+        found = [q for q in candidate_quads(piece) if not _reaches_edge(q, piece.shape, on_line)]
+        if not found:
+            return []
+        quad = found[0] + (lo, 0)
+        quad[on_line, 0] = middle
+        if axis == 1:
+            quad = quad[:, ::-1]
+        on_page = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64), to_page)
+        outlines.append(order_corners(on_page.reshape(4, 2).astype(np.float32)))
+    return outlines
+
+
+def _reaches_edge(quad: np.ndarray, shape: tuple[int, ...], keep: list[int]) -> bool:
+    """Whether a quad (TL, TR, BR, BL) found on an image of ``shape`` reaches its edge, but
+    for the side through corners ``keep`` (where the piece was cut off)."""
+    height, width = shape[:2]
+    edge = PIECE_EDGE_PX
+    x, y = quad[:, 0], quad[:, 1]
+    outer_x = x[[i for i in range(4) if i not in keep]]
+    return bool(
+        y.min() <= edge
+        or y.max() >= height - 1 - edge
+        or outer_x.min() <= edge
+        or outer_x.max() >= width - 1 - edge
+    )
+
+
+def _border_between_grids(gray: np.ndarray) -> tuple[int, int] | None:
+    """The first and last column of a line down the whole of ``gray`` (where it is darker
+    than half its peak) where the lines across on its left mostly do not line up with those
+    on its right, or None."""
+    height, width = gray.shape
+    profile = _line_darkness(gray, 0)
+    rise, lines = _peaks(profile, round(width / NARROWEST_CELLS))
+    if len(lines) < 3:
+        return None
+    strip = max(2, round(CROSSING_STRIP * width))
+    narrowest = round(height / NARROWEST_CELLS)
+    # A grid's border is a heavy line (or two a little apart, over paper a cell wide).
+    wide = _rise(profile, round(float(np.median(np.diff(lines)))))[lines]
+    heavy = wide >= HEAVY_WEIGHT * float(np.median(wide))
+    inside = (lines > MIN_PIECE_SHARE * width) & (lines < (1 - MIN_PIECE_SHARE) * width)
+    for x in lines[heavy & inside]:
+        gap = max(2, strip // 4)  # clear of the line itself
+        left = _peaks(_line_darkness(gray[:, x - strip : x - gap], 1), narrowest)[1]
+        right = _peaks(_line_darkness(gray[:, x + gap : x + strip], 1), narrowest)[1]
+        if len(left) < 3 or len(right) < 3:
+            continue
+        spacing = min(float(np.median(np.diff(left))), float(np.median(np.diff(right))))
+        distance = np.abs(left[:, None] - right[None, :]).min(axis=1)
+        if (distance <= SAME_LINE * spacing).mean() < 0.5:
+            darker = rise >= rise[x] / 2
+            first, last = int(x), int(x)
+            while first > 0 and darker[first - 1]:
+                first -= 1
+            while last < width - 1 and darker[last + 1]:
+                last += 1
+            return first, last
+    return None
 
 
 def _in_a_row(corners: np.ndarray) -> list[np.ndarray]:

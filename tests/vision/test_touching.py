@@ -1,7 +1,7 @@
 """Outlines that hold grids printed against each other are split into their grids; a single
 grid of any size is not. Photographed layouts of three or more grids, grids about a
-millimetre apart (two borders as one doubled line) and a smaller grid against a 9x9 have
-each grid found."""
+millimetre apart (two borders as one doubled line), a smaller grid against a 9x9 and two
+smaller grids against a 9x9 have each grid found."""
 
 from __future__ import annotations
 
@@ -14,7 +14,12 @@ from pipeline.grid import GridShape
 from pipeline.vision.find_boards import find_boards
 from pipeline.vision.rectify import survey_board
 from pipeline.vision.touching import parts_of_board
-from synth.hard_photos import grids_in_rows, small_grid_beside_9x9
+from synth.hard_photos import (
+    KINDS,
+    grids_in_rows,
+    small_grid_beside_9x9,
+    small_grids_around_9x9,
+)
 from synth.styles import PrintStyle, random_puzzles, styled_page
 from tests.vision.scenes import corner_error
 
@@ -95,3 +100,28 @@ def test_a_union_of_grids_a_millimetre_apart_is_split_when_its_outline_is_off(
 def test_four_grids_in_a_row_are_each_found(columns: int, rows: int, gap_mm: float) -> None:
     rng = np.random.default_rng(40 + columns + int(10 * gap_mm))
     _all_found(grids_in_rows(rng, GridShape(3, 3), columns, rows, gap_mm))
+
+
+def test_a_grid_a_millimetre_from_one_whose_lines_it_lines_up_with_is_found() -> None:
+    # A 6x6 0.75 mm from a 9x9 with cells of the same size, its lines a few pixels off the
+    # 9x9's: they look as if they ran on past its border, but across a second border.
+    rng = np.random.default_rng(2)
+    for _ in range(6):
+        photo = KINDS["touching_mixed"](rng)
+    _all_found(photo)
+
+
+@pytest.mark.parametrize("seed", [0, 3, 6])
+def test_two_smaller_grids_one_beside_and_one_below_a_9x9_are_each_found(seed: int) -> None:
+    small = GridShape(2, 3) if seed % 2 else GridShape(2, 2)
+    rng = np.random.default_rng(seed)
+    _all_found(small_grids_around_9x9(rng, small, 0.0, below=False, stacked=False))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 4])
+def test_two_smaller_grids_side_by_side_along_a_9x9_are_each_found(seed: int) -> None:
+    # The two together are about as long as the 9x9's side: one outline without inward
+    # corners, cut where the lines of the 9x9 stop.
+    small = GridShape(2, 3) if seed % 2 else GridShape(2, 2)
+    rng = np.random.default_rng(seed)
+    _all_found(small_grids_around_9x9(rng, small, 0.0, below=seed % 4 >= 2, stacked=True))
