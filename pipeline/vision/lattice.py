@@ -56,10 +56,11 @@ FAINT_LINE_MIN_GREY = 12
 # cells can reach a fifth of a row: with it, every interior line must run most of the board,
 # as printed hairlines do.
 FAINT_WEAKEST_LINE = 0.75
-# Gaps in a dashed or dotted line up to this share of the board (1.5 mm of a 9 cm grid, a
-# sixth of a 9x9's cell, a quarter of a 16x16's) are bridged in the second pass: shorter than
-# the space between digits in neighbouring cells, longer than a printed dash's gap.
-DASH_GAP_SHARE = 1 / 60
+# Gaps in a dashed or dotted line up to this share of a cell (1 mm of a 9x9 in a 9 cm grid)
+# are bridged when the lines are looked for a third time: longer than a printed dash's or
+# dot's gap, well short of the space between digits in neighbouring cells (wider, it joins
+# them into rows as long as lines, beside the border of a filled 16x16).
+DASH_GAP_CELLS = 0.12
 # Box lines must be at least this much thicker than cell lines on average to be seen as such;
 # a crossword or a plain table has uniform lines.
 MIN_BOX_CONTRAST = 1.2
@@ -105,19 +106,19 @@ def _fitting(board_pixels: np.ndarray, every_size: bool = False) -> Iterator[Lat
     first = _fits(gray, ink, darkness, SIZES)
     found = next(first, None)
     # Hairlines in light grey among many digits (a filled 16x16 whose boxes alone print
-    # black) can fall below the ink threshold, and dashed or dotted cell lines are no long
-    # stroke at all: the grid then reads as its boxes, or as nothing. Larger sizes are tried
-    # again with the faint lines too and a dashed line's gaps bridged; only larger, so that a
-    # photo's creases and paper grain cannot turn a grid into a smaller one.
+    # black) can fall below the ink threshold, and the grid then reads as its boxes. Larger
+    # sizes are tried again with the faint lines too; only larger, so that a photo's creases
+    # and paper grain cannot turn a grid into a smaller one.
     larger = tuple(n for n in SIZES if found is None or n > found.shape.size)
     if larger:
         faint = cv2.bitwise_or(ink, faint_ink(gray, darkness))
-        gap = max(1, round(DASH_GAP_SHARE * min(gray.shape[:2])))
         # Measuring the faint ink's lines costs as much as the first pass; most boards (every
-        # one without hairlines or dashes) are spared it by a bound on their coverage.
-        larger = _may_fit(faint, larger, FAINT_WEAKEST_LINE, gap)
-        if larger:
-            yield from _fits(gray, faint, darkness, larger, FAINT_WEAKEST_LINE, gap)
+        # one without hairlines) are spared it by a bound on their coverage.
+        sizes = _may_fit(faint, larger, FAINT_WEAKEST_LINE)
+        fitted = list(_fits(gray, faint, darkness, sizes, FAINT_WEAKEST_LINE)) if sizes else []
+        # Dashed or dotted cell lines are no long stroke at all until their gaps are bridged:
+        # without, the grid reads as its boxes, or as nothing.
+        yield from fitted or _dashed_fits(gray, faint, darkness, larger)
     if found is not None:
         yield found
     if every_size:
@@ -152,6 +153,24 @@ def _fits(
             yield Lattice(GridShape.square(n), tuple(row_lines), tuple(col_lines), False)
         else:
             yield Lattice(shape, tuple(row_lines), tuple(col_lines))
+
+
+def _dashed_fits(
+    gray: np.ndarray, ink: np.ndarray, darkness: np.ndarray, sizes: tuple[int, ...]
+) -> Iterator[Lattice]:
+    """The lattices of those of ``sizes`` whose combs fit the ink's lines, gaps of up to
+    DASH_GAP_CELLS of the size's cell in them bridged, every interior line running most of
+    the board. The gap is the size's own, so each size bridged is measured on its own; most
+    are spared it by the bound for the widest gap."""
+    side = min(gray.shape[:2])
+
+    def gap(n: int) -> int:
+        return max(1, round(DASH_GAP_CELLS * side / n))
+
+    bounded = _may_fit(ink, sizes, FAINT_WEAKEST_LINE, max(gap(n) for n in sizes))
+    for n in bounded:
+        if _may_fit(ink, (n,), FAINT_WEAKEST_LINE, gap(n)):
+            yield from _fits(gray, ink, darkness, (n,), FAINT_WEAKEST_LINE, gap(n))
 
 
 def _may_fit(
