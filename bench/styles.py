@@ -17,7 +17,7 @@ import argparse
 import time
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -43,6 +43,11 @@ class StyledSet:
     fill: float = 0.4
 
 
+# Grey hairline cells, dashed; grey 1 pt box lines; alternate boxes shaded.
+GREY_DASHED_SHADED = PrintStyle(
+    thin_pt=0.3, thick_pt=1.0, line_grey=110, shaded_boxes=True, dashed=True
+)
+
 # Each style, and the combinations the issue names, in type synth.book never uses among them.
 SETS = {
     "hairline-grey": StyledSet(PrintStyle(thin_pt=0.3, thick_pt=0.3, line_grey=150)),
@@ -51,15 +56,7 @@ SETS = {
     ),
     "dashed": StyledSet(PrintStyle(thin_pt=0.5, thick_pt=1.5, dashed=True)),
     "grey-dashed-shaded-right": StyledSet(
-        PrintStyle(
-            thin_pt=0.3,
-            thick_pt=1.0,
-            line_grey=110,
-            shaded_boxes=True,
-            dashed=True,
-            align="right",
-            digit_scale=0.7,
-        )
+        replace(GREY_DASHED_SHADED, align="right", digit_scale=0.7)
     ),
     "grey-shaded-top-light": StyledSet(
         PrintStyle(
@@ -83,15 +80,7 @@ SETS = {
         PrintStyle(thin_pt=0.5, thick_pt=1.5, dashed=True, font="DejaVuSans-Oblique.ttf")
     ),
     "16-letters-grey-dashed-shaded": StyledSet(
-        PrintStyle(
-            thin_pt=0.3,
-            thick_pt=1.0,
-            line_grey=110,
-            shaded_boxes=True,
-            dashed=True,
-            labels="letters",
-            font="DejaVuSerifCondensed.ttf",
-        ),
+        replace(GREY_DASHED_SHADED, labels="letters", font="DejaVuSerifCondensed.ttf"),
         SIXTEEN,
         count=1,
         columns=1,
