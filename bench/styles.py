@@ -69,6 +69,10 @@ SETS = {
             font="DejaVuSans-ExtraLight.ttf",
         )
     ),
+    "doubled-boxes": StyledSet(PrintStyle(thin_pt=0.5, thick_pt=3.0, doubled=True)),
+    "doubled-grey-shaded": StyledSet(
+        PrintStyle(thin_pt=0.3, thick_pt=2.0, line_grey=100, shaded_boxes=True, doubled=True)
+    ),
     "oversized": StyledSet(PrintStyle(thin_pt=1.0, thick_pt=3.0, digit_scale=2.2)),
     "oversized-bold": StyledSet(
         PrintStyle(thin_pt=1.0, thick_pt=3.0, digit_scale=1.8, font="DejaVuSansMono-Bold.ttf")

@@ -38,6 +38,7 @@ class PrintStyle:
     labels: Labels = "numbers"
     shaded_boxes: bool = False  # alternate boxes shaded grey, as many books mark boxes
     dashed: bool = False  # the cell lines (not the box lines) dashed
+    doubled: bool = False  # the box lines inside the grid as two thin lines, paper between
     font: str | None = None  # a font file name (synth.fonts); None: DejaVu Sans
 
 
@@ -52,7 +53,9 @@ LETTERS = PrintStyle(thin_pt=0.5, thick_pt=2.0, labels="letters")
 # Boxes shown by shading alone: every line a grey hairline, alternate boxes grey.
 SHADED_HAIRLINE = PrintStyle(thin_pt=0.3, thick_pt=0.3, line_grey=110, shaded_boxes=True)
 DASHED_CELL_LINES = PrintStyle(thin_pt=0.5, thick_pt=1.5, dashed=True)
+DOUBLED_BOX_LINES = PrintStyle(thin_pt=0.5, thick_pt=3.0, doubled=True)
 SHADE_RGB = (200, 200, 200)
+PAPER = 255
 # A dash and the gap after it, as shares of a cell.
 DASH_CELLS, GAP_CELLS = 0.12, 0.08
 
@@ -95,9 +98,11 @@ def styled_page(
             digit_scale=style.digit_scale,
             align=style.align,
         )
+        first = int(rendered.corners[0, 0])
         if style.dashed:
-            first = int(rendered.corners[0, 0])
             _dash_cell_lines(rendered.image, generated.puzzle.shape, first, cell_px, thin_px)
+        if style.doubled:
+            _double_box_lines(rendered.image, generated.puzzle.shape, first, cell_px, thick_px)
         size = rendered.image.shape[0]
         x0 = int(margin + (k % columns) * slot + (slot - size) / 2)
         y0 = int(margin + (k // columns) * slot + (slot - size) / 2)
@@ -136,6 +141,23 @@ def _dash_cell_lines(
         if i % shape.box_rows:  # a horizontal cell line
             band = image[pos - half : pos + half + 1, span]
             band[:, gaps] = image[pos - half - 1, span][gaps][None]
+
+
+def _double_box_lines(
+    image: np.ndarray, shape: GridShape, first: int, cell_px: int, thick_px: int
+) -> None:
+    """Each box line inside the grid as two lines a third of its width, paper between, in
+    place."""
+    n = shape.size
+    lines = [first + i * cell_px for i in range(n + 1)]
+    core = thick_px // 3 // 2  # half the paper between, round the line's centre
+    span = slice(lines[0], lines[-1])
+    for i in range(1, n):
+        pos = lines[i]
+        if i % shape.box_cols == 0:
+            image[span, pos - core : pos + core + 1] = PAPER
+        if i % shape.box_rows == 0:
+            image[pos - core : pos + core + 1, span] = PAPER
 
 
 def _printed(points: float, dpi: int, grey: int) -> tuple[int, int]:

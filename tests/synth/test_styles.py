@@ -43,3 +43,14 @@ def test_shaded_boxes_alternate():
     shaded = page.grids[0].shaded
     assert (0, 3) in shaded and (0, 0) not in shaded and (3, 3) not in shaded
     assert len(shaded) == 4 * 9
+
+
+def test_doubled_style_splits_box_lines_in_two():
+    page = _page(PrintStyle(thin_pt=1.0, thick_pt=3.0, doubled=True))
+    corners = page.grids[0].corners
+    x = int(round(corners[0, 0] + 3 * (corners[1, 0] - corners[0, 0]) / 9))
+    y = int(round((corners[0, 1] + corners[3, 1]) / 2 + 5))
+    across = page.image[y, x - 4 : x + 5].min(axis=1)
+    # ink, paper, ink across the box line
+    assert across[4] > 200 and across.min() < 100
+    assert np.flatnonzero(across < 100).min() < 4 < np.flatnonzero(across < 100).max()

@@ -13,6 +13,7 @@ from synth.degrade import scan
 from synth.grid_image import Align, cell_kind
 from synth.styles import (
     DASHED_CELL_LINES,
+    DOUBLED_BOX_LINES,
     HAIRLINE_BOXES,
     HAIRLINE_GREY,
     HAIRLINE_LEFT_ALIGNED,
@@ -145,3 +146,9 @@ def test_a_16x16_with_dashed_cell_lines_is_not_read_as_its_boxes() -> None:
     # Its solid box lines alone fit a 4x4.
     style = PrintStyle(thin_pt=0.5, thick_pt=1.5, dashed=True, labels="letters")
     _read_all(style, GridShape(4, 4), 1, 1, 150, fill=0.5)
+
+
+@pytest.mark.parametrize("dpi", [150, 600])
+def test_doubled_box_lines_are_one_box_line(dpi: int) -> None:
+    # Two thin lines with paper between, where other books print one thick line.
+    _read_all(DOUBLED_BOX_LINES, GridShape(3, 3), 4, 2, dpi)
