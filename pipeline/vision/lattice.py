@@ -117,8 +117,12 @@ def _fitting(board_pixels: np.ndarray, every_size: bool = False) -> Iterator[Lat
         sizes = _may_fit(faint, larger, FAINT_WEAKEST_LINE)
         fitted = list(_fits(gray, faint, darkness, sizes, FAINT_WEAKEST_LINE)) if sizes else []
         # Dashed or dotted cell lines are no long stroke at all until their gaps are bridged:
-        # without, the grid reads as its boxes, or as nothing.
-        yield from fitted or _dashed_fits(gray, faint, darkness, larger)
+        # without, the grid reads as its boxes (lines all alike), or as nothing. A grid seen
+        # with thicker box lines was seen whole.
+        if fitted or (found is not None and found.box_lines):
+            yield from fitted
+        else:
+            yield from _dashed_fits(gray, faint, darkness, larger)
     if found is not None:
         yield found
     if every_size:
