@@ -4,12 +4,15 @@ rendered by the project's own ingest and degraded by its own synth code, against
 Run from the repository root:
     python -m bench.books [--variants pdf,150,300,scan] [--every 1] [--failures]
 
-Variants: ``pdf`` is the page as a job reads a PDF (ingest's default dpi); ``150`` and ``300``
-render at those dpi; ``scan`` renders at 200 dpi and scans it (a turn of up to 1.5 degrees,
-grey paper, mild blur, noise, JPEG 70). Each page goes through ``rectify_page`` and
-``recognise_board`` as a job's steps call them. Per generator and variant it reports grids
-found, grids of the right size (and box shape), grids fully right, the cell error over the
-grids of the right size, and CPU seconds per page and per grid (one core, as a worker runs).
+Variants: ``pdf`` is the page as a job reads a PDF (ingest's default dpi); any number renders
+at that dpi (``150`` and ``300`` by default; ``120`` and ``600`` are the ends of the range books
+are printed to PDF or scanned at); ``scan`` renders at 200 dpi and scans it (a turn of up to 1.5
+degrees, grey paper, mild blur, noise, JPEG 70); ``rough`` is a careless scan of the same
+(``synth.degrade.ROUGH``: up to 4 degrees, darker paper, blur 1-1.5, JPEG 40). Each page goes
+through ``rectify_page`` and ``recognise_board`` as a job's steps call them. Per generator and
+variant it reports grids found, grids of the right size (and box shape), grids fully right, the
+cell error over the grids of the right size, and CPU seconds per page and per grid (one core,
+as a worker runs).
 
 The truth has no positions, so found boards are matched to true grids by content: a board of
 the right size goes to the grid whose givens it agrees with most; a board of another size to
@@ -44,6 +47,7 @@ DATASET = "books-dev"
 VARIANTS = ("pdf", "150", "300", "scan")
 # The scan of the issue: 200 dpi, then synth.degrade.scan.
 SCAN_DPI = 200
+SCANS = {"scan": degrade.FLATBED, "rough": degrade.ROUGH}
 
 
 @dataclass(frozen=True)
@@ -123,13 +127,12 @@ def render(root: Path, page: BookPage, variant: str) -> np.ndarray:
     source = page_source(root, page)
     if variant == "pdf":
         return load_page(source).pixels
-    if variant != "scan":
+    if variant not in SCANS:
         return load_page(source, dpi=int(variant)).pixels
     pixels = load_page(source, dpi=SCAN_DPI).pixels
     # One scan per page, the same on every run.
-    return degrade.scan(
-        pixels, np.random.default_rng(zlib.crc32(f"{page.file}:{page.page}".encode()))
-    )
+    rng = np.random.default_rng(zlib.crc32(f"{page.file}:{page.page}".encode()))
+    return degrade.scan(pixels, rng, SCANS[variant])
 
 
 def read_page(pixels: np.ndarray, engine: OcrEngine) -> tuple[tuple[Read, ...], str | None]:

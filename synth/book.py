@@ -102,12 +102,21 @@ def random_shading(shape: GridShape, rng: np.random.Generator) -> frozenset[tupl
     n, style = shape.size, rng.choice(["none", "none", "boxes", "cells"])
     cells = [(r, c) for r in range(n) for c in range(n)]
     if style == "boxes":
-        return frozenset(
-            (r, c) for r, c in cells if (r // shape.box_rows + c // shape.box_cols) % 2
-        )
+        return alternate_boxes(shape)
     if style == "cells":
         return frozenset(cell for cell in cells if rng.random() < 0.12)
     return frozenset()
+
+
+def alternate_boxes(shape: GridShape) -> frozenset[tuple[int, int]]:
+    """The cells of every other box, chequered."""
+    n = shape.size
+    return frozenset(
+        (r, c)
+        for r in range(n)
+        for c in range(n)
+        if (r // shape.box_rows + c // shape.box_cols) % 2
+    )
 
 
 def draw_page(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -117,19 +119,32 @@ def jpeg_roundtrip(image: np.ndarray, quality: int) -> np.ndarray:
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
+@dataclass(frozen=True)
+class ScanStrength:
+    """How hard a scanner treats a page: a turn of up to ``rotation_deg`` either way, paper
+    grey between ``paper_grey``, blur sigma between ``blur_sigma``, grey noise, JPEG."""
+
+    rotation_deg: float
+    paper_grey: tuple[float, float]
+    blur_sigma: tuple[float, float]
+    noise_sigma: float
+    jpeg_quality: int
+
+
 # A flatbed scan of a book page: turned by up to 1.5 degrees, grey paper, mild blur, noise,
 # JPEG 70.
-SCAN_ROTATION_DEG = 1.5
-SCAN_PAPER_GREY = (220, 240)
-SCAN_BLUR_SIGMA = (0.5, 0.9)
-SCAN_NOISE_SIGMA = 3.0
-SCAN_JPEG_QUALITY = 70
+FLATBED = ScanStrength(1.5, (220, 240), (0.5, 0.9), 3.0, 70)
+# A careless one (an office copier's scan-to-PDF, a page laid on crooked): turned by up to 4
+# degrees, darker paper, a soft focus, more noise, JPEG 40.
+ROUGH = ScanStrength(4.0, (195, 230), (1.0, 1.5), 5.0, 40)
 
 
-def scan(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The page as a flatbed scanner returns it."""
-    image, _ = rotate(image, rng.uniform(-SCAN_ROTATION_DEG, SCAN_ROTATION_DEG))
-    image = tint(image, np.full(3, rng.uniform(*SCAN_PAPER_GREY), np.float32))
-    image = blur(image, rng.uniform(*SCAN_BLUR_SIGMA))
-    image = sensor_noise(image, rng, SCAN_NOISE_SIGMA)
-    return jpeg_roundtrip(image, SCAN_JPEG_QUALITY)
+def scan(
+    image: np.ndarray, rng: np.random.Generator, strength: ScanStrength = FLATBED
+) -> np.ndarray:
+    """The page as a scanner returns it."""
+    image, _ = rotate(image, rng.uniform(-strength.rotation_deg, strength.rotation_deg))
+    image = tint(image, np.full(3, rng.uniform(*strength.paper_grey), np.float32))
+    image = blur(image, rng.uniform(*strength.blur_sigma))
+    image = sensor_noise(image, rng, strength.noise_sigma)
+    return jpeg_roundtrip(image, strength.jpeg_quality)

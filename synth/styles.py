@@ -3,8 +3,9 @@
 ``synth.book`` draws the project's own house style at random; here one style is set for the
 whole page, so that a test can name the style it covers: hairline or grey lines (a TikZ grid
 drawn at 0.3 pt), no thicker box lines (a spreadsheet print), digits larger than their cells,
-numbers set against a cell's side, 16x16 with numbers or letters, and six to eight grids to a
-page, close together.
+numbers set against a cell's side, 16x16 with numbers or letters, alternate boxes shaded
+instead of (or as well as) drawn in thicker lines, dashed cell lines, type in faces synth.book
+never uses, and six to eight grids to a page, close together.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.grid import GridShape
-from synth.book import Page, page_size_px
+from synth.book import Page, alternate_boxes, page_size_px
 from synth.grid_image import Align, Labels, odd, render_grid
 from synth.puzzles import GeneratedPuzzle, random_puzzle
 from synth.truth import PlacedGrid
@@ -35,6 +36,10 @@ class PrintStyle:
     digit_scale: float = 1.0
     align: Align = "centre"
     labels: Labels = "numbers"
+    shaded_boxes: bool = False  # alternate boxes shaded grey, as many books mark boxes
+    dashed: bool = False  # the cell lines (not the box lines) dashed
+    doubled: bool = False  # the box lines inside the grid as two thin lines, paper between
+    font: str | None = None  # a font file name (synth.fonts); None: DejaVu Sans
 
 
 HAIRLINE_GREY = PrintStyle(thin_pt=0.3, thick_pt=0.3, line_grey=150)
@@ -45,6 +50,14 @@ LEFT_ALIGNED = PrintStyle(thin_pt=0.5, thick_pt=2.0, align="left")
 # Grey hairline cells, boxes in black 1 pt lines, numbers set against the left line.
 HAIRLINE_LEFT_ALIGNED = PrintStyle(thin_pt=0.3, thick_pt=1.0, line_grey=100, align="left")
 LETTERS = PrintStyle(thin_pt=0.5, thick_pt=2.0, labels="letters")
+# Boxes shown by shading alone: every line a grey hairline, alternate boxes grey.
+SHADED_HAIRLINE = PrintStyle(thin_pt=0.3, thick_pt=0.3, line_grey=110, shaded_boxes=True)
+DASHED_CELL_LINES = PrintStyle(thin_pt=0.5, thick_pt=1.5, dashed=True)
+DOUBLED_BOX_LINES = PrintStyle(thin_pt=0.5, thick_pt=3.0, doubled=True)
+SHADE_RGB = (200, 200, 200)
+PAPER = 255
+# A dash and the gap after it, as shares of a cell.
+DASH_CELLS, GAP_CELLS = 0.12, 0.08
 
 
 def styled_page(
@@ -78,16 +91,24 @@ def styled_page(
             thick_px=thick_px,
             margin_px=thick_px,
             rng=rng,
+            font=style.font,
+            shaded=alternate_boxes(generated.puzzle.shape) if style.shaded_boxes else frozenset(),
+            shade_rgb=SHADE_RGB,
             line_rgb=(thin_grey,) * 3,
             digit_scale=style.digit_scale,
             align=style.align,
         )
+        first = int(rendered.corners[0, 0])
+        if style.dashed:
+            _dash_cell_lines(rendered.image, generated.puzzle.shape, first, cell_px, thin_px)
+        if style.doubled:
+            _double_box_lines(rendered.image, generated.puzzle.shape, first, cell_px, thick_px)
         size = rendered.image.shape[0]
         x0 = int(margin + (k % columns) * slot + (slot - size) / 2)
         y0 = int(margin + (k // columns) * slot + (slot - size) / 2)
         page[y0 : y0 + size, x0 : x0 + size] = rendered.image
         corners = rendered.corners + np.array([x0, y0], np.float32)
-        grids.append(PlacedGrid(generated, corners, frozenset(), rendered.font, style.labels))
+        grids.append(PlacedGrid(generated, corners, rendered.shaded, rendered.font, style.labels))
     return Page(page, tuple(grids))
 
 
@@ -96,6 +117,47 @@ def random_puzzles(
 ) -> list[GeneratedPuzzle]:
     cells = shape.size**2
     return [random_puzzle(shape, rng, holes=int(round(cells * (1 - fill)))) for _ in range(count)]
+
+
+def _dash_cell_lines(
+    image: np.ndarray, shape: GridShape, first: int, cell_px: int, thin_px: int
+) -> None:
+    """Break each cell line (not box lines, not the border) into dashes, in place; ``first``
+    is the centre pixel of the grid's first line. A gap takes the colour of the cell beside
+    it."""
+    n = shape.size
+    lines = [first + i * cell_px for i in range(n + 1)]
+    half = thin_px // 2
+    period = max(2, round((DASH_CELLS + GAP_CELLS) * cell_px))
+    gap = max(1, round(GAP_CELLS * cell_px))
+    gaps = np.zeros(lines[-1] - lines[0], bool)
+    gaps[np.arange(gaps.size) % period >= period - gap] = True
+    span = slice(lines[0], lines[-1])
+    for i in range(1, n):
+        pos = lines[i]
+        if i % shape.box_cols:  # a vertical cell line
+            band = image[span, pos - half : pos + half + 1]
+            band[gaps] = image[span, pos - half - 1][gaps][:, None]
+        if i % shape.box_rows:  # a horizontal cell line
+            band = image[pos - half : pos + half + 1, span]
+            band[:, gaps] = image[pos - half - 1, span][gaps][None]
+
+
+def _double_box_lines(
+    image: np.ndarray, shape: GridShape, first: int, cell_px: int, thick_px: int
+) -> None:
+    """Each box line inside the grid as two lines a third of its width, paper between, in
+    place."""
+    n = shape.size
+    lines = [first + i * cell_px for i in range(n + 1)]
+    core = thick_px // 3 // 2  # half the paper between, round the line's centre
+    span = slice(lines[0], lines[-1])
+    for i in range(1, n):
+        pos = lines[i]
+        if i % shape.box_cols == 0:
+            image[span, pos - core : pos + core + 1] = PAPER
+        if i % shape.box_rows == 0:
+            image[pos - core : pos + core + 1, span] = PAPER
 
 
 def _printed(points: float, dpi: int, grey: int) -> tuple[int, int]:

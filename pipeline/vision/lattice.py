@@ -56,6 +56,11 @@ FAINT_LINE_MIN_GREY = 12
 # cells can reach a fifth of a row: with it, every interior line must run most of the board,
 # as printed hairlines do.
 FAINT_WEAKEST_LINE = 0.75
+# Gaps in a dashed or dotted line up to this share of a cell (1 mm of a 9x9 in a 9 cm grid)
+# are bridged when the lines are looked for a third time: longer than a printed dash's or
+# dot's gap, well short of the space between digits in neighbouring cells (wider, it joins
+# them into rows as long as lines, beside the border of a filled 16x16).
+DASH_GAP_CELLS = 0.12
 # Box lines must be at least this much thicker than cell lines on average to be seen as such;
 # a crossword or a plain table has uniform lines.
 MIN_BOX_CONTRAST = 1.2
@@ -109,9 +114,15 @@ def _fitting(board_pixels: np.ndarray, every_size: bool = False) -> Iterator[Lat
         faint = cv2.bitwise_or(ink, faint_ink(gray, darkness))
         # Measuring the faint ink's lines costs as much as the first pass; most boards (every
         # one without hairlines) are spared it by a bound on their coverage.
-        larger = _may_fit(faint, larger, FAINT_WEAKEST_LINE)
-        if larger:
-            yield from _fits(gray, faint, darkness, larger, FAINT_WEAKEST_LINE)
+        sizes = _may_fit(faint, larger, FAINT_WEAKEST_LINE)
+        fitted = list(_fits(gray, faint, darkness, sizes, FAINT_WEAKEST_LINE)) if sizes else []
+        # Dashed or dotted cell lines are no long stroke at all until their gaps are bridged:
+        # without, the grid reads as its boxes (lines all alike), or as nothing. A grid seen
+        # with thicker box lines was seen whole.
+        if fitted or (found is not None and found.box_lines):
+            yield from fitted
+        else:
+            yield from _dashed_fits(gray, faint, darkness, larger)
     if found is not None:
         yield found
     if every_size:
@@ -124,12 +135,14 @@ def _fits(
     darkness: np.ndarray,
     sizes: tuple[int, ...],
     weakest: float = WEAK_LINE_COVERAGE,
+    gap: int = 0,
 ) -> Iterator[Lattice]:
     """The lattices of those of ``sizes`` whose combs fit the ink's lines (each interior line
-    covering at least ``weakest`` of the board), in the order of ``sizes``."""
+    covering at least ``weakest`` of the board, gaps of up to ``gap`` pixels in it bridged),
+    in the order of ``sizes``."""
     side = min(gray.shape[:2])
-    rows = _axis_evidence(ink, darkness, horizontal=True)
-    cols = _axis_evidence(ink, darkness, horizontal=False)
+    rows = _axis_evidence(ink, darkness, horizontal=True, gap=gap)
+    cols = _axis_evidence(ink, darkness, horizontal=False, gap=gap)
     for n in sizes:
         if side / n < MIN_RESOLVED_CELL_PX:
             continue
@@ -146,14 +159,35 @@ def _fits(
             yield Lattice(shape, tuple(row_lines), tuple(col_lines))
 
 
-def _may_fit(ink: np.ndarray, sizes: tuple[int, ...], weakest: float) -> tuple[int, ...]:
+def _dashed_fits(
+    gray: np.ndarray, ink: np.ndarray, darkness: np.ndarray, sizes: tuple[int, ...]
+) -> Iterator[Lattice]:
+    """The lattices of those of ``sizes`` whose combs fit the ink's lines, gaps of up to
+    DASH_GAP_CELLS of the size's cell in them bridged, every interior line running most of
+    the board. The gap is the size's own, so each size bridged is measured on its own; most
+    are spared it by the bound for the widest gap."""
+    side = min(gray.shape[:2])
+
+    def gap(n: int) -> int:
+        return max(1, round(DASH_GAP_CELLS * side / n))
+
+    bounded = _may_fit(ink, sizes, FAINT_WEAKEST_LINE, max(gap(n) for n in sizes))
+    for n in bounded:
+        if _may_fit(ink, (n,), FAINT_WEAKEST_LINE, gap(n)):
+            yield from _fits(gray, ink, darkness, (n,), FAINT_WEAKEST_LINE, gap(n))
+
+
+def _may_fit(
+    ink: np.ndarray, sizes: tuple[int, ...], weakest: float, gap: int = 0
+) -> tuple[int, ...]:
     """The sizes whose comb could fit ``ink`` with every interior line covering ``weakest``:
     an upper bound, since a line's coverage (``_axis_evidence``) counts the pixels of its
-    strokes, a subset of the ink, spread by the same few rows."""
+    strokes, a subset of the ink with gaps of up to ``gap`` bridged (so of the ink spread by
+    ``gap`` along the line), spread by the same few rows."""
     side = min(ink.shape[:2])
     bounds = []
     for horizontal in (True, False):
-        spread = (1, 5) if horizontal else (5, 1)
+        spread = (1 + gap, 5) if horizontal else (5, 1 + gap)
         wide = cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_RECT, spread))
         width = ink.shape[1] if horizontal else ink.shape[0]
         bounds.append(_line_sums(wide, horizontal) / (255.0 * width))
@@ -212,17 +246,23 @@ def _darkness(gray: np.ndarray, side: int) -> np.ndarray:
     return cv2.subtract(paper, gray)
 
 
-def line_strokes(ink: np.ndarray, horizontal: bool) -> np.ndarray:
-    """The long horizontal (or vertical) strokes of a board's ink map: its grid lines."""
+def line_strokes(ink: np.ndarray, horizontal: bool, gap: int = 0) -> np.ndarray:
+    """The long horizontal (or vertical) strokes of a board's ink map: its grid lines; with
+    ``gap``, a dashed line's gaps of up to that many pixels are bridged first."""
     # The kernel is shorter than a cell of the largest grid (so lines broken at every crossing
     # by blur still survive) but longer than the strokes of its digits.
     length = max(9, min(ink.shape[:2]) // 25)
     kernel = (length, 1) if horizontal else (1, length)
+    if gap:
+        bridge = (gap + 1, 1) if horizontal else (1, gap + 1)
+        ink = cv2.morphologyEx(
+            ink, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, bridge)
+        )
     return cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, kernel))
 
 
-def _axis_evidence(ink: np.ndarray, darkness: np.ndarray, horizontal: bool) -> _Axis:
-    lines = line_strokes(ink, horizontal)
+def _axis_evidence(ink: np.ndarray, darkness: np.ndarray, horizontal: bool, gap: int = 0) -> _Axis:
+    lines = line_strokes(ink, horizontal, gap)
     # Tolerate a line that wavers by a pixel or two across the board (curled paper).
     spread = (1, 5) if horizontal else (5, 1)
     wavy = cv2.dilate(lines, cv2.getStructuringElement(cv2.MORPH_RECT, spread))

@@ -12,6 +12,8 @@ from pipeline.vision.page_boards import rectify_page
 from synth.degrade import scan
 from synth.grid_image import Align, cell_kind
 from synth.styles import (
+    DASHED_CELL_LINES,
+    DOUBLED_BOX_LINES,
     HAIRLINE_BOXES,
     HAIRLINE_GREY,
     HAIRLINE_LEFT_ALIGNED,
@@ -127,3 +129,26 @@ def test_grids_printed_against_each_other_are_each_found(count: int, columns: in
     # share one border line, and two or four grids made one outline, read as a 12x12 (2x6),
     # a 6x6 without box lines, or nothing.
     _read_all(PrintStyle(), GridShape(3, 3), count, columns, 150, gap_mm=0.0)
+
+
+@pytest.mark.parametrize("dpi", [150, 300])
+def test_grids_with_dashed_cell_lines_are_found(dpi: int) -> None:
+    # A dashed line is no long stroke: opened out with the digits, its grid showed only its
+    # box lines, which fit no comb with a 9x9's spacing, and no grid on the page was found.
+    _read_all(DASHED_CELL_LINES, GridShape(3, 3), 4, 2, dpi)
+
+
+def test_dashed_cell_lines_on_a_scan() -> None:
+    _read_all(DASHED_CELL_LINES, GridShape(3, 3), 2, 2, 200, scanned=True)
+
+
+def test_a_16x16_with_dashed_cell_lines_is_not_read_as_its_boxes() -> None:
+    # Its solid box lines alone fit a 4x4.
+    style = PrintStyle(thin_pt=0.5, thick_pt=1.5, dashed=True, labels="letters")
+    _read_all(style, GridShape(4, 4), 1, 1, 150, fill=0.5)
+
+
+@pytest.mark.parametrize("dpi", [150, 600])
+def test_doubled_box_lines_are_one_box_line(dpi: int) -> None:
+    # Two thin lines with paper between, where other books print one thick line.
+    _read_all(DOUBLED_BOX_LINES, GridShape(3, 3), 4, 2, dpi)
