@@ -130,6 +130,8 @@ def glyph_distances(crops: Sequence[np.ndarray]) -> np.ndarray:
     first, second = np.nonzero(near)
     distance = np.ones((count, count))
     np.fill_diagonal(distance, 0.0)
+    if not first.size:
+        return distance
     best = np.full(first.size, np.inf)
     near_images = images[first]
     for view in shifted(images[second]):
@@ -205,7 +207,8 @@ def glyph_groups(distance: np.ndarray, representatives: int = REPRESENTATIVES) -
         if len(kept) > representatives:
             within = distance[np.ix_(kept, kept)]
             medoid = kept[int(np.argmin(within.sum(axis=1)))]
-            farthest = kept[int(np.argmax(distance[medoid, kept]))]
+            others = [i for i in kept if i != medoid]
+            farthest = others[int(np.argmax(distance[medoid, others]))]
             groups.append(GlyphGroup(tuple(kept), (medoid, farthest)[:representatives]))
     return groups
 
