@@ -8,12 +8,13 @@ medoid and the member least like it. Their reading goes to the rest only when it
 
 - a member stays in its group only if it is clearly nearer to every member of its group than
   to any crop outside it: a margin, not just a threshold;
-- the representatives must read the same digit, each at ``SURE`` or more; a mixed group (a 6
-  among 8s) shows as a disagreement, as its least typical member is one of the two read;
+- the representatives must read the same digit; a mixed group (a 6 among 8s) shows as a
+  disagreement, as its least typical member is one of the two read;
+- every crop read (representatives and the crops read alone) must read at ``SURE`` or more;
 - groups of no more than two, crops without a glyph and the members put out of a group are
   read directly.
 
-When any group fails, the whole board is read crop by crop, as without grouping: doubt costs
+When any check fails, the whole board is read crop by crop, as without grouping: doubt costs
 time, never a reading. Members take the less confident representative's reading. The
 thresholds stand on the distances of same-digit and different-digit pairs measured by
 bench.glyph_groups (docs/throughput.md, "OCR: each glyph read once").
@@ -42,7 +43,7 @@ WINDOW_PX = 3  # the window over which two glyphs' differences are averaged
 SAME_GLYPH = 0.15  # the largest distance between two members of a group
 MARGIN = 0.1  # a member's nearest crop outside its group is this much farther than any inside
 REPRESENTATIVES = 2  # read of each group: its medoid, and the member least like it
-SURE = 0.99  # least confidence of each representative for their reading to propagate
+SURE = 0.99  # least confidence of every crop read for the grouped readings to stand
 PAPER_SHARE, INK_SHARE = 0.9, 0.02  # the quantiles of a cell taken for its paper and its ink
 GLYPH_INK_SHARE = 0.5  # least share of a cell's ink its glyph must hold to be compared
 SPECK_SHARE = 0.005  # blobs smaller than this share of the cell are specks
@@ -233,13 +234,16 @@ class GlyphGroupingEngine:
         readings: dict[int, DigitReading] = dict(
             zip(first, self.engine.read_digits([crops[i] for i in first], symbols), strict=True)
         )
+        # Any doubt has the board read whole, as without grouping: a crop's reading depends on
+        # the others in its line (a line of letter Is alone reads as 1s; a large 7 cut by its
+        # cell's edges, beside fewer others, as a 1).
+        if any(reading.confidence < SURE for reading in readings.values()):
+            return self.engine.read_digits(crops, symbols)
         for group in groups:
             read = [readings[i] for i in group.representatives]
-            shared = min(read, key=lambda reading: reading.confidence)
-            if shared.confidence < SURE or any(r.digit != shared.digit for r in read):
-                # Read the board as a whole: its members alone in lines of their own would
-                # lose the context of the other glyphs (a line of letter Is reads as 1s).
+            if any(reading.digit != read[0].digit for reading in read):
                 return self.engine.read_digits(crops, symbols)
+            shared = min(read, key=lambda reading: reading.confidence)
             for i in group.members:
                 readings.setdefault(i, shared)
         return [readings[i] for i in range(len(crops))]
