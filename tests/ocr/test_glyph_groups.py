@@ -112,14 +112,20 @@ def test_members_take_their_sure_representatives_reading():
 
 
 @pytest.mark.parametrize(
-    "second",
-    [DigitReading(3, 1.0), DigitReading(8, 0.98)],
-    ids=["representatives disagree", "a representative unsure"],
+    ("doubted", "reading"),
+    [
+        ("second", DigitReading(3, 1.0)),
+        ("second", DigitReading(8, 0.98)),
+        ("alone", DigitReading(2, 0.9)),
+    ],
+    ids=["representatives disagree", "a representative unsure", "a crop read alone unsure"],
 )
-def test_a_doubtful_group_has_the_board_read_whole(second):
+def test_doubt_has_the_board_read_whole(doubted, reading):
     crops = eights() + rendered_crops([1, 2, 3], seed=1)
     group = next(g for g in glyph_groups(glyph_distances(crops)) if 0 in g.members)
-    engine = ScriptedEngine({id(crops[group.representatives[1]]): second})
+    assert set(group.members) == set(range(5))
+    crop = crops[group.representatives[1]] if doubted == "second" else crops[6]
+    engine = ScriptedEngine({id(crop): reading})
     readings = GlyphGroupingEngine(engine).read_digits(crops, SYMBOLS)
     assert engine.calls == [len(crops) - len(group.members) + 2, len(crops)]
     assert readings == engine.read_digits(crops, SYMBOLS)
