@@ -37,8 +37,8 @@ GLYPH_PX = 32  # side of the square glyphs are compared in
 GLYPH_RADIUS = 7.0
 SHIFT_PX = 1  # shifts of up to this many pixels each way are tried in a comparison
 WINDOW_PX = 3  # the window over which two glyphs' differences are averaged
-# Distances of same-digit pairs of a board reach 0.12-0.16 (99th percentile, books-dev); those of
-# different digits are at least 0.39 in books-dev, 0.26 in blurred synth fonts, 0.155 in the
+# Distances of same-digit pairs of a board reach 0.11-0.16 (99th percentile, books-dev); those of
+# different digits are at least 0.37 in books-dev, 0.16 in blurred synth fonts, 0.155 in the
 # photos.
 SAME_GLYPH = 0.15  # the largest distance between two members of a group
 MARGIN = 0.1  # a member's nearest crop outside its group is this much farther than any inside
