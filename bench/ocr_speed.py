@@ -20,6 +20,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from bench.throughput import synthetic_book  # noqa: E402
 from pipeline.ingest.sources import expand_inputs, load_page  # noqa: E402
+from pipeline.recognise.ocr.glyph_groups import GlyphGroupingEngine  # noqa: E402
 from pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine  # noqa: E402
 from pipeline.recognise.read_board import recognise_board  # noqa: E402
 from pipeline.vision.page_boards import rectify_page  # noqa: E402
@@ -62,7 +63,9 @@ def main() -> None:
 
 
 VARIANTS = {
-    "default": lambda: PpOcrOnnxEngine(),
+    "each cell": lambda: PpOcrOnnxEngine(),
+    "each glyph once (default)": lambda: GlyphGroupingEngine(PpOcrOnnxEngine()),
+    "each glyph, one representative": lambda: GlyphGroupingEngine(PpOcrOnnxEngine(), 1),
 }
 
 

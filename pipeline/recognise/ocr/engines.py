@@ -7,6 +7,7 @@ from types import MappingProxyType
 
 from pipeline.errors import EngineUnavailable
 from pipeline.recognise.ocr.base import OcrEngine
+from pipeline.recognise.ocr.glyph_groups import GlyphGroupingEngine
 
 
 def _ppocr_onnx(**options: object) -> OcrEngine:
@@ -33,12 +34,18 @@ ENGINES: Mapping[str, Callable[..., OcrEngine]] = MappingProxyType(
 DEFAULT_ENGINE = "ppocr-onnx"
 
 
-def make_engine(name: str = DEFAULT_ENGINE, **options: object) -> OcrEngine:
+def make_engine(
+    name: str = DEFAULT_ENGINE, *, each_cell: bool = False, **options: object
+) -> OcrEngine:
     """A new engine of the named kind; create one per process and reuse it. Every engine takes
-    ``cache_dir``: a folder where it may keep work for later processes (None: nowhere)."""
+    ``cache_dir``: a folder where it may keep work for later processes (None: nowhere).
+
+    The engine reads each distinct glyph of a board once
+    (``pipeline.recognise.ocr.glyph_groups``); ``each_cell`` makes it read every crop."""
     try:
         factory = ENGINES[name]
     except KeyError:
         known = ", ".join(sorted(ENGINES))
         raise EngineUnavailable(f"unknown OCR engine {name!r} (known: {known})") from None
-    return factory(**options)
+    engine = factory(**options)
+    return engine if each_cell else GlyphGroupingEngine(engine)
