@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 BAND_DEPTH = 0.2  # of the board's side, above and below it
 GAP = 0.01  # of the side, left between the board's edge and the band (its outer frame line)
 INK = 128  # grey level below which a pixel is ink, after the band's own contrast stretch
+# Least grey levels between the darkest pixel and the paper (90th percentile) for any ink:
+# shading and paper texture stay under it.
+INK_CONTRAST = 40
 MARGIN = 0.25  # of a line's height, kept around its ink
 FRAME_PAD = (
     0.02  # of the side, around a board's corners: its frame's own ink, on a heading's search
@@ -226,7 +229,7 @@ def _page_lines(
         return []
     sample = region[::4, ::4]
     low, high = float(sample.min()), _percentile(sample, 90)
-    if high - low < 40:
+    if high - low < INK_CONTRAST:
         return []
     covered = np.zeros(bottom, bool)
     pad = int(FRAME_PAD * side) + 1  # a board's own ink (frame, digits) is no text line
@@ -248,7 +251,11 @@ def _page_lines(
                     max(0, top - margin) : stop + margin,
                     max(0, left - margin) : min(gray.shape[1], right + margin),
                 ]
-                out.append(CaptionLine(crop, top, stop, left, right, 0))
+                # The region's contrast may come from elsewhere (a board's shadow): a line
+                # must hold ink of its own. A photo's shaded margin above its grid read as a
+                # heading made the captions session, 45 CPU-ms of a one-photo run.
+                if _percentile(crop, 90) - float(crop.min()) >= INK_CONTRAST:
+                    out.append(CaptionLine(crop, top, stop, left, right, 0))
     return out
 
 
@@ -370,7 +377,7 @@ def _nearest_line(
         return None
     pixels = frame.crop(gray, x0, y0, x1, y1, smooth=False)
     low, high = float(pixels.min()), _percentile(pixels, 90)  # ink may be under 1%
-    if high - low < 40:
+    if high - low < INK_CONTRAST:
         return None  # no contrast: no ink
     rows = _ink(pixels, low, high).any(axis=1)
     runs = _runs(rows)

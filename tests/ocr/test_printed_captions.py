@@ -71,6 +71,19 @@ def test_a_page_without_text_has_no_captions():
     assert page_caption_lines(blank, boards) == [None, None]
 
 
+def test_shading_above_a_board_is_no_heading():
+    """Paper shaded from 245 down to 195 towards a board below it (a photo's shadow), and a
+    faint band of 212-230 in it: the region has contrast, but no line of it holds ink."""
+    page = np.full((800, 800), 245, np.uint8)
+    page[:300] = np.linspace(245, 195, 300, dtype=np.uint8)[:, None]
+    page[20:60, 200:400] = np.linspace(230, 212, 200, dtype=np.uint8)[None, :]
+    boards = [_board(page, 100, 320, side=400)]
+    lines = page_caption_lines(page, boards)
+    assert page_headings(page, boards, lines) == [None]
+    _text(page, "Hard puzzles", 200, 50)  # the same page with text: it is found
+    assert page_headings(page, boards, lines)[0] is not None
+
+
 @pytest.fixture(scope="module")
 def reader():
     return CaptionReader()
