@@ -28,7 +28,7 @@ from pipeline.errors import InternalError, WorkerCrashed
 from pipeline.ingest.sources import PageSource
 from store.artifacts import PageRef
 from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page, without_pixels
-from sudoku_batch.page_pool import POLL_SECONDS, _crash_message, make_engines
+from sudoku_batch.page_pool import POLL_SECONDS, crash_message, make_engines
 
 PROVISIONAL_ID = 0  # no row has it: the page's files are named by it until its row exists
 
@@ -90,7 +90,7 @@ class PageAhead:
             result = pickle.loads(received)
         except Exception:  # noqa: BLE001 - cut short: the child died before it was done
             _delete_files(self.out_dir, self.provisional)
-            yield page, PageOutcome(error=WorkerCrashed(_crash_message(page, _exit_code(status))))
+            yield page, PageOutcome(error=WorkerCrashed(crash_message(page, _exit_code(status))))
             return
         if isinstance(result, Exception):
             _delete_files(self.out_dir, self.provisional)

@@ -83,14 +83,14 @@ def _outcome(future: Future, page: PageRef) -> PageOutcome:
     try:
         return future.result()
     except ProcessExpired as error:
-        return PageOutcome(error=WorkerCrashed(_crash_message(page, error.exitcode)))
+        return PageOutcome(error=WorkerCrashed(crash_message(page, error.exitcode)))
     except SudokuBatchError as error:
         return PageOutcome(error=error)
     except Exception as error:  # noqa: BLE001 - e.g. a result that cannot be pickled
         return PageOutcome(error=InternalError.wrapping(error, "rectify"))
 
 
-def _crash_message(page: PageRef, exitcode: int | None) -> str:
+def crash_message(page: PageRef, exitcode: int | None) -> str:
     how = f"exit code {exitcode}"
     if exitcode is not None and exitcode < 0:
         how = f"killed by {signal.Signals(-exitcode).name}"
