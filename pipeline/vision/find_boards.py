@@ -170,16 +170,7 @@ def _judged_of_one_size(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
         if judged is None or not judged.box_lines:
             return []
         grids.append(judged)
-    return grids if len(grids) < 2 or _alike(grids) else []
-
-
-def _alike(grids: list[_Found]) -> bool:
-    """Whether grids printed in a row are seen alike: each as wide for its height as the
-    others, to within one of its n cells a side (1/n), which is how far off a part cut a
-    row of cells short of its grid is; neighbours in one photo differ far less."""
-    ratios = [_width_over_height(f.location.corners) for f in grids]
-    slack = 1 + 1 / max(f.cells_a_side for f in grids)
-    return max(ratios) <= slack * min(ratios)
+    return grids
 
 
 def _judged_pieces(gray: np.ndarray, pieces: list[np.ndarray], cuts: int) -> list[_Found]:
@@ -319,13 +310,9 @@ def _surveyed(gray: np.ndarray, location: BoardLocation, board: BoardImage) -> B
 
 def _aspect(corners: np.ndarray) -> float:
     """An outline's longer mean side over its shorter."""
-    ratio = _width_over_height(corners)
-    return max(ratio, 1 / ratio)
-
-
-def _width_over_height(corners: np.ndarray) -> float:
     sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
-    return float((sides[0] + sides[2]) / (sides[1] + sides[3]))
+    width, height = sides[0] + sides[2], sides[1] + sides[3]
+    return float(max(width, height) / min(width, height))
 
 
 def _mean_side(corners: np.ndarray) -> float:
