@@ -365,16 +365,7 @@ def _lines_and_box(profile: np.ndarray, doubled: bool) -> tuple[np.ndarray, int]
         return None
     column = profile.astype(np.float32)[:, None]
     gap = np.ones((max(1, round(DOUBLED_GAP_CELLS * cell)), 1), np.uint8)
-    # Paper beyond the ends: else a border a few pixels in from the warp's edge is closed
-    # into it and no longer rises above the paper (the lines cut in half there are kept).
-    closed = cv2.morphologyEx(
-        column,
-        cv2.MORPH_CLOSE,
-        gap,
-        borderType=cv2.BORDER_CONSTANT,
-        borderValue=float(column.min()),
-    )
-    closed = np.maximum(closed, column)[:, 0]
+    closed = cv2.morphologyEx(column, cv2.MORPH_CLOSE, gap)[:, 0]
     return _even_lines(*_peaks(closed, wide), doubled=True)
 
 
