@@ -189,8 +189,7 @@ def _judged_pieces(gray: np.ndarray, pieces: list[np.ndarray], cuts: int) -> lis
 def _cells_alike(grids: list[_Found]) -> bool:
     """Whether grids printed against each other have cells of about one size: each cell's
     area over MIN_AREA_OF_LARGEST of another's (a 4x4 beside a 9x9, see _printed_against).
-    A piece cut through a grid reads as a grid of its box lines, with cells three times
-    as long."""
+    A piece cut through a grid may read as a grid of its box lines, its cells a box wide."""
     cells = [_mean_side(f.location.corners) / f.cells_a_side for f in grids]
     return min(cells) ** 2 >= MIN_AREA_OF_LARGEST * max(cells) ** 2
 
