@@ -60,8 +60,6 @@ def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
     blocks, _ = cv2.findContours(cells, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     outlines, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_AREA_SHARE * gray.shape[0] * gray.shape[1]
-    # Grids of different sizes printed against each other make one outline with inward
-    # corners; its pieces cut there are tried as well.
     meshes = [
         c
         for c, h in zip(contours, hierarchy[0], strict=True)
@@ -69,6 +67,8 @@ def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
     ]
     # A faint border broken on a rough scan lets a mesh's outline run into its cells.
     bridged = [_bridged(c, _stroke_length(mesh.shape)) for c in meshes if not _solid(c)]
+    # Grids of different sizes printed against each other make one outline with inward
+    # corners; its pieces cut there are tried as well.
     pieces = [
         piece
         for contour in [*blocks, *meshes, *bridged]
