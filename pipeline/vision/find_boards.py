@@ -44,6 +44,8 @@ FILLED_SHARE = 0.9
 # factor of ~2 in area); one under this share of the largest grid's area is a side feature,
 # unless printed against a large grid with cells over this share of its cells' area.
 MIN_AREA_OF_LARGEST = 0.35
+# The smallest Sudoku's cells a side.
+MIN_SMALL_GRID_CELLS = 4
 # A Sudoku is square: seen in perspective, one side is at most this many times the other (an
 # outline longer than that holds grids printed against each other, or none).
 MAX_GRID_ASPECT = 2.0
@@ -123,10 +125,22 @@ def _judged_grids(gray: np.ndarray, outline: np.ndarray, cuts: int = 0) -> list[
     if cuts and cuts < MAX_CUTS and (pieces := parts_across_a_border(gray, outline)):
         return _judged_pieces(gray, pieces, cuts + 1)
     grids = _judged_of_one_size(gray, outline)
+    if len(grids) == 1 and not cuts and _may_hold_a_smaller_grid(grids[0]):
+        # A 9x9 with smaller grids along one side may read as one grid of them all.
+        return _judged_pieces(gray, parts_across_a_border(gray, outline), 1) or grids
     if grids or cuts:
         return grids
     # Grids of different sizes side by side: each piece holds one or more grids.
     return _judged_pieces(gray, parts_across_a_border(gray, outline), 1)
+
+
+def _may_hold_a_smaller_grid(found: _Found) -> bool:
+    """Whether a grid is oblong enough to be a union of grids of different sizes, one along
+    a side of the other: a smaller Sudoku has at least 4 cells a side, each at least
+    sqrt(MIN_AREA_OF_LARGEST) as long as the larger grid's, so it lengthens that side by at
+    least that share of its cells."""
+    least = MIN_SMALL_GRID_CELLS * np.sqrt(MIN_AREA_OF_LARGEST) / found.cells_a_side
+    return _aspect(found.location.corners) > 1 + least
 
 
 def _judged_of_one_size(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
@@ -169,7 +183,15 @@ def _judged_pieces(gray: np.ndarray, pieces: list[np.ndarray], cuts: int) -> lis
         if not SAME_GRID_AREA <= covered / cv2.contourArea(piece) <= 1 / SAME_GRID_AREA:
             return []
         grids += judged
-    return grids
+    return grids if grids and _cells_alike(grids) else []
+
+
+def _cells_alike(grids: list[_Found]) -> bool:
+    """Whether grids printed against each other have cells of about one size: each cell's
+    area over MIN_AREA_OF_LARGEST of another's (a 4x4 beside a 9x9, see _printed_against).
+    A piece cut through a grid may read as a grid of its box lines, its cells a box wide."""
+    cells = [_mean_side(f.location.corners) / f.cells_a_side for f in grids]
+    return min(cells) ** 2 >= MIN_AREA_OF_LARGEST * max(cells) ** 2
 
 
 def _judged(

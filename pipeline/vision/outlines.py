@@ -60,18 +60,40 @@ def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
     blocks, _ = cv2.findContours(cells, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     outlines, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_AREA_SHARE * gray.shape[0] * gray.shape[1]
+    meshes = [
+        c
+        for c, h in zip(contours, hierarchy[0], strict=True)
+        if h[3] < 0 and cv2.contourArea(c) >= min_area
+    ]
+    # A faint border broken on a rough scan lets a mesh's outline run into its cells.
+    bridged = [_bridged(c, _stroke_length(mesh.shape)) for c in meshes if not _solid(c)]
     # Grids of different sizes printed against each other make one outline with inward
     # corners; its pieces cut there are tried as well.
     pieces = [
         piece
-        for contour in [
-            *blocks,
-            *(c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] < 0),
-        ]
+        for contour in [*blocks, *meshes, *bridged]
         if cv2.contourArea(contour) >= min_area
         for piece in pieces_at_inward_corners(contour, min_area)
     ]
-    return _quads([*contours, *blocks, *outlines, *pieces], min_area)
+    return _quads([*contours, *bridged, *blocks, *outlines, *pieces], min_area)
+
+
+def _solid(contour: np.ndarray) -> bool:
+    return cv2.contourArea(contour) >= MIN_SOLIDITY * cv2.contourArea(cv2.convexHull(contour))
+
+
+def _bridged(contour: np.ndarray, stroke: int) -> np.ndarray:
+    """A mesh's outline with the breaks in its border bridged, where it ran into the cells:
+    a run of ink shorter than a stroke falls in the opening that makes the mesh, so a break
+    is up to a stroke long, and no grid's outline has an inlet that narrow."""
+    x, y, w, h = cv2.boundingRect(contour)
+    shape_of = np.zeros((h + 2 * stroke, w + 2 * stroke), np.uint8)
+    cv2.drawContours(shape_of, [contour], -1, 255, cv2.FILLED, offset=(stroke - x, stroke - y))
+    closed = cv2.morphologyEx(shape_of, cv2.MORPH_CLOSE, np.ones((stroke, stroke), np.uint8))
+    outer, _ = cv2.findContours(
+        closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x - stroke, y - stroke)
+    )
+    return max(outer, key=cv2.contourArea)
 
 
 def _quads(contours: Sequence[np.ndarray], min_area: float) -> list[np.ndarray]:
@@ -81,10 +103,9 @@ def _quads(contours: Sequence[np.ndarray], min_area: float) -> list[np.ndarray]:
         area = cv2.contourArea(contour)
         if area < min_area:
             continue
-        hull = cv2.convexHull(contour)
-        if area < MIN_SOLIDITY * cv2.contourArea(hull):
+        if not _solid(contour):
             continue
-        corners = _quad_of(hull)
+        corners = _quad_of(cv2.convexHull(contour))
         if corners is not None and _plausible(corners):
             quads.append((cv2.contourArea(corners), corners))
     quads.sort(key=lambda item: -item[0])
@@ -138,10 +159,15 @@ def _line_mesh(ink: np.ndarray) -> np.ndarray:
     A grid is one connected mesh of such strokes even when its border is cut off by the frame
     or faint, and text printed against it (captions, headings) falls away.
     """
-    stroke = max(15, max(ink.shape) // 40)
+    stroke = _stroke_length(ink.shape)
     across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, stroke), np.uint8))
     down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((stroke, 1), np.uint8))
     return cv2.bitwise_or(across, down)
+
+
+def _stroke_length(shape: tuple[int, ...]) -> int:
+    """The shortest run of ink (pixels) that the mesh keeps as a line."""
+    return max(15, max(shape) // 40)
 
 
 def _quad_of(hull: np.ndarray) -> np.ndarray | None:

@@ -67,6 +67,10 @@ MIN_PIECE_SHARE = 0.2
 # the finer spacing of each other line up.
 CROSSING_STRIP = 0.04
 SAME_LINE = 0.1
+# With cells of one size, a smaller grid's lines may line up with most of the larger's by
+# chance; its heavy lines (box lines and borders) do not, when each side shows at least a
+# grid's two borders and a box line between.
+MIN_HEAVY_CROSSING = 3
 # A piece's outline is looked for with this share of the outline's side around it; one within
 # this many pixels of that margin's edge goes on past it.
 PIECE_MARGIN = 0.25
@@ -194,13 +198,16 @@ def _border_between_grids(gray: np.ndarray) -> tuple[int, int] | None:
     inside = (lines > MIN_PIECE_SHARE * width) & (lines < (1 - MIN_PIECE_SHARE) * width)
     for x in lines[heavy & inside]:
         gap = max(2, strip // 4)  # clear of the line itself
-        left = _peaks(_line_darkness(gray[:, x - strip : x - gap], 1), narrowest)[1]
-        right = _peaks(_line_darkness(gray[:, x + gap : x + strip], 1), narrowest)[1]
+        left_profile = _line_darkness(gray[:, x - strip : x - gap], 1)
+        right_profile = _line_darkness(gray[:, x + gap : x + strip], 1)
+        left = _peaks(left_profile, narrowest)[1]
+        right = _peaks(right_profile, narrowest)[1]
         if len(left) < 3 or len(right) < 3:
             continue
         spacing = min(float(np.median(np.diff(left))), float(np.median(np.diff(right))))
-        distance = np.abs(left[:, None] - right[None, :]).min(axis=1)
-        if (distance <= SAME_LINE * spacing).mean() < 0.5:
+        if _share_lined_up(left, right, spacing) < 0.5 or _heavy_apart(
+            (left_profile, left), (right_profile, right), spacing
+        ):
             darker = rise >= rise[x] / 2
             first, last = int(x), int(x)
             while first > 0 and darker[first - 1]:
@@ -209,6 +216,29 @@ def _border_between_grids(gray: np.ndarray) -> tuple[int, int] | None:
                 last += 1
             return first, last
     return None
+
+
+def _share_lined_up(lines: np.ndarray, others: np.ndarray, spacing: float) -> float:
+    """The share of ``lines`` with one of ``others`` within SAME_LINE of the spacing."""
+    distance = np.abs(lines[:, None] - others[None, :]).min(axis=1)
+    return float((distance <= SAME_LINE * spacing).mean())
+
+
+def _heavy_apart(
+    left: tuple[np.ndarray, np.ndarray], right: tuple[np.ndarray, np.ndarray], spacing: float
+) -> bool:
+    """Whether the heavy lines crossing on either side (each a profile and its lines) mostly
+    do not line up, each side showing at least MIN_HEAVY_CROSSING of them."""
+    heavy = []
+    for profile, lines in (left, right):
+        wide = _rise(profile, round(spacing))[lines]
+        heavy.append(lines[wide >= HEAVY_WEIGHT * float(np.median(wide))])
+    if min(len(h) for h in heavy) < MIN_HEAVY_CROSSING:
+        return False
+    return (
+        min(_share_lined_up(heavy[0], heavy[1], spacing), _share_lined_up(*heavy[::-1], spacing))
+        < 0.5
+    )
 
 
 def _in_a_row(corners: np.ndarray) -> list[np.ndarray]:
@@ -361,9 +391,10 @@ def _even_lines(
             lines[first] = round(pair.mean())
         else:
             lines = np.delete(lines, first + int(rise[pair[0]] >= rise[pair[1]]))
-    spacing = np.diff(lines)
     if len(lines) < 3:
         return None
+    lines = _missed_lines_put_back(lines, cell)
+    spacing = np.diff(lines)
     slack = np.full(len(spacing), EVEN_SPACING * cell)
     if doubled:
         beside_heavy = rise[lines] >= heavy_rise
@@ -384,6 +415,16 @@ def _even_lines(
     if per_box < 2 or np.abs(box - per_box).max() > EVEN_SPACING * per_box:
         return None
     return lines, per_box
+
+
+def _missed_lines_put_back(lines: np.ndarray, cell: float) -> np.ndarray:
+    """The lines with one put back in the middle of each two cells without one: a thin line
+    faint in one band (a shadow's edge, a photo's blur) is missed, and a grid has no cell
+    twice as wide as the others."""
+    spacing = np.diff(lines)
+    missed = np.abs(spacing - 2 * cell) <= EVEN_SPACING * cell
+    middles = (lines[:-1][missed] + lines[1:][missed]) // 2
+    return np.sort(np.concatenate([lines, middles]))
 
 
 def _peaks(profile: np.ndarray, window: int) -> tuple[np.ndarray, np.ndarray]:

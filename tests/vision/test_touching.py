@@ -125,3 +125,46 @@ def test_two_smaller_grids_side_by_side_along_a_9x9_are_each_found(seed: int) ->
     small = GridShape(2, 3) if seed % 2 else GridShape(2, 2)
     rng = np.random.default_rng(seed)
     _all_found(small_grids_around_9x9(rng, small, 0.0, below=seed % 4 >= 2, stacked=True))
+
+
+def _nth(make, seed: int, n: int):
+    """The ``n``-th photo ``make`` draws from ``seed`` (as bench.hard_photos --layouts does)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        make(rng)
+    return make(rng)
+
+
+def _smaller_grids_along_a_side(small: GridShape, gap_mm: float):
+    return lambda rng: small_grids_around_9x9(
+        rng, small, gap_mm, below=bool(rng.random() < 0.5), stacked=True
+    )
+
+
+@pytest.mark.parametrize("n", [0, 3])
+def test_a_9x9_with_two_4x4s_along_a_side_is_not_read_as_one_oblong_grid(n: int) -> None:
+    # The union, half as long again as wide, showed a 9x9 lattice: an oblong grid is tried
+    # cut where the lines of two grids stop.
+    _all_found(_nth(_smaller_grids_along_a_side(GridShape(2, 2), 0.75), 2144, n))
+
+
+def test_two_4x4s_with_cells_as_large_as_the_9x9s_beside_it_are_found() -> None:
+    # Cells of one size: most of the 4x4s' lines line up with the 9x9's by chance, but their
+    # box lines and borders do not.
+    _all_found(_nth(_smaller_grids_along_a_side(GridShape(2, 2), 0.75), 2144, 1))
+
+
+def test_a_piece_cut_through_a_9x9_is_not_taken_for_a_4x4() -> None:
+    # An inward-corner piece holding the top of a 9x9 and the 6x6 beside it was cut between
+    # them; the 9x9's part read as a 4x4 of its box lines, with cells twice the 6x6's.
+    make = lambda rng: small_grids_around_9x9(  # noqa: E731
+        rng, GridShape(2, 3), 0.75, below=bool(rng.random() < 0.5), stacked=False
+    )
+    _all_found(_nth(make, 2163, 1))
+
+
+def test_nine_grids_with_a_thin_line_faint_in_one_band_are_each_found() -> None:
+    # One thin line of the union, light in one band, was missed and the cells did not count
+    # as whole grids.
+    make = lambda rng: grids_in_rows(rng, GridShape(3, 3), 3, 3, 1.1)  # noqa: E731
+    _all_found(_nth(make, 1042, 3))
