@@ -25,12 +25,15 @@ MARGIN_CELLS = 0.3
 # A crossing further off than this share of a cell is a line traced onto something else; the
 # homography's place is kept for it.
 MAX_BEND = 0.4
-# A page bends its lines alike: an inner line whose offsets run further than this share of a
-# cell (the median along it) from the midway of its two neighbours' is a line traced onto the
-# strokes of the digits beside it, and is taken to lie midway between them. A curl moves
-# neighbouring lines apart by a few hundredths of a cell (at most a third of a cell at a corner,
-# over the whole board); a trace caught by a bold digit's stem, by a fifth to two fifths.
+# A page bends its lines alike: a crossing whose offset is further than this share of a cell
+# from the smooth run of its neighbours' (a quadratic along the row of lines it belongs to) is
+# a line traced onto the strokes of the digits beside it, and takes that run's offset instead.
+# A curl moves neighbouring lines apart by a few hundredths of a cell (at most a third of a
+# cell at a corner, over the whole board); a trace caught by a bold digit's stem, by a fifth
+# to two fifths.
 OFF_NEIGHBOURS = 0.15
+# The run of the neighbours is fitted from this many crossings or more.
+MIN_NEIGHBOURS = 4
 
 
 def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
@@ -58,8 +61,8 @@ def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
     offset_x[wild] = offset_y[wild] = 0.0
     # A vertical line's offset across is compared with its neighbours' along a row of
     # crossings, a horizontal line's down a column.
-    offset_x = _lines_off_their_neighbours(offset_x, traced, OFF_NEIGHBOURS * cell)
-    offset_y = _lines_off_their_neighbours(offset_y.T, traced.T, OFF_NEIGHBOURS * cell).T
+    offset_x = _along_neighbours(offset_x, traced & ~wild, OFF_NEIGHBOURS * cell)
+    offset_y = _along_neighbours(offset_y.T, (traced & ~wild).T, OFF_NEIGHBOURS * cell).T
     if np.hypot(offset_x, offset_y).max() < STRAIGHT_ENOUGH * cell:
         return board
     places = np.arange(side, dtype=np.float32)
@@ -76,24 +79,25 @@ def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
     return BoardImage(board.location, pixels_out, board.homography, lattice)
 
 
-def _lines_off_their_neighbours(
-    offsets: np.ndarray, traced: np.ndarray, tolerance: float
-) -> np.ndarray:
-    """Offsets (a column per line, a row per crossing along it) with each inner line whose
-    offsets run more than ``tolerance`` (their median) from the midway of its traced
-    neighbours' put at that midway; the furthest first, and the rest judged again."""
+def _along_neighbours(offsets: np.ndarray, trusted: np.ndarray, tolerance: float) -> np.ndarray:
+    """Offsets (crossings, a row of them per row) with each trusted one that strays more than
+    ``tolerance`` from a quadratic through the rest of its row replaced by that quadratic's
+    value; the worst is dropped first, and the fit made again."""
     result = offsets.copy()
-    whole = traced.all(axis=0)
-    inner = np.flatnonzero(whole[:-2] & whole[1:-1] & whole[2:]) + 1
-    checked = set(inner.tolist())
-    while checked:
-        midway = {j: (result[:, j - 1] + result[:, j + 1]) / 2 for j in checked}
-        off = {j: float(np.median(np.abs(result[:, j] - midway[j]))) for j in checked}
-        worst = max(off, key=off.get)
-        if off[worst] <= tolerance:
-            break
-        result[:, worst] = midway[worst]
-        checked.discard(worst)
+    places = np.arange(offsets.shape[1], dtype=float)
+    for row, trusted_row in zip(result, trusted, strict=True):
+        keep = trusted_row.copy()
+        if keep.sum() <= MIN_NEIGHBOURS:
+            continue
+        while True:
+            fit = np.polyfit(places[keep], row[keep], 2)
+            stray = np.where(keep, np.abs(np.polyval(fit, places) - row), 0.0)
+            worst = int(np.argmax(stray))
+            if stray[worst] <= tolerance or keep.sum() <= MIN_NEIGHBOURS:
+                break
+            keep[worst] = False
+        dropped = trusted_row & ~keep
+        row[dropped] = np.polyval(fit, places[dropped])
     return result
 
 

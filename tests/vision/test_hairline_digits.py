@@ -8,28 +8,18 @@ import pytest
 from pipeline.grid import GridShape
 from pipeline.vision.page_boards import rectify_page
 from synth.grid_image import cell_kind
-from synth.styles import PrintStyle, random_puzzles, styled_page
-
-# DejaVu Sans ExtraLight at 0.7 of the usual size, set against the top of grey-lined cells
-# with alternate boxes shaded (bench.styles' grey-shaded-top-light).
-HAIRLINE_TOP = PrintStyle(
-    thin_pt=0.3,
-    thick_pt=0.3,
-    line_grey=120,
-    shaded_boxes=True,
-    align="top",
-    digit_scale=0.7,
-    font="DejaVuSans-ExtraLight.ttf",
-)
+from synth.styles import HAIRLINE_FONT_TOP, random_puzzles, styled_page
 
 
 @pytest.mark.parametrize("dpi", [150, 300])
 def test_hairline_digits_set_against_the_top_are_givens(dpi: int) -> None:
     # A 1-2 px stroke covers under 1% of a 64 px cell: measured by the darkest 1% of a cell's
-    # pixels, a 7 off the centre was as light as paper, and its cell taken for empty.
+    # pixels, a 7 off the centre was as light as paper, and its cell taken for empty. (The
+    # traces of these grey hairlines catch digits, and bent such boards by a fifth of a cell:
+    # see pipeline.vision.straighten.)
     rng = np.random.default_rng(12)
     puzzles = random_puzzles(GridShape(3, 3), 8, rng, 0.45)
-    page = styled_page(puzzles, HAIRLINE_TOP, dpi=dpi, columns=2, rng=rng)
+    page = styled_page(puzzles, HAIRLINE_FONT_TOP, dpi=dpi, columns=2, rng=rng)
     boards = rectify_page(page.image)
     assert len(boards) == len(page.grids)
     for found, truth in zip(boards, page.grids, strict=True):
