@@ -103,14 +103,9 @@ def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: flo
     inside = int(np.count_nonzero(in_glyph[iy0:iy1, ix0:ix1]))
     off_centre = _off_centre(boxes, ((top + bottom) / 2 - y0, (left + right) / 2 - x0), height)
     min_spill = 0.0 if off_centre else MIN_SPILL_SHARE
-    pad_y, pad_x = int(round(PADDING * height)), int(round(PADDING * width))
     if inside >= (1 - min_spill) * np.count_nonzero(in_glyph):
-        # Flush against the crop's edge, a stroke reads as something else (a clipped 7's bar
-        # at the top edge read as a 1): the paper the print left around it is given back.
-        margin = cv2.copyMakeBorder(
-            interior, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_CONSTANT, value=int(paper)
-        )
-        return Glyph(margin, aspects)
+        return Glyph(interior, aspects)
+    pad_y, pad_x = int(round(PADDING * height)), int(round(PADDING * width))
     # The interior, grown to take in the glyph where it spills.
     gy0 = max(0, min(iy0, int(boxes[:, 1].min()) - pad_y))
     gx0 = max(0, min(ix0, int(boxes[:, 0].min()) - pad_x))
