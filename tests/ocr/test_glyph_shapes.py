@@ -67,8 +67,8 @@ def test_a_rough_scan_of_large_print_is_read_upright(engine, large_print_rough_s
 
 def test_a_rough_scan_of_large_print_is_read_right(engine, large_print_rough_scan, shared_data):
     # Its bold digits beside a cell line caught the line's trace, the straightening bent the
-    # board by a third of a cell there, and two empty cells held a line (read as digits);
-    # its 7s, clipped by their cells, read as 1s with their bars flush against the crop's top.
+    # board by a third of a cell there: two empty cells held a line (read as digits), and
+    # three 7s, cut there, read as 1s.
     found = large_print_rough_scan
     recognised = recognise_board(found.board, found.cells, engine)
     with open(shared_data / "books-dev" / "manifest.jsonl") as manifest:
