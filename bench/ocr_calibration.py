@@ -41,7 +41,7 @@ from pipeline.recognise.ocr.ctc_lines import BLANK, LOG_FLOOR, SINGLE_SLOT, CtcL
 from pipeline.recognise.ocr.engines import make_engine
 from pipeline.recognise.ocr.glyph_groups import GlyphGroupingEngine
 from pipeline.recognise.orientation import read_upright, settled_upright
-from pipeline.recognise.read_board import cell_interiors
+from pipeline.recognise.read_board import cell_glyphs, cell_interiors
 from pipeline.vision.rectify import MAX_CELL_PX, MIN_CELL_PX, square_homography
 
 SIZE = 9
@@ -234,9 +234,12 @@ def orientation_figures(engine, samples, jitter: float, seed: int = 1) -> dict[i
     cpu_ms = {r: [] for r in range(4)}
     for sample in samples:
         corners = sample.corners if not jitter else jittered(sample.corners, jitter, rng)
-        crops, _ = given_crops(board_from_corners(sample, corners), sample.givens)
+        board = board_from_corners(sample, corners)
+        glyphs = cell_glyphs(
+            board, [divmod(i, SIZE) for i, value in enumerate(sample.givens) if value]
+        )
         for r in range(4):
-            turned = [np.rot90(crop, -r) for crop in crops]
+            turned = [glyph.turned(-r) for glyph in glyphs]
             start = time.process_time()
             turns, readings = read_upright(turned, engine, digit_symbols(SIZE))
             cpu_ms[r].append((time.process_time() - start) * 1000)

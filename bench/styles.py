@@ -27,7 +27,7 @@ from pipeline.grid import GridShape
 from pipeline.recognise.ocr.base import OcrEngine
 from pipeline.recognise.ocr.engines import make_engine
 from synth import degrade
-from synth.styles import PrintStyle, random_puzzles, styled_page
+from synth.styles import HAIRLINE_FONT_TOP, PrintStyle, random_puzzles, styled_page
 
 SCAN_DPI = 200
 NINE = GridShape(3, 3)
@@ -58,17 +58,7 @@ SETS = {
     "grey-dashed-shaded-right": StyledSet(
         replace(GREY_DASHED_SHADED, align="right", digit_scale=0.7)
     ),
-    "grey-shaded-top-light": StyledSet(
-        PrintStyle(
-            thin_pt=0.3,
-            thick_pt=0.3,
-            line_grey=120,
-            shaded_boxes=True,
-            align="top",
-            digit_scale=0.7,
-            font="DejaVuSans-ExtraLight.ttf",
-        )
-    ),
+    "grey-shaded-top-light": StyledSet(HAIRLINE_FONT_TOP),
     "doubled-boxes": StyledSet(PrintStyle(thin_pt=0.5, thick_pt=3.0, doubled=True)),
     "doubled-grey-shaded": StyledSet(
         PrintStyle(thin_pt=0.3, thick_pt=2.0, line_grey=100, shaded_boxes=True, doubled=True)

@@ -54,6 +54,17 @@ LETTERS = PrintStyle(thin_pt=0.5, thick_pt=2.0, labels="letters")
 SHADED_HAIRLINE = PrintStyle(thin_pt=0.3, thick_pt=0.3, line_grey=110, shaded_boxes=True)
 DASHED_CELL_LINES = PrintStyle(thin_pt=0.5, thick_pt=1.5, dashed=True)
 DOUBLED_BOX_LINES = PrintStyle(thin_pt=0.5, thick_pt=3.0, doubled=True)
+# A hairline font (DejaVu Sans ExtraLight, held out of synth.book) at 0.7 of the usual size,
+# set against the top of grey hairline cells, alternate boxes shaded.
+HAIRLINE_FONT_TOP = PrintStyle(
+    thin_pt=0.3,
+    thick_pt=0.3,
+    line_grey=120,
+    shaded_boxes=True,
+    align="top",
+    digit_scale=0.7,
+    font="DejaVuSans-ExtraLight.ttf",
+)
 SHADE_RGB = (200, 200, 200)
 PAPER = 255
 # A dash and the gap after it, as shares of a cell.

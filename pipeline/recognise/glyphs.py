@@ -6,9 +6,15 @@ books): the interior then cuts the glyph, and a 7 without its bar reads as 1, a 
 arm as 2. When the glyph's ink reaches the interior's edge, the cell is looked at with half a
 cell around it, the grid lines there are painted over with paper, and the crop is the box of
 the ink that crosses the cell's centre, wherever it ends.
+
+Which way up a board is starts from its glyphs' shapes (``pipeline.recognise.orientation``),
+so each glyph also carries the shapes of its ink blobs, measured where the glyph is: a glyph
+that fills its interior is cut by it, and only the look around the cell sees its outline.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -34,16 +40,32 @@ OFF_CENTRE = 0.25
 SMALL_GLYPH = 0.5
 # The glyph is read whole only when at least this share of its ink lies outside the interior.
 MIN_SPILL_SHARE = 0.05
+# Ink blobs smaller than this share of a cell's interior are specks, not strokes of a digit.
+SPECK_SHARE = 0.02
 
 
-def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: float) -> np.ndarray:
+@dataclass(frozen=True)
+class Glyph:
+    """A given cell's crop to read, and log(height / width) of each of its glyph's ink blobs
+    (each digit of a 10..16 is its own blob)."""
+
+    crop: np.ndarray
+    aspects: tuple[float, ...]
+
+    def turned(self, quarter_turns: int) -> Glyph:
+        """The glyph turned counter-clockwise by quarter turns."""
+        sign = -1.0 if quarter_turns % 2 else 1.0
+        return Glyph(np.rot90(self.crop, quarter_turns), tuple(sign * a for a in self.aspects))
+
+
+def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: float) -> Glyph:
     """The crop to read for cell (row, col) of a grey board: its interior trimmed by
     ``trim`` of the cell on each side, or the whole glyph when that spills past it."""
     rows, cols = lattice.row_lines, lattice.col_lines
     top, bottom, left, right = rows[row], rows[row + 1], cols[col], cols[col + 1]
     interior = _crop(gray, top, bottom, left, right, trim)
     if interior.size == 0 or not _reaches_edge(interior):
-        return interior
+        return Glyph(interior, blob_aspects(interior))
     height, width = bottom - top, right - left
     y0 = max(0, int(round(top - SPILL_REACH * height)))
     y1 = min(gray.shape[0], int(round(bottom + SPILL_REACH * height)))
@@ -62,6 +84,8 @@ def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: flo
     cx1 = int(round(right - (1 - CENTRE_FRACTION) / 2 * width)) - x0
     iy0, iy1 = interior_box(top, bottom, trim, y0)
     ix0, ix1 = interior_box(left, right, trim, x0)
+    # The ink reaching the interior's edge is seen whole here, where the interior cut it.
+    aspects = _window_aspects(labels, stats, iy0, iy1, ix0, ix1)
     crossing = set(np.unique(labels[max(cy0, 0) : cy1, max(cx0, 0) : cx1]).tolist()) - {0}
     centre_inked = bool(np.any(ink[max(cy0, 0) : cy1, max(cx0, 0) : cx1]))
     if not crossing and not centre_inked:
@@ -69,7 +93,7 @@ def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: flo
         # centre that is all painted out is a stroke as long as a line: the interior holds it.)
         crossing = set(np.unique(labels[iy0:iy1, ix0:ix1]).tolist()) - {0}
     if not crossing:
-        return interior
+        return Glyph(interior, aspects)
     boxes = np.array([stats[label, :4] for label in crossing])
     # A glyph that only grazes the interior's edge (a photo's blur, a lattice a pixel off) is
     # read best from the interior; one with a good part of its ink outside is cut by it. A
@@ -80,14 +104,43 @@ def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: flo
     off_centre = _off_centre(boxes, ((top + bottom) / 2 - y0, (left + right) / 2 - x0), height)
     min_spill = 0.0 if off_centre else MIN_SPILL_SHARE
     if inside >= (1 - min_spill) * np.count_nonzero(in_glyph):
-        return interior
+        return Glyph(interior, aspects)
     pad_y, pad_x = int(round(PADDING * height)), int(round(PADDING * width))
     # The interior, grown to take in the glyph where it spills.
     gy0 = max(0, min(iy0, int(boxes[:, 1].min()) - pad_y))
     gx0 = max(0, min(ix0, int(boxes[:, 0].min()) - pad_x))
     gy1 = min(window.shape[0], max(iy1, int((boxes[:, 1] + boxes[:, 3]).max()) + pad_y))
     gx1 = min(window.shape[1], max(ix1, int((boxes[:, 0] + boxes[:, 2]).max()) + pad_x))
-    return cleaned[gy0:gy1, gx0:gx1]
+    return Glyph(cleaned[gy0:gy1, gx0:gx1], aspects)
+
+
+def blob_aspects(crop: np.ndarray) -> tuple[float, ...]:
+    """log(height / width) of each ink blob of a dark-on-light crop that is clear of its edges
+    (blobs touching an edge are left-over grid line)."""
+    gray = crop if crop.dtype == np.uint8 else np.clip(crop, 0, 255).astype(np.uint8)
+    _, ink = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    return _clear_aspects(stats[1:count], ink.shape, SPECK_SHARE * ink.size)
+
+
+def _window_aspects(
+    labels: np.ndarray, stats: np.ndarray, iy0: int, iy1: int, ix0: int, ix1: int
+) -> tuple[float, ...]:
+    """log(height / width) of the glyph blobs of a cell's window (lines painted out) that
+    reach into its interior (rows iy0..iy1, columns ix0..ix1) and are clear of the window's
+    edges."""
+    within = np.unique(labels[iy0:iy1, ix0:ix1])
+    speck = SPECK_SHARE * (iy1 - iy0) * (ix1 - ix0)
+    return _clear_aspects(stats[within[within > 0]], labels.shape, speck)
+
+
+def _clear_aspects(stats: np.ndarray, shape: tuple[int, ...], speck: float) -> tuple[float, ...]:
+    rows, cols = shape
+    return tuple(
+        float(np.log(height / width))
+        for x, y, width, height, area in stats
+        if x > 0 and y > 0 and x + width < cols and y + height < rows and area >= speck
+    )
 
 
 def _off_centre(boxes: np.ndarray, centre: tuple[float, float], cell: float) -> bool:

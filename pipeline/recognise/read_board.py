@@ -10,7 +10,7 @@ import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind
 from pipeline.reading import BoardReading, CellReading, RecognisedBoard
-from pipeline.recognise.glyphs import glyph_crop
+from pipeline.recognise.glyphs import Glyph, glyph_crop
 from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 from pipeline.recognise.orientation import read_upright
 from pipeline.recognise.remeasure import alternative_boards, contradicts
@@ -45,8 +45,8 @@ def recognise_board(
 
 def _read(board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine) -> RecognisedBoard:
     given = [cell for cell in cells if cell.kind is CellKind.GIVEN]
-    crops = cell_interiors(board, [(cell.row, cell.col) for cell in given])
-    turns, readings = read_upright(crops, engine, digit_symbols(board.shape.size))
+    glyphs = cell_glyphs(board, [(cell.row, cell.col) for cell in given])
+    turns, readings = read_upright(glyphs, engine, digit_symbols(board.shape.size))
 
     upright = turn_board(board, turns)
     size = board.shape.size
@@ -66,8 +66,13 @@ def _read(board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine) -> R
 
 
 def cell_interiors(board: BoardImage, positions: Sequence[tuple[int, int]]) -> list[np.ndarray]:
-    """The inside of each cell, lines trimmed, in grey; grown to hold all of a glyph printed
-    larger than it (``pipeline.recognise.glyphs``).
+    """The crop each cell is read from (``cell_glyphs``)."""
+    return [glyph.crop for glyph in cell_glyphs(board, positions)]
+
+
+def cell_glyphs(board: BoardImage, positions: Sequence[tuple[int, int]]) -> list[Glyph]:
+    """Each cell's glyph: the crop to read is the inside of the cell, lines trimmed, in grey;
+    grown to hold all of a glyph printed larger than it (``pipeline.recognise.glyphs``).
 
     Luminance rather than the darkest channel: the darkest channel also carries the noisiest
     channel of a phone photo, and cost 6 errors in 1,704 givens where luminance cost none (red

@@ -45,7 +45,9 @@ CENTRE_FRACTION = 0.5
 # A digit may also sit off the centre: set against a line, or small in a corner. A cell whose
 # centre holds none is looked at whole, with the board's lines painted out (strokes at least
 # this share of a cell long; digits that long cross the centre), and its depth is that of its
-# darkest OFF_CENTRE_PERCENT, since a small digit covers few of its pixels.
+# darkest pixels along STROKE_CELLS of a cell: a small digit covers few of its pixels, and a
+# hairline one (1-2 px strokes) under 1% of a 64 px cell, so no share of the cell's pixels
+# would do.
 LINE_CELLS = 0.9
 # Ink for finding lines: darker than paper by this share of the board's print contrast.
 INK_SHARE = 0.25
@@ -58,7 +60,7 @@ SPECK_ASPECT = 1.3
 # Print off the centre stands out of the paper's grain at least this share as far as the median
 # given does.
 STROKE_SHARE = 0.7
-OFF_CENTRE_PERCENT = 1
+STROKE_CELLS = 0.25
 # With the lines painted out, the interior looked at reaches closer to them, for a small digit
 # in a corner.
 OFF_CENTRE_TRIM = 0.05
@@ -94,16 +96,19 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
         )
         kinds.append(CellKind.GIVEN if given else CellKind.EMPTY)
     # Cells whose centre holds no digit but which hold print as deep as a given's elsewhere.
+    cell = min(np.diff(rows).min(), np.diff(cols).min())
+    stroke_pixels = max(1, int(round(STROKE_CELLS * cell)))
     doubtful = [
         index
         for index, kind in enumerate(kinds)
-        if kind is CellKind.EMPTY and _depth(interiors[index], backgrounds[index]) >= given_depth
+        if kind is CellKind.EMPTY
+        and _depth(interiors[index], backgrounds[index], stroke_pixels) >= given_depth
     ]
     if doubtful:
         strokes = _stroke_darkness(darkest, paper, print_level, board.lattice)
         boxes = [_box(rows, cols, index, n, OFF_CENTRE_TRIM) for index in range(n * n)]
         stroke_depths = {
-            index: _stroke_depth(strokes[boxes[index]])
+            index: _stroke_depth(strokes[boxes[index]], stroke_pixels)
             for index, kind in enumerate(kinds)
             if kind is not CellKind.BLOCKED
         }
@@ -119,7 +124,7 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
             min_height = MIN_DIGIT_HEIGHT * interiors[index].shape[0]
             if stroke_depths[index] < stroke_depth:
                 continue
-            if _holds_off_centre_digit(strokes[boxes[index]], stroke_depth, min_height):
+            if _holds_off_centre_digit(strokes[boxes[index]], stroke_depths[index], min_height):
                 kinds[index] = CellKind.GIVEN
     cells = []
     for index, kind in enumerate(kinds):
@@ -187,12 +192,20 @@ def _centre(interior: np.ndarray) -> np.ndarray:
     return interior[dy : h - dy, dx : w - dx]
 
 
-def _depth(interior: np.ndarray, background: float) -> float:
-    return background - grey_levels(interior, (OFF_CENTRE_PERCENT,))[0]
+def _depth(interior: np.ndarray, background: float, count: int) -> float:
+    """How much darker than its background a cell's ``count`` darkest pixels are."""
+    return background - _kth(interior.ravel(), count)
 
 
-def _stroke_depth(darkness: np.ndarray) -> float:
-    return grey_levels(darkness, (100 - OFF_CENTRE_PERCENT,))[0]
+def _stroke_depth(darkness: np.ndarray, count: int) -> float:
+    """The stroke darkness of a cell's ``count`` darkest pixels."""
+    return -_kth(-darkness.ravel().astype(np.int16), count)
+
+
+def _kth(values: np.ndarray, count: int) -> float:
+    """The ``count``-th smallest of values (the largest, when there are fewer)."""
+    k = min(count, values.size) - 1
+    return float(np.partition(values, k)[k])
 
 
 def _box(
@@ -225,14 +238,11 @@ def _stroke_darkness(
     return darkness
 
 
-def _holds_off_centre_digit(darkness: np.ndarray, given_depth: float, min_height: float) -> bool:
-    """Whether a cell's interior (stroke darkness, lines painted out) holds a blob of print
-    ``min_height`` tall and as deep as a given's anywhere in it. A blob from one edge to the
+def _holds_off_centre_digit(darkness: np.ndarray, depth: float, min_height: float) -> bool:
+    """Whether a cell's interior (stroke darkness, lines painted out; its print ``depth``
+    deep) holds a blob of print ``min_height`` tall anywhere in it. A blob from one edge to the
     opposite one is what is left of a line (or a digit crossing the centre, which
     ``_holds_digit`` judged)."""
-    depth = _stroke_depth(darkness)
-    if depth < given_depth:
-        return False
     ink = (darkness > depth / 2).astype(np.uint8)
     h, w = ink.shape
     joined = cv2.dilate(ink, np.ones((3, 3), np.uint8))

@@ -25,6 +25,15 @@ MARGIN_CELLS = 0.3
 # A crossing further off than this share of a cell is a line traced onto something else; the
 # homography's place is kept for it.
 MAX_BEND = 0.4
+# A page bends its lines alike: a crossing whose offset is further than this share of a cell
+# from the smooth run of its neighbours' (a quadratic along the row of lines it belongs to) is
+# a line traced onto the strokes of the digits beside it, and takes that run's offset instead.
+# A curl moves neighbouring lines apart by a few hundredths of a cell (at most a third of a
+# cell at a corner, over the whole board); a trace caught by a bold digit's stem, by a fifth
+# to two fifths.
+OFF_NEIGHBOURS = 0.15
+# The run of the neighbours is fitted from this many crossings or more.
+MIN_NEIGHBOURS = 4
 
 
 def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
@@ -43,13 +52,18 @@ def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
     even = np.arange(n + 1) * cell
     offset_x = np.zeros((n + 1, n + 1))
     offset_y = np.zeros((n + 1, n + 1))
+    traced = np.zeros((n + 1, n + 1), bool)
     if rows and cols:
         offset_x[np.ix_(rows, cols)] = xs - even[cols][None, :]
         offset_y[np.ix_(rows, cols)] = ys - even[rows][:, None]
-    bend = np.hypot(offset_x, offset_y)
-    wild = bend > MAX_BEND * cell
+        traced[np.ix_(rows, cols)] = True
+    wild = np.hypot(offset_x, offset_y) > MAX_BEND * cell
     offset_x[wild] = offset_y[wild] = 0.0
-    if bend[~wild].max(initial=0.0) < STRAIGHT_ENOUGH * cell:
+    # A vertical line's offset across is compared with its neighbours' along a row of
+    # crossings, a horizontal line's down a column.
+    offset_x = _along_neighbours(offset_x, traced & ~wild, OFF_NEIGHBOURS * cell)
+    offset_y = _along_neighbours(offset_y.T, (traced & ~wild).T, OFF_NEIGHBOURS * cell).T
+    if np.hypot(offset_x, offset_y).max() < STRAIGHT_ENOUGH * cell:
         return board
     places = np.arange(side, dtype=np.float32)
     source_x = places[None, :] + _spread(offset_x, places / cell)
@@ -63,6 +77,28 @@ def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
     pixels_out = cv2.remap(pixels, page_x, page_y, cv2.INTER_LINEAR)
     lattice = Lattice(board.shape, tuple(even), tuple(even), board.lattice.box_lines)
     return BoardImage(board.location, pixels_out, board.homography, lattice)
+
+
+def _along_neighbours(offsets: np.ndarray, trusted: np.ndarray, tolerance: float) -> np.ndarray:
+    """Offsets (crossings, a row of them per row) with each trusted one that strays more than
+    ``tolerance`` from a quadratic through the rest of its row replaced by that quadratic's
+    value; the worst is dropped first, and the fit made again."""
+    result = offsets.copy()
+    places = np.arange(offsets.shape[1], dtype=float)
+    for row, trusted_row in zip(result, trusted, strict=True):
+        keep = trusted_row.copy()
+        if keep.sum() <= MIN_NEIGHBOURS:
+            continue
+        while True:
+            fit = np.polyfit(places[keep], row[keep], 2)
+            stray = np.where(keep, np.abs(np.polyval(fit, places) - row), 0.0)
+            worst = int(np.argmax(stray))
+            if stray[worst] <= tolerance or keep.sum() <= MIN_NEIGHBOURS:
+                break
+            keep[worst] = False
+        dropped = trusted_row & ~keep
+        row[dropped] = np.polyval(fit, places[dropped])
+    return result
 
 
 def _spread(offsets: np.ndarray, at: np.ndarray) -> np.ndarray:

@@ -35,7 +35,7 @@ def test_a_digit_that_fits_is_read_from_its_interior():
     board = _board()
     gray = board.pixels.min(axis=2)
     lattice = board.lattice
-    crop = glyph_crop(gray, lattice, 0, 0, 0.1)
+    crop = glyph_crop(gray, lattice, 0, 0, 0.1).crop
     cell = lattice.row_lines[1] - lattice.row_lines[0]
     assert crop.shape[0] < cell and crop.shape[1] < cell
 
@@ -45,7 +45,7 @@ def test_a_spilling_digit_is_cropped_with_all_of_its_ink():
     gray = board.pixels.min(axis=2)
     lattice = board.lattice
     cell = lattice.row_lines[1] - lattice.row_lines[0]
-    crop = glyph_crop(gray, lattice, 0, 0, 0.1)  # a 5, taller than its cell
+    crop = glyph_crop(gray, lattice, 0, 0, 0.1).crop  # a 5, taller than its cell
     assert crop.shape[0] > 0.9 * cell
 
 
