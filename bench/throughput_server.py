@@ -9,8 +9,10 @@ stream out while pages are still read when later stages go first), and the worke
 seconds a grid (sampled from psutil just before the worker stops) and the CPU seconds of the
 PostgreSQL backends serving it (the database's side of every round trip), to set beside
 ``bench.throughput``'s embedded figures (``--embedded`` runs those too, first, on the same book).
-``--profile FILE``: the worker runs in one process (solo pool) under cProfile, which writes
-FILE when the worker stops (``python -m pstats FILE``).
+``--profile FILE``: the worker runs in one process (solo pool) under cProfile, counting CPU
+time, which writes FILE when the worker stops (``python -m pstats FILE``). ``--profile-main FILE``: the prefork
+worker as usual, its main process alone under cProfile (receiving, dispatching, task events;
+the forked pool processes never write the profile).
 """
 
 from __future__ import annotations
@@ -33,6 +35,19 @@ ADMIN_URL = os.environ.get(
 )
 REDIS_URL = os.environ.get("SUDOKU_BATCH_TEST_REDIS", "redis://127.0.0.1:6379/15")
 REPO_ROOT = Path(__file__).resolve().parents[1]
+# Celery's command line under cProfile counting CPU time, not wall time (a task's waits on the
+# database and the broker are not what costs a core); the profile's file is the first argument.
+PROFILED_CELERY = """
+import cProfile, runpy, sys, time
+profile, out = cProfile.Profile(time.process_time), sys.argv[1]
+sys.argv = ["celery", *sys.argv[2:]]
+profile.enable()
+try:
+    runpy.run_module("celery", run_name="__main__", alter_sys=True)
+finally:
+    profile.disable()
+    profile.dump_stats(out)
+"""
 
 
 def tree_cpu(process: psutil.Process) -> float:
@@ -59,7 +74,13 @@ def database_cpu(name: str) -> float:
     return total
 
 
-def run(pdf: Path, concurrency: int, data_dir: Path, profile: Path | None = None) -> None:
+def run(
+    pdf: Path,
+    concurrency: int,
+    data_dir: Path,
+    profile: Path | None = None,
+    profile_main: Path | None = None,
+) -> None:
     import psycopg
     import redis
     from fastapi.testclient import TestClient
@@ -92,8 +113,9 @@ def run(pdf: Path, concurrency: int, data_dir: Path, profile: Path | None = None
             "SUDOKU_BATCH_DATA_DIR": str(data_dir),
         }
         argv = [sys.executable, "-m", "celery", "-A", "workers.app", "worker"]
+        if profile is not None or profile_main is not None:
+            argv[1:3] = ["-c", PROFILED_CELERY, str((profile or profile_main).resolve())]
         if profile is not None:
-            argv[1:1] = ["-m", "cProfile", "-o", str(profile.resolve())]
             argv.append("--pool=solo")
         else:
             argv.append(f"--concurrency={concurrency}")
@@ -151,6 +173,9 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "sb-bench")
     parser.add_argument("--embedded", action="store_true", help="run bench.throughput first")
     parser.add_argument("--profile", type=Path, help="profile a solo worker into this file")
+    parser.add_argument(
+        "--profile-main", type=Path, help="profile a prefork worker's main process into this file"
+    )
     args = parser.parse_args()
     pdf = synthetic_book(args.cache, args.pages, args.seed, 200)
     if args.embedded:
@@ -159,7 +184,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as scratch:
             run_embedded([str(pdf)], Path(scratch) / "run", args.concurrency, 200)
     with tempfile.TemporaryDirectory() as scratch:
-        run(pdf, args.concurrency, Path(scratch), args.profile)
+        run(pdf, args.concurrency, Path(scratch), args.profile, args.profile_main)
 
 
 if __name__ == "__main__":

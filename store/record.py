@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from pipeline.board import BoardImage, RectifiedBoard
@@ -64,6 +65,8 @@ _DEFAULT_VERDICT_MESSAGES = {
 # A board's cells are written in one go through the table: the ORM's bulk insert leaves out
 # None values, and so would split given and empty cells into a statement per run of either.
 CELL_INSERT = insert(Cell.__table__)
+# INSERT ... ON CONFLICT DO UPDATE, as each database the store runs on spells it.
+UPSERT_OF_DIALECT = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
 def inputs_label(inputs: list[str]) -> str:
@@ -473,40 +476,33 @@ def _record_run(
     page_id: int | None = None,
     puzzle_id: int | None = None,
 ) -> None:
-    """Replace the stage run of ``stage`` on the one subject given."""
-    session.execute(
-        delete(StageRun).where(
-            StageRun.stage == str(stage),
-            _is(StageRun.input_file_id, input_file_id),
-            _is(StageRun.page_id, page_id),
-            _is(StageRun.puzzle_id, puzzle_id),
-        )
-    )
+    """Replace the stage run of ``stage`` on the one subject given: one upsert on the
+    subject's (subject, stage) unique index."""
     finished = utc_now()
-    subject = (
-        session.get(InputFile, input_file_id)
+    subject_model, subject_column, subject_id = (
+        (InputFile, StageRun.input_file_id, input_file_id)
         if input_file_id is not None
-        else session.get(Page, page_id)
+        else (Page, StageRun.page_id, page_id)
         if page_id is not None
-        else session.get(Puzzle, puzzle_id)
-        if puzzle_id is not None
-        else None
+        else (Puzzle, StageRun.puzzle_id, puzzle_id)
     )
-    session.add(
-        StageRun(
-            batch_id=batch_id,
-            input_file_id=input_file_id,
-            page_id=page_id,
-            puzzle_id=puzzle_id,
-            stage=str(stage),
-            status="failed" if error else "ok",
-            started_at=finished - timedelta(seconds=seconds),
-            finished_at=finished,
-            seconds=seconds,
-            waited_seconds=_waited(subject),
-            worker=worker,
-            error_code=error.code if error else None,
-            message=error.message if error else None,
+    if subject_id is None:
+        raise ValueError("a stage run needs an input_file_id, page_id or puzzle_id")
+    run = {
+        "status": "failed" if error else "ok",
+        "started_at": finished - timedelta(seconds=seconds),
+        "finished_at": finished,
+        "seconds": seconds,
+        "waited_seconds": _waited(session.get(subject_model, subject_id)),
+        "worker": worker,
+        "error_code": error.code if error else None,
+        "message": error.message if error else None,
+    }
+    subject = {"input_file_id": input_file_id, "page_id": page_id, "puzzle_id": puzzle_id}
+    upsert = UPSERT_OF_DIALECT[session.get_bind().dialect.name](StageRun.__table__)
+    session.execute(
+        upsert.values(batch_id=batch_id, stage=str(stage), **subject, **run).on_conflict_do_update(
+            index_elements=[subject_column, StageRun.stage], set_=run
         )
     )
 
@@ -516,10 +512,6 @@ def _waited(subject: InputFile | Page | Puzzle | None) -> float | None:
     if subject is None or subject.queued_at is None or subject.started_at is None:
         return None
     return max(0.0, (subject.started_at - subject.queued_at).total_seconds())
-
-
-def _is(column: Any, value: int | None) -> Any:
-    return column.is_(None) if value is None else column == value
 
 
 def _floats(array: np.ndarray) -> list[Any]:
