@@ -379,21 +379,23 @@ def record_solution(
     its book-check facts (role, rating, canonical form; None: unknown, left empty)."""
     puzzle = session.get_one(Puzzle, puzzle_id)
     result = solution.result
-    row = session.scalar(select(Solution).where(Solution.puzzle_id == puzzle_id))
-    if row is None:
-        row = Solution(puzzle_id=puzzle_id)
-        session.add(row)
     message = (
         None
         if result.verdict is Verdict.SOLVED
         else (result.message or _DEFAULT_VERDICT_MESSAGES[result.verdict])
     )
-    row.verdict = str(result.verdict)
-    row.grid = grid_json(result.solution)
-    row.second_grid = grid_json(result.second_solution)
-    row.doubts = [asdict(doubt) for doubt in solution.doubts]
-    row.backend, row.seconds = result.backend or None, result.seconds
-    row.render_path, row.message, row.created_at = render_path, message, utc_now()
+    row = {
+        "verdict": str(result.verdict),
+        "grid": grid_json(result.solution),
+        "second_grid": grid_json(result.second_solution),
+        "doubts": [asdict(doubt) for doubt in solution.doubts],
+        "backend": result.backend or None,
+        "seconds": result.seconds,
+        "render_path": render_path,
+        "message": message,
+        "created_at": utc_now(),
+    }
+    _upsert(session, Solution, {"puzzle_id": puzzle_id}, row)
     _record_run(session, Stage.SOLVE, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
     # The puzzle's own changes last, after every statement above: they flush as one UPDATE.
     set_facts(puzzle, facts)
@@ -479,12 +481,12 @@ def _record_run(
     """Replace the stage run of ``stage`` on the one subject given: one upsert on the
     subject's (subject, stage) unique index."""
     finished = utc_now()
-    subject_model, subject_column, subject_id = (
-        (InputFile, StageRun.input_file_id, input_file_id)
+    subject_model, subject_key, subject_id = (
+        (InputFile, "input_file_id", input_file_id)
         if input_file_id is not None
-        else (Page, StageRun.page_id, page_id)
+        else (Page, "page_id", page_id)
         if page_id is not None
-        else (Puzzle, StageRun.puzzle_id, puzzle_id)
+        else (Puzzle, "puzzle_id", puzzle_id)
     )
     if subject_id is None:
         raise ValueError("a stage run needs an input_file_id, page_id or puzzle_id")
@@ -498,11 +500,23 @@ def _record_run(
         "error_code": error.code if error else None,
         "message": error.message if error else None,
     }
-    subject = {"input_file_id": input_file_id, "page_id": page_id, "puzzle_id": puzzle_id}
-    upsert = UPSERT_OF_DIALECT[session.get_bind().dialect.name](StageRun.__table__)
+    key = {subject_key: subject_id, "stage": str(stage)}
+    _upsert(session, StageRun, key, {"batch_id": batch_id, **run}, run)
+
+
+def _upsert(
+    session: Session,
+    model: type[Solution | StageRun],
+    key: dict[str, Any],
+    values: dict[str, Any],
+    updated: dict[str, Any] | None = None,
+) -> None:
+    """Insert a row, or update the one with the same ``key`` (the columns of a unique index)
+    to ``updated`` (default: ``values``), in one statement."""
+    upsert = UPSERT_OF_DIALECT[session.get_bind().dialect.name](model.__table__)
     session.execute(
-        upsert.values(batch_id=batch_id, stage=str(stage), **subject, **run).on_conflict_do_update(
-            index_elements=[subject_column, StageRun.stage], set_=run
+        upsert.values({**key, **values}).on_conflict_do_update(
+            index_elements=list(key), set_=values if updated is None else updated
         )
     )
 
