@@ -10,9 +10,9 @@ seconds a grid (sampled from psutil just before the worker stops) and the CPU se
 PostgreSQL backends serving it (the database's side of every round trip), to set beside
 ``bench.throughput``'s embedded figures (``--embedded`` runs those too, first, on the same book).
 ``--profile FILE``: the worker runs in one process (solo pool) under cProfile, counting CPU
-time, which writes FILE when the worker stops (``python -m pstats FILE``). ``--profile-main FILE``: the prefork
-worker as usual, its main process alone under cProfile (receiving, dispatching, task events;
-the forked pool processes never write the profile).
+time, which writes FILE when the worker stops (``python -m pstats FILE``).
+``--profile-main FILE``: the prefork worker as usual, its main process alone under cProfile
+(receiving, dispatching, task events; the forked pool processes never write the profile).
 """
 
 from __future__ import annotations
