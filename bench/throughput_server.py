@@ -27,6 +27,7 @@ import uuid
 from pathlib import Path
 
 import psutil
+from sqlalchemy import Engine, select
 
 from bench.throughput import synthetic_book
 
@@ -72,6 +73,21 @@ def database_cpu(name: str) -> float:
         except psutil.Error:
             pass
     return total
+
+
+def started_worker(engine: Engine, main: psutil.Process, timeout: float = 120.0) -> float:
+    """Wait until the worker has started (its first heartbeat is in the database: its pool is
+    forked and it consumes); the worker tree's CPU seconds so far, its start-up. A server is
+    up before batches come, as the embedded runner's imports come before its count starts."""
+    from store.models import WorkerHeartbeat
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with engine.connect() as connection:
+            if connection.execute(select(WorkerHeartbeat.incarnation)).first() is not None:
+                return tree_cpu(main)
+        time.sleep(0.1)
+    raise TimeoutError(f"the worker did not start within {timeout:.0f} s")
 
 
 def run(
@@ -126,6 +142,8 @@ def run(
         engine = make_engine(url)
         with transaction(make_session_factory(engine)) as db:
             key = create_key(db, "bench")
+        main = psutil.Process(worker.pid)
+        start_up = started_worker(engine, main)
         engine.dispose()
         with TestClient(create_app(settings), headers={"Authorization": f"Bearer {key}"}) as api:
             started = time.perf_counter()
@@ -140,8 +158,7 @@ def run(
                 time.sleep(0.2)
             wall = time.perf_counter() - started
             database = database_cpu(name)  # while the API's and workers' connections are open
-        main = psutil.Process(worker.pid)
-        cpu = tree_cpu(main)
+        cpu = tree_cpu(main) - start_up
         consumer = sum(main.cpu_times()[:2])  # receiving and dispatching, no task runs here
         grids = sum(status["puzzles"].values())
         print(f"server: grids {grids}  statuses {status['puzzles']}")
@@ -150,7 +167,8 @@ def run(
         )
         print(
             f"worker tree CPU {cpu:.1f} s  CPU-s a grid {cpu / max(grids, 1):.3f}"
-            f"  (of which the main process {consumer:.1f} s)"
+            f"  (of which the main process {consumer - start_up:.1f} s; before the batch,"
+            f" starting, {start_up:.1f} s more)"
         )
         print(f"PostgreSQL backends of the batch's database CPU {database:.1f} s")
         first, half = (finished_at or [wall])[0], (finished_at + [wall] * grids)[grids // 2]
