@@ -20,9 +20,8 @@ def board(seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 256, (90, 120, 3), dtype=np.uint8)
 
 
-@pytest.fixture
-def decodes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The files decoded from here on."""
+def decoded_images(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the stored images decoded from now on."""
     decoded: list[str] = []
     imread = cv2.imread
 
@@ -32,6 +31,11 @@ def decodes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(artifacts_module.cv2, "imread", counted)
     return decoded
+
+
+@pytest.fixture
+def decodes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    return decoded_images(monkeypatch)
 
 
 def test_a_stored_board_reads_back_as_its_file_decodes_without_decoding(
