@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 from sqlalchemy import delete, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from pipeline.board import BoardImage, RectifiedBoard
@@ -65,8 +64,6 @@ _DEFAULT_VERDICT_MESSAGES = {
 # A board's cells are written in one go through the table: the ORM's bulk insert leaves out
 # None values, and so would split given and empty cells into a statement per run of either.
 CELL_INSERT = insert(Cell.__table__)
-# INSERT ... ON CONFLICT DO UPDATE, as each database the store runs on spells it.
-UPSERT_OF_DIALECT = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
 def inputs_label(inputs: list[str]) -> str:
@@ -513,7 +510,13 @@ def _upsert(
 ) -> None:
     """Insert a row, or update the one with the same ``key`` (the columns of a unique index)
     to ``updated`` (default: ``values``), in one statement."""
-    upsert = UPSERT_OF_DIALECT[session.get_bind().dialect.name](model.__table__)
+    # Each database spells it its own way; imported here, so an embedded run never loads the
+    # PostgreSQL dialect (tests/test_one_photo_start.py).
+    if session.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as dialect_insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert as dialect_insert
+    upsert = dialect_insert(model.__table__)
     session.execute(
         upsert.values({**key, **values}).on_conflict_do_update(
             index_elements=list(key), set_=values if updated is None else updated
