@@ -9,8 +9,10 @@ stream out while pages are still read when later stages go first), and the worke
 seconds a grid (sampled from psutil just before the worker stops) and the CPU seconds of the
 PostgreSQL backends serving it (the database's side of every round trip), to set beside
 ``bench.throughput``'s embedded figures (``--embedded`` runs those too, first, on the same book).
-``--profile FILE``: the worker runs in one process (solo pool) under cProfile, which writes
-FILE when the worker stops (``python -m pstats FILE``).
+``--profile FILE``: the worker runs in one process (solo pool) under cProfile, counting CPU
+time, which writes FILE when the worker stops (``python -m pstats FILE``).
+``--profile-main FILE``: the prefork worker as usual, its main process alone under cProfile
+(receiving, dispatching, task events; the forked pool processes never write the profile).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import uuid
 from pathlib import Path
 
 import psutil
+from sqlalchemy import Engine, select
 
 from bench.throughput import synthetic_book
 
@@ -33,6 +36,19 @@ ADMIN_URL = os.environ.get(
 )
 REDIS_URL = os.environ.get("SUDOKU_BATCH_TEST_REDIS", "redis://127.0.0.1:6379/15")
 REPO_ROOT = Path(__file__).resolve().parents[1]
+# Celery's command line under cProfile counting CPU time, not wall time (a task's waits on the
+# database and the broker are not what costs a core); the profile's file is the first argument.
+PROFILED_CELERY = """
+import cProfile, runpy, sys, time
+profile, out = cProfile.Profile(time.process_time), sys.argv[1]
+sys.argv = ["celery", *sys.argv[2:]]
+profile.enable()
+try:
+    runpy.run_module("celery", run_name="__main__", alter_sys=True)
+finally:
+    profile.disable()
+    profile.dump_stats(out)
+"""
 
 
 def tree_cpu(process: psutil.Process) -> float:
@@ -59,7 +75,28 @@ def database_cpu(name: str) -> float:
     return total
 
 
-def run(pdf: Path, concurrency: int, data_dir: Path, profile: Path | None = None) -> None:
+def started_worker(engine: Engine, main: psutil.Process, timeout: float = 120.0) -> float:
+    """Wait until the worker has started (its first heartbeat is in the database: its pool is
+    forked and it consumes); the worker tree's CPU seconds so far, its start-up. A server is
+    up before batches come, as the embedded runner's imports come before its count starts."""
+    from store.models import WorkerHeartbeat
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with engine.connect() as connection:
+            if connection.execute(select(WorkerHeartbeat.incarnation)).first() is not None:
+                return tree_cpu(main)
+        time.sleep(0.1)
+    raise TimeoutError(f"the worker did not start within {timeout:.0f} s")
+
+
+def run(
+    pdf: Path,
+    concurrency: int,
+    data_dir: Path,
+    profile: Path | None = None,
+    profile_main: Path | None = None,
+) -> None:
     import psycopg
     import redis
     from fastapi.testclient import TestClient
@@ -92,8 +129,9 @@ def run(pdf: Path, concurrency: int, data_dir: Path, profile: Path | None = None
             "SUDOKU_BATCH_DATA_DIR": str(data_dir),
         }
         argv = [sys.executable, "-m", "celery", "-A", "workers.app", "worker"]
+        if profile is not None or profile_main is not None:
+            argv[1:3] = ["-c", PROFILED_CELERY, str((profile or profile_main).resolve())]
         if profile is not None:
-            argv[1:1] = ["-m", "cProfile", "-o", str(profile.resolve())]
             argv.append("--pool=solo")
         else:
             argv.append(f"--concurrency={concurrency}")
@@ -104,6 +142,8 @@ def run(pdf: Path, concurrency: int, data_dir: Path, profile: Path | None = None
         engine = make_engine(url)
         with transaction(make_session_factory(engine)) as db:
             key = create_key(db, "bench")
+        main = psutil.Process(worker.pid)
+        start_up = started_worker(engine, main)
         engine.dispose()
         with TestClient(create_app(settings), headers={"Authorization": f"Bearer {key}"}) as api:
             started = time.perf_counter()
@@ -118,8 +158,7 @@ def run(pdf: Path, concurrency: int, data_dir: Path, profile: Path | None = None
                 time.sleep(0.2)
             wall = time.perf_counter() - started
             database = database_cpu(name)  # while the API's and workers' connections are open
-        main = psutil.Process(worker.pid)
-        cpu = tree_cpu(main)
+        cpu = tree_cpu(main) - start_up
         consumer = sum(main.cpu_times()[:2])  # receiving and dispatching, no task runs here
         grids = sum(status["puzzles"].values())
         print(f"server: grids {grids}  statuses {status['puzzles']}")
@@ -128,7 +167,8 @@ def run(pdf: Path, concurrency: int, data_dir: Path, profile: Path | None = None
         )
         print(
             f"worker tree CPU {cpu:.1f} s  CPU-s a grid {cpu / max(grids, 1):.3f}"
-            f"  (of which the main process {consumer:.1f} s)"
+            f"  (of which the main process {consumer - start_up:.1f} s; before the batch,"
+            f" starting, {start_up:.1f} s more)"
         )
         print(f"PostgreSQL backends of the batch's database CPU {database:.1f} s")
         first, half = (finished_at or [wall])[0], (finished_at + [wall] * grids)[grids // 2]
@@ -151,6 +191,9 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "sb-bench")
     parser.add_argument("--embedded", action="store_true", help="run bench.throughput first")
     parser.add_argument("--profile", type=Path, help="profile a solo worker into this file")
+    parser.add_argument(
+        "--profile-main", type=Path, help="profile a prefork worker's main process into this file"
+    )
     args = parser.parse_args()
     pdf = synthetic_book(args.cache, args.pages, args.seed, 200)
     if args.embedded:
@@ -159,7 +202,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as scratch:
             run_embedded([str(pdf)], Path(scratch) / "run", args.concurrency, 200)
     with tempfile.TemporaryDirectory() as scratch:
-        run(pdf, args.concurrency, Path(scratch), args.profile)
+        run(pdf, args.concurrency, Path(scratch), args.profile, args.profile_main)
 
 
 if __name__ == "__main__":

@@ -90,6 +90,11 @@ class SolvedBoard:
     seconds: float
     facts: PuzzleFacts
 
+    @property
+    def drawable(self) -> bool:
+        """Whether the solution is one to draw: exactly one, proven."""
+        return self.solution.result.verdict is Verdict.SOLVED
+
 
 def load_page_step(
     source: PageSource,
@@ -176,21 +181,49 @@ def solve_board_step(
     rating_seconds: float = DEFAULT_RATING_SECONDS,
     printed_role: str | None = None,
 ) -> SolvedBoard:
-    """Only a unique solution is drawn: one of several (or an unproven one) is no answer,
-    and drawing it would look like one. ``region`` (``board_region``) None: nothing to draw
-    on. ``printed_role``: what the caption near the board calls it (``Caption.role``)."""
+    """``solve_reading_step``, then ``draw_solution_step``."""
+    solved = solve_reading_step(reading, backend, timeout, rating_seconds, printed_role)
+    return draw_solution_step(solved, board, region, page, index, artifacts)
+
+
+def solve_reading_step(
+    reading: BoardReading,
+    backend: SatBackend,
+    timeout: float,
+    rating_seconds: float = DEFAULT_RATING_SECONDS,
+    printed_role: str | None = None,
+) -> SolvedBoard:
+    """A board's reading solved, not yet drawn. ``printed_role``: what the caption near the
+    board calls it (``Caption.role``)."""
     clock = Clock()
     solution = solve_reading(reading, backend, timeout)
-    render_path = None
-    if solution.result.verdict is Verdict.SOLVED and region is not None:
-        assert solution.result.solution is not None
-        drawn = render_solution(region, board, solution.puzzle.givens, solution.result.solution)
-        render_path = artifacts.render(page, index)
-        artifacts.write_image(render_path, drawn, RENDER_JPEG_QUALITY)
     facts = puzzle_facts(
         reading.puzzle(), solution.puzzle, solution.result, rating_seconds, printed_role
     )
-    return SolvedBoard(solution, render_path, clock.seconds, facts)
+    return SolvedBoard(solution, None, clock.seconds, facts)
+
+
+def draw_solution_step(
+    solved: SolvedBoard,
+    board: BoardImage,
+    region: PageRegion | None,
+    page: PageRef,
+    index: int,
+    artifacts: Artifacts,
+) -> SolvedBoard:
+    """Only a unique solution is drawn: one of several (or an unproven one) is no answer,
+    and drawing it would look like one (``SolvedBoard.drawable``: a caller may skip loading
+    ``board`` and ``region`` for any other). ``region`` (``board_region``) None: nothing to
+    draw on."""
+    if not solved.drawable or region is None:
+        return solved
+    clock = Clock()
+    result = solved.solution.result
+    assert result.solution is not None
+    drawn = render_solution(region, board, solved.solution.puzzle.givens, result.solution)
+    render_path = artifacts.render(page, index)
+    artifacts.write_image(render_path, drawn, RENDER_JPEG_QUALITY)
+    return replace(solved, render_path=render_path, seconds=solved.seconds + clock.seconds)
 
 
 def solve_text_step(

@@ -111,9 +111,11 @@ def stored_region(session: Session, puzzle_id: int, artifacts: Artifacts) -> Pag
 
 def stored_cells(session: Session, puzzle_id: int) -> tuple[CellImage, ...]:
     """A board's cells as the rectify step sorted them, row-major."""
+    # Only what the OCR step needs: no digits or runner-ups (JSON) to decode.
+    columns = (Cell.row, Cell.col, Cell.kind, Cell.confidence)
     return tuple(
-        CellImage(cell.row, cell.col, CellKind(cell.kind), cell.confidence)
-        for cell in _cells(session, puzzle_id)
+        CellImage(row, col, CellKind(kind), confidence)
+        for row, col, kind, confidence in _cells(session, puzzle_id, columns)
     )
 
 
@@ -141,9 +143,13 @@ def stored_reading(session: Session, puzzle_id: int) -> BoardReading:
     return BoardReading(shape=_shape(puzzle), cells=tuple(readings))
 
 
-def _cells(session: Session, puzzle_id: int) -> Sequence[Row[Any]]:
+READING_COLUMNS = (Cell.row, Cell.col, Cell.kind, Cell.digit, Cell.confidence, Cell.alternatives)
+
+
+def _cells(
+    session: Session, puzzle_id: int, columns: Sequence[Any] = READING_COLUMNS
+) -> Sequence[Row[Any]]:
     # Columns, not Cell objects: building 81 ORM objects a board took longer than the query.
-    columns = (Cell.row, Cell.col, Cell.kind, Cell.digit, Cell.confidence, Cell.alternatives)
     query = select(*columns).where(Cell.puzzle_id == puzzle_id).order_by(Cell.row, Cell.col)
     return session.execute(query).all()
 

@@ -27,6 +27,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -506,26 +507,33 @@ class StageRun(Base):
     """The last run of one stage on one input file, page or puzzle."""
 
     __tablename__ = "stage_runs"
-    __table_args__ = {
-        "comment": "The last run of one stage (ingest, rectify, ocr, solve) on one input file, "
-        "page or puzzle: timings, worker, errors"
-    }
+    # One run per stage and subject, so recording a run is one upsert on its subject's index
+    # (a row whose subject column is null never conflicts on it). Each index also serves
+    # lookups and cascades by its subject.
+    __table_args__ = (
+        Index("ix_stage_runs_input_file_id_stage", "input_file_id", "stage", unique=True),
+        Index("ix_stage_runs_page_id_stage", "page_id", "stage", unique=True),
+        Index("ix_stage_runs_puzzle_id_stage", "puzzle_id", "stage", unique=True),
+        {
+            "comment": "The last run of one stage (ingest, rectify, ocr, solve) on one input "
+            "file, page or puzzle: timings, worker, errors"
+        },
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True, comment="row id")
     batch_id: Mapped[int] = mapped_column(
         ForeignKey("batches.id", ondelete="CASCADE"), index=True, comment="its batch"
     )
-    # Exactly one subject is set. Indexed: runs are replaced and cascaded by subject.
+    # Exactly one subject is set.
     input_file_id: Mapped[int | None] = mapped_column(
         ForeignKey("input_files.id", ondelete="CASCADE"),
-        index=True,
         comment="the input file it ran on (exactly one of input_file_id, page_id, puzzle_id)",
     )
     page_id: Mapped[int | None] = mapped_column(
-        ForeignKey("pages.id", ondelete="CASCADE"), index=True, comment="the page it ran on"
+        ForeignKey("pages.id", ondelete="CASCADE"), comment="the page it ran on"
     )
     puzzle_id: Mapped[int | None] = mapped_column(
-        ForeignKey("puzzles.id", ondelete="CASCADE"), index=True, comment="the puzzle it ran on"
+        ForeignKey("puzzles.id", ondelete="CASCADE"), comment="the puzzle it ran on"
     )
     stage: Mapped[str] = mapped_column(String(20), comment="ingest, rectify, ocr or solve")
     status: Mapped[str] = mapped_column(String(20), comment="ok or failed")

@@ -376,21 +376,23 @@ def record_solution(
     its book-check facts (role, rating, canonical form; None: unknown, left empty)."""
     puzzle = session.get_one(Puzzle, puzzle_id)
     result = solution.result
-    row = session.scalar(select(Solution).where(Solution.puzzle_id == puzzle_id))
-    if row is None:
-        row = Solution(puzzle_id=puzzle_id)
-        session.add(row)
     message = (
         None
         if result.verdict is Verdict.SOLVED
         else (result.message or _DEFAULT_VERDICT_MESSAGES[result.verdict])
     )
-    row.verdict = str(result.verdict)
-    row.grid = grid_json(result.solution)
-    row.second_grid = grid_json(result.second_solution)
-    row.doubts = [asdict(doubt) for doubt in solution.doubts]
-    row.backend, row.seconds = result.backend or None, result.seconds
-    row.render_path, row.message, row.created_at = render_path, message, utc_now()
+    row = {
+        "verdict": str(result.verdict),
+        "grid": grid_json(result.solution),
+        "second_grid": grid_json(result.second_solution),
+        "doubts": [asdict(doubt) for doubt in solution.doubts],
+        "backend": result.backend or None,
+        "seconds": result.seconds,
+        "render_path": render_path,
+        "message": message,
+        "created_at": utc_now(),
+    }
+    _upsert(session, Solution, {"puzzle_id": puzzle_id}, row)
     _record_run(session, Stage.SOLVE, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
     # The puzzle's own changes last, after every statement above: they flush as one UPDATE.
     set_facts(puzzle, facts)
@@ -473,40 +475,51 @@ def _record_run(
     page_id: int | None = None,
     puzzle_id: int | None = None,
 ) -> None:
-    """Replace the stage run of ``stage`` on the one subject given."""
-    session.execute(
-        delete(StageRun).where(
-            StageRun.stage == str(stage),
-            _is(StageRun.input_file_id, input_file_id),
-            _is(StageRun.page_id, page_id),
-            _is(StageRun.puzzle_id, puzzle_id),
-        )
-    )
+    """Replace the stage run of ``stage`` on the one subject given: one upsert on the
+    subject's (subject, stage) unique index."""
     finished = utc_now()
-    subject = (
-        session.get(InputFile, input_file_id)
+    subject_model, subject_key, subject_id = (
+        (InputFile, "input_file_id", input_file_id)
         if input_file_id is not None
-        else session.get(Page, page_id)
+        else (Page, "page_id", page_id)
         if page_id is not None
-        else session.get(Puzzle, puzzle_id)
-        if puzzle_id is not None
-        else None
+        else (Puzzle, "puzzle_id", puzzle_id)
     )
-    session.add(
-        StageRun(
-            batch_id=batch_id,
-            input_file_id=input_file_id,
-            page_id=page_id,
-            puzzle_id=puzzle_id,
-            stage=str(stage),
-            status="failed" if error else "ok",
-            started_at=finished - timedelta(seconds=seconds),
-            finished_at=finished,
-            seconds=seconds,
-            waited_seconds=_waited(subject),
-            worker=worker,
-            error_code=error.code if error else None,
-            message=error.message if error else None,
+    if subject_id is None:
+        raise ValueError("a stage run needs an input_file_id, page_id or puzzle_id")
+    run = {
+        "status": "failed" if error else "ok",
+        "started_at": finished - timedelta(seconds=seconds),
+        "finished_at": finished,
+        "seconds": seconds,
+        "waited_seconds": _waited(session.get(subject_model, subject_id)),
+        "worker": worker,
+        "error_code": error.code if error else None,
+        "message": error.message if error else None,
+    }
+    key = {subject_key: subject_id, "stage": str(stage)}
+    _upsert(session, StageRun, key, {"batch_id": batch_id, **run}, run)
+
+
+def _upsert(
+    session: Session,
+    model: type[Solution | StageRun],
+    key: dict[str, Any],
+    values: dict[str, Any],
+    updated: dict[str, Any] | None = None,
+) -> None:
+    """Insert a row, or update the one with the same ``key`` (the columns of a unique index)
+    to ``updated`` (default: ``values``), in one statement."""
+    # Each database spells it its own way; imported here, so an embedded run never loads the
+    # PostgreSQL dialect (tests/test_one_photo_start.py).
+    if session.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as dialect_insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert as dialect_insert
+    upsert = dialect_insert(model.__table__)
+    session.execute(
+        upsert.values({**key, **values}).on_conflict_do_update(
+            index_elements=list(key), set_=values if updated is None else updated
         )
     )
 
@@ -516,10 +529,6 @@ def _waited(subject: InputFile | Page | Puzzle | None) -> float | None:
     if subject is None or subject.queued_at is None or subject.started_at is None:
         return None
     return max(0.0, (subject.started_at - subject.queued_at).total_seconds())
-
-
-def _is(column: Any, value: int | None) -> Any:
-    return column.is_(None) if value is None else column == value
 
 
 def _floats(array: np.ndarray) -> list[Any]:

@@ -23,6 +23,7 @@ from settings import Settings
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory
 from store.schema_template import cache_dir
+from workers.cached_artifacts import CachedArtifacts
 
 
 @cache
@@ -59,7 +60,7 @@ def marker_sessions() -> sessionmaker[Session]:
 
 @cache
 def artifacts() -> Artifacts:
-    return Artifacts(settings().data_dir)
+    return CachedArtifacts(settings().data_dir)
 
 
 # Engines are imported where made: a worker serving only the solve queue never loads OCR models.

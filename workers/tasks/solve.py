@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jobs.steps import SolvedBoard, solve_board_step
+from jobs.steps import SolvedBoard, draw_solution_step, solve_reading_step
 from store import load
 from store.db import autocommit, transaction
 from store.handover import Step, still_waiting
@@ -22,28 +22,28 @@ from workers.stage import StageTask, Subject, claimed, failures_recorded
 )
 def solve_board(self: StageTask, puzzle_id: int) -> None:
     artifacts = runtime.artifacts()
+    settings = runtime.settings()
     with failures_recorded(self, puzzle_id) as clock:
+        # Autocommit: the session holds no transaction while the solver runs, only its rows,
+        # which the board and its page region load from should the solution be drawn.
         with autocommit(runtime.marker_sessions()) as session:
             claim = claimed(self, session, puzzle_id)  # held: the loads find its rows
             if claim is None:
                 return
             reading = load.stored_reading(session, puzzle_id)
-            board, _ = load.stored_board(session, puzzle_id, artifacts)
-            page, index = load.puzzle_page(session, puzzle_id)
-            region = load.stored_region(session, puzzle_id, artifacts)
             printed_role = claim.row.printed_role  # the claimed row is the puzzle
-        solved = solve_board_step(
-            reading,
-            board,
-            region,
-            page,
-            index,
-            runtime.sat_backend(),
-            runtime.settings().solve_timeout,
-            artifacts,
-            runtime.settings().rating_seconds,
-            printed_role,
-        )
+            solved = solve_reading_step(
+                reading,
+                runtime.sat_backend(),
+                settings.solve_timeout,
+                settings.rating_seconds,
+                printed_role,
+            )
+            if solved.drawable:  # else neither image is decoded
+                board, _ = load.stored_board(session, puzzle_id, artifacts)
+                region = load.stored_region(session, puzzle_id, artifacts)
+                page, index = load.puzzle_page(session, puzzle_id)
+                solved = draw_solution_step(solved, board, region, page, index, artifacts)
         record_solved(self, puzzle_id, solved, clock.seconds)
 
 
