@@ -119,6 +119,9 @@ def open_session(
         options.graph_optimization_level = level
     if save_to is not None:
         options.optimized_model_filepath = save_to
+        # Not its warning that a fully optimised graph is tied to this CPU: saved_graphs
+        # names such a graph by the CPU's instruction sets.
+        options.log_severity_level = 3
     try:
         return ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # ONNX Runtime raises its own untyped exceptions
