@@ -10,6 +10,11 @@ shared by machines gives each CPU its own graph. Elsewhere it is saved at the ex
 which is portable, and the layout passes run at each load. Outputs are bit-identical to a
 session of the original model either way.
 
+The graph's weights are saved in a file of their own beside it, which a session maps
+instead of parsing and copying them; processes reading the same model share its pages. The
+graph names its weights file, so each save writes a new one and the first graph published
+under a name stays (``os.link``), with its weights.
+
 The file's name hashes what it was made from (the caller's ``recipe``: model file, size,
 mtime, the cut) and ONNX Runtime's version, so a changed input never reads a stale graph. A
 folder that cannot be written only means optimising every time.
@@ -29,6 +34,10 @@ import onnxruntime as ort
 log = logging.getLogger(__name__)
 
 CPU_INFO = Path("/proc/cpuinfo")
+WEIGHTS_FILE = "session.optimized_model_external_initializers_file_name"
+WEIGHTS_MIN_BYTES = "session.optimized_model_external_initializers_min_size_in_bytes"
+
+Configure = Callable[[ort.SessionOptions], None]
 
 
 def saved_graph_path(cache_dir: Path, recipe: str) -> Path:
@@ -55,13 +64,13 @@ def cached_session(
     cache_dir: Path | None,
     recipe: str,
     model: Callable[[], bytes | str],
-    open_session: Callable[[bytes | str, ort.GraphOptimizationLevel | None, str | None], object],
+    open_session: Callable[[bytes | str, Configure | None], object],
 ):
     """A session of ``model()`` (bytes or a file path; called only when there is no saved
-    graph yet), through ``open_session(model, level, save_to)``, which applies the caller's own
-    options and error handling."""
+    graph yet), through ``open_session(model, configure)``, which applies the caller's own
+    options, then ``configure(options)`` if given, and the caller's error handling."""
     if cache_dir is None:
-        return open_session(model(), None, None)
+        return open_session(model(), None)
     cpu = cpu_instruction_sets()
     if cpu is None:  # portable: the layout passes run at each load
         save_level, load_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED, None
@@ -74,15 +83,30 @@ def cached_session(
         _save(model(), saved, save_level, open_session)
     if saved.is_file():
         try:
-            return open_session(str(saved), load_level, None)
+            return open_session(str(saved), _at_level(load_level))
         except Exception as error:  # noqa: BLE001 - e.g. a file damaged on disk: made again
             log.warning("ignoring the saved graph %s: %s", saved, error)
             saved.unlink(missing_ok=True)
-    return open_session(model(), None, None)
+            for weights in saved.parent.glob(f"{saved.stem}-*.weights"):
+                weights.unlink(missing_ok=True)
+    return open_session(model(), None)
+
+
+def _at_level(level: ort.GraphOptimizationLevel | None) -> Configure | None:
+    if level is None:
+        return None
+
+    def configure(options: ort.SessionOptions) -> None:
+        options.graph_optimization_level = level
+
+    return configure
 
 
 def _save(
-    model: bytes | str, saved: Path, level: ort.GraphOptimizationLevel, open_session: Callable
+    model: bytes | str,
+    saved: Path,
+    level: ort.GraphOptimizationLevel,
+    open_session: Callable[[bytes | str, Configure | None], object],
 ) -> None:
     try:
         saved.parent.mkdir(parents=True, exist_ok=True)
@@ -91,8 +115,30 @@ def _save(
     except OSError as error:
         log.info("ONNX Runtime graphs are not cached: %s", error)
         return
+    # Named after the graph and this save: the graph refers to it by this name.
+    weights = saved.with_name(
+        f"{saved.stem}-{Path(partial).stem.removeprefix('.partial-')}.weights"
+    )
+
+    def configure(options: ort.SessionOptions) -> None:
+        options.graph_optimization_level = level
+        options.optimized_model_filepath = partial
+        options.add_session_config_entry(WEIGHTS_FILE, weights.name)
+        options.add_session_config_entry(WEIGHTS_MIN_BYTES, "1024")
+        # Not ONNX Runtime's warning that a fully optimised graph is tied to this CPU: its
+        # name says which CPU.
+        options.log_severity_level = 3
+
+    published = False
     try:
-        open_session(model, level, partial)
-        os.replace(partial, saved)  # readers see the whole file or none
+        open_session(model, configure)
+        os.link(partial, saved)  # readers see the whole graph or none; a graph already there stays
+        published = True
+    except FileExistsError:
+        pass
+    except OSError as error:
+        log.info("ONNX Runtime graphs are not cached: %s", error)
     finally:
         Path(partial).unlink(missing_ok=True)
+        if not published:
+            weights.unlink(missing_ok=True)
