@@ -8,7 +8,8 @@ Run from the repository root:
 Each checkout (this one, and each ``--against`` folder, e.g. a ``git worktree`` of main) runs
 the same command with ``PYTHONPATH`` set to it and this interpreter, turn about, into a new
 output folder each time; the user's cache folder is shared, and one untimed run per checkout
-first fills it (the state of every run after a user's first). CPU is the child's user+sys
+first fills it and the checkout's bytecode cache (the state of every run after a user's
+first, also where ``PYTHONDONTWRITEBYTECODE`` is set). CPU is the child's user+sys
 time. Wall time is noisy on a shared machine, so the load average is printed too.
 
 A new ``git worktree`` has no compiled rater (``pip install -e`` builds its extensions in
@@ -35,6 +36,9 @@ HERE = Path(__file__).resolve().parents[1]
 def one_run(checkout: Path, photo: Path, out: Path) -> tuple[float, float]:
     """(wall, CPU) seconds of one ``run`` from ``checkout``."""
     env = {**os.environ, "PYTHONPATH": str(checkout)}
+    # Bytecode is cached as after a user's first run: without it every module the run
+    # imports is compiled from source each time.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     command = [sys.executable, "-m", "sudoku_batch.cli", "run", str(photo), "--out", str(out)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()

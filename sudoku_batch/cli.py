@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import gc
+import importlib
 import os
 import sys
 
@@ -22,55 +23,52 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 # (issue 13). A process that goes on after `main` (a test calling it) is not affected.
 atexit.register(gc.freeze)
 
-from pipeline.errors import SudokuBatchError  # noqa: E402
-from sudoku_batch.commands import (  # noqa: E402
-    answer_key,
-    api,
-    export,
-    flower,
-    keys,
-    migrate,
-    recover,
-    report,
-    run,
-    solve_text,
-    submit,
-    watch,
-    worker,
-)
-from sudoku_batch.outcome import ExitCode, exit_code_of_error  # noqa: E402
+from sudoku_batch.collection import collection_paused  # noqa: E402
 
+with collection_paused():
+    from pipeline.errors import SudokuBatchError
+    from sudoku_batch.outcome import ExitCode, exit_code_of_error
+
+# In the order `--help` lists them; each is the module sudoku_batch/commands/<name>.py with
+# dashes as underscores, imported only when its parser is needed.
 COMMANDS = (
-    run,
-    solve_text,
-    submit,
-    watch,
-    report,
-    answer_key,
-    worker,
-    api,
-    flower,
-    migrate,
-    recover,
-    keys,
-    export,
+    "run",
+    "solve-text",
+    "submit",
+    "watch",
+    "report",
+    "answer-key",
+    "worker",
+    "api",
+    "flower",
+    "migrate",
+    "recover",
+    "keys",
+    "export",
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of the one ``argv`` names first: it parses that
+    command's arguments the same, and the other commands' modules are not imported."""
     parser = argparse.ArgumentParser(
         prog="sudoku-batch",
         description="Find, read, solve and verify Sudoku puzzles in photos, scans and PDF books.",
     )
     parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in COMMANDS:
-        command.register(subparsers)
+    named = argv[:1] if argv and argv[0] in COMMANDS else COMMANDS
+    with collection_paused():
+        for name in named:
+            module = importlib.import_module(f"sudoku_batch.commands.{name.replace('-', '_')}")
+            module.register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = build_parser(argv).parse_args(argv)
     try:
         return args.func(args)
     except SudokuBatchError as error:

@@ -24,6 +24,7 @@ from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import PageSource, expand_inputs
 from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
 from pipeline.solve.backends import DEFAULT_BACKEND
+from sudoku_batch.collection import collection_paused
 from sudoku_batch.interrupt import stop_requested
 from sudoku_batch.page_ahead import PageAhead
 from sudoku_batch.page_job import PageJobSettings, PageOutcome
@@ -94,14 +95,15 @@ def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> BatchRu
 def _run_listed(
     inputs: list[str], sources: list[PageSource], options: EmbeddedOptions, ahead: PageAhead | None
 ) -> BatchRun:
-    from store.record import inputs_label
-    from sudoku_batch.resume import prepare_batch
+    with collection_paused():  # the store's imports and the ORM's set-up
+        from store.record import inputs_label
+        from sudoku_batch.resume import prepare_batch
 
-    engine, sessions = open_database(options.out_dir)
-    with sessions.begin() as session:
-        prepared = prepare_batch(
-            session, inputs_label(inputs), sources, options.out_dir, options.restart
-        )
+        engine, sessions = open_database(options.out_dir)
+        with sessions.begin() as session:
+            prepared = prepare_batch(
+                session, inputs_label(inputs), sources, options.out_dir, options.restart
+            )
     run = BatchRun(prepared.batch_id, [], prepared.resumed, prepared.pages_kept)
     bar = _progress_bar(len(prepared.todo)) if options.progress else None
     with stop_requested() as stopping:

@@ -1,7 +1,8 @@
 """What a one-photo ``run`` loads (issue 13): no process pool and, once the user's cache holds
 the OCR graphs and the empty database, neither onnx (the model cut) nor Alembic. The page runs
 in a process of its own, forked before the store is imported (``sudoku_batch.page_ahead``), so
-this one never loads ONNX Runtime; nor tqdm without a bar, nor PostgreSQL's dialect."""
+this one never loads ONNX Runtime; nor tqdm without a bar, nor PostgreSQL's dialect, nor the
+modules of the other commands."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ HEAVY = (
     "onnxruntime",
     "tqdm",
     "sqlalchemy.dialects.postgresql",
+    "sudoku_batch.commands.worker",  # the other commands' modules: only `run`'s parser is made
+    "sudoku_batch.commands.solve_text",
 )
 RUN_AND_LIST = """
 import json, sys

@@ -10,9 +10,10 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import onnxruntime as ort
 import pytest
 
-from pipeline.recognise.ocr import ppocr_onnx
+from pipeline.recognise.ocr import ppocr_onnx, saved_graphs
 from pipeline.recognise.ocr.base import digit_symbols
 from pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine, find_model
 from pipeline.recognise.printed_captions import CaptionReader
@@ -116,3 +117,75 @@ def test_without_a_cache_nothing_is_saved(tmp_path, monkeypatch, full_output):
     monkeypatch.chdir(tmp_path)
     PpOcrOnnxEngine(full_output=full_output)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_graph_for_this_cpu_is_loaded_without_optimising_again(engine, tmp_path, monkeypatch):
+    levels = []
+    real = ppocr_onnx.open_session
+
+    def recording(model, path, threads, configure=None):
+        options = ort.SessionOptions()
+        if configure is not None:
+            configure(options)
+        levels.append((options.graph_optimization_level, bool(options.optimized_model_filepath)))
+        return real(model, path, threads, configure)
+
+    monkeypatch.setattr(ppocr_onnx, "open_session", recording)
+    monkeypatch.setattr(saved_graphs, "cpu_instruction_sets", lambda: "fpu sse2 avx2")
+    cache = tmp_path / "cache"
+    PpOcrOnnxEngine(cache_dir=cache)
+    levels.clear()
+    again = PpOcrOnnxEngine(cache_dir=cache)
+    assert levels == [(ort.GraphOptimizationLevel.ORT_DISABLE_ALL, False)]
+    assert _probabilities(again) == _probabilities(engine)
+
+
+def test_the_weights_are_a_file_of_their_own_kept_with_the_first_graph_published(tmp_path):
+    cache = tmp_path / "cache"
+    PpOcrOnnxEngine(cache_dir=cache)
+    (graph,) = _saved(cache)
+    (weights,) = cache.glob("*.weights")
+    assert weights.stat().st_size > 10 * graph.stat().st_size
+    kept = graph.read_bytes()
+
+    def open_session(model, configure):
+        return ppocr_onnx.open_session(model, find_model(), 1, configure)
+
+    # Another process saving the same graph meanwhile: the one published first stays.
+    level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    saved_graphs._save(str(find_model()), graph, level, open_session)
+    assert graph.read_bytes() == kept
+    assert list(cache.glob("*.weights")) == [weights]
+    assert sorted(path.name for path in cache.iterdir()) == sorted([graph.name, weights.name])
+
+
+def test_damaged_weights_are_made_again(engine, tmp_path, caplog):
+    cache = tmp_path / "cache"
+    PpOcrOnnxEngine(cache_dir=cache)
+    (weights,) = cache.glob("*.weights")
+    weights.write_bytes(weights.read_bytes()[:1000])
+    with caplog.at_level(logging.WARNING):
+        again = PpOcrOnnxEngine(cache_dir=cache)
+    assert "ignoring the saved graph" in caplog.text
+    assert _probabilities(again) == _probabilities(engine)
+    assert list(cache.iterdir()) == []  # made again by the next process that finds none
+    PpOcrOnnxEngine(cache_dir=cache)
+    assert len(list(cache.glob("*.weights"))) == 1
+
+
+def test_each_cpu_gets_its_own_graph_and_an_unknown_one_a_portable_graph(tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    for cpu in ("fpu sse2 avx2", "fpu sse2 avx2 avx512f", None, "fpu sse2 avx2"):
+        monkeypatch.setattr(saved_graphs, "cpu_instruction_sets", lambda cpu=cpu: cpu)
+        PpOcrOnnxEngine(cache_dir=cache)
+    assert len(_saved(cache)) == 3
+
+
+def test_the_instruction_sets_are_read_from_the_first_processor(tmp_path):
+    info = tmp_path / "cpuinfo"
+    info.write_text(
+        "processor\t: 0\nmodel name\t: A CPU\nflags\t\t: fpu sse2 avx2\n\n"
+        "processor\t: 1\nflags\t\t: fpu\n"
+    )
+    assert saved_graphs.cpu_instruction_sets(info) == "fpu sse2 avx2"
+    assert saved_graphs.cpu_instruction_sets(tmp_path / "none") is None

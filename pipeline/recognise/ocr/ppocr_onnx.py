@@ -26,7 +26,7 @@ import onnxruntime as ort
 from pipeline.errors import EngineUnavailable
 from pipeline.recognise.ocr.base import digit_symbols
 from pipeline.recognise.ocr.ctc_lines import BLANK, CtcLineEngine
-from pipeline.recognise.ocr.saved_graphs import cached_session
+from pipeline.recognise.ocr.saved_graphs import Configure, cached_session
 
 if TYPE_CHECKING:  # onnx is imported only to cut a model no saved graph holds yet
     import onnx
@@ -101,24 +101,18 @@ def decodable_classes(characters: list[str]) -> list[int]:
 
 
 def open_session(
-    model: bytes | str,
-    path: Path,
-    threads: int,
-    level: ort.GraphOptimizationLevel | None = None,
-    save_to: str | None = None,
+    model: bytes | str, path: Path, threads: int, configure: Configure | None = None
 ) -> ort.InferenceSession:
-    """A session of ``model`` (its bytes or a file), optionally saving the graph optimised at
-    ``level`` to ``save_to``; ``path`` names the recogniser in errors."""
+    """A session of ``model`` (its bytes or a file), its options then set by ``configure``
+    (a saved graph's: ``saved_graphs``); ``path`` names the recogniser in errors."""
     options = ort.SessionOptions()
     # One thread per process: the runner parallelises over processes, and measured throughput
     # was better with one intra-op thread than two.
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    if level is not None:
-        options.graph_optimization_level = level
-    if save_to is not None:
-        options.optimized_model_filepath = save_to
+    if configure is not None:
+        configure(options)
     try:
         return ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # ONNX Runtime raises its own untyped exceptions
@@ -139,7 +133,7 @@ def recogniser_session(
         cache_dir,
         recipe,
         (lambda: _cut_model(path)) if cut else (lambda: str(path)),
-        lambda model, level, save_to: open_session(model, path, threads, level, save_to),
+        lambda model, configure: open_session(model, path, threads, configure),
     )
     metadata = session.get_modelmeta().custom_metadata_map
     characters = model_characters(metadata, path)
