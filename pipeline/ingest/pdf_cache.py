@@ -9,6 +9,10 @@ member's spooled copy lives as long as its document.
 
 pdfium is not thread-safe: this cache is for the page loaders of worker processes, which read
 one page at a time (the embedded pool and Celery's prefork workers).
+
+An open document grows with the pages rendered from it (pdfium keeps what it parsed for each):
+about 0.3 MB a page, so a worker's memory grew through a 500-page book. A document is closed
+after PAGES_PER_OPEN pages and opened again on the next: one more open in that many pages.
 """
 
 from __future__ import annotations
@@ -22,10 +26,12 @@ from pathlib import Path
 from typing import Any
 
 MAX_OPEN = 4
+PAGES_PER_OPEN = 50
 
 Key = tuple[str, str | None, int, int]
 _open: OrderedDict[Key, AbstractContextManager[Any]] = OrderedDict()
 _documents: dict[Key, Any] = {}
+_pages_served: dict[Key, int] = {}
 _at_exit: list[bool] = []
 
 
@@ -36,8 +42,11 @@ def cached_document(
     ``opener`` (a context manager giving the document) when not open already."""
     stat = os.stat(path)
     key = (os.fspath(path), member, stat.st_mtime_ns, stat.st_size)
+    if key in _open and _pages_served[key] >= PAGES_PER_OPEN:
+        _close(key)
     if key in _open:
         _open.move_to_end(key)
+        _pages_served[key] += 1
         return _documents[key]
     for stale in [k for k in _open if k[:2] == key[:2]]:
         _close(stale)  # the same file, changed since
@@ -48,7 +57,7 @@ def cached_document(
         # in, first out) and pypdfium2 finds no document left open to warn about.
         atexit.register(close_all)
         _at_exit.append(True)
-    _open[key], _documents[key] = manager, document
+    _open[key], _documents[key], _pages_served[key] = manager, document, 1
     while len(_open) > MAX_OPEN:
         _close(next(iter(_open)))
     return document
@@ -66,4 +75,5 @@ def open_count() -> int:
 def _close(key: Key) -> None:
     manager = _open.pop(key)
     _documents.pop(key, None)
+    _pages_served.pop(key, None)
     manager.__exit__(None, None, None)

@@ -62,3 +62,18 @@ def test_only_a_few_documents_stay_open(tmp_path: Path, opened: list[str]) -> No
         for source in expand_inputs([tmp_path / f"{number}.pdf"]):
             load_page(source, dpi=72)
     assert pdf_cache.open_count() == pdf_cache.MAX_OPEN
+
+
+def test_a_document_is_opened_again_after_its_share_of_pages(
+    tmp_path: Path, opened: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pdfium keeps what it parsed for every page rendered: a document kept open for a whole
+    # book grew a worker's memory by about 0.3 MB a page.
+    monkeypatch.setattr(pdf_cache, "PAGES_PER_OPEN", 2)
+    _save_pdf(tmp_path / "book.pdf", [0, 64, 128, 192, 255])
+    listed = list(expand_inputs([tmp_path / "book.pdf"]))
+    opened.clear()
+    pages = [load_page(source, dpi=72).pixels for source in listed]
+    assert [int(np.median(page)) for page in pages] == [0, 64, 128, 192, 255]
+    assert len(opened) == 3  # pages 1-2, 3-4, 5
+    assert pdf_cache.open_count() == 1
