@@ -59,9 +59,15 @@ def solve_time_limits(settings: Settings) -> tuple[float, float]:
     return soft, soft + 60
 
 
+def ocr_time_limits(settings: Settings) -> tuple[float, float]:
+    # The OCR task solves what it read (workers.tasks.ocr).
+    soft, hard = solve_time_limits(settings)
+    return STAGE_TIME_LIMITS[0] + soft, STAGE_TIME_LIMITS[1] + hard
+
+
 def longest_task(settings: Settings) -> float:
     """The hard time limit of the longest stage task, in seconds."""
-    return max(solve_time_limits(settings)[1], STAGE_TIME_LIMITS[1])
+    return ocr_time_limits(settings)[1]
 
 
 def make_celery(settings: Settings) -> Celery:
@@ -73,7 +79,6 @@ def make_celery(settings: Settings) -> Celery:
 
 
 def celery_config(settings: Settings) -> dict[str, Any]:
-    solve_soft, solve_hard = solve_time_limits(settings)
     # With late acks an unacknowledged message comes back after the visibility timeout; it
     # must outlast the longest task or a running task would be handed out twice. A dead
     # worker's subjects do not wait for it: the recovery sweep hands them out again once the
@@ -112,8 +117,12 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "task_time_limit": hard,
         # A text puzzle is solved once, with no doubts to try: these limits are ample for it.
         "task_annotations": {
-            task: {"soft_time_limit": solve_soft, "time_limit": solve_hard}
-            for task in (TASK_SOLVE, TASK_SOLVE_TEXT)
+            task: dict(zip(("soft_time_limit", "time_limit"), limits, strict=True))
+            for task, limits in (
+                (TASK_SOLVE, solve_time_limits(settings)),
+                (TASK_SOLVE_TEXT, solve_time_limits(settings)),
+                (TASK_OCR, ocr_time_limits(settings)),
+            )
         },
         "broker_transport_options": transport,
         "broker_connection_retry_on_startup": True,

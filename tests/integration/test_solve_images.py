@@ -1,4 +1,6 @@
-"""The solve task decodes the board and its page region only to draw a unique solution."""
+"""The solve task decodes the board and its page region only to draw a unique solution; the
+OCR task, which solves what it read, decodes neither board (it holds it) nor region for any
+other."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from sqlalchemy import update
 
 from settings import Settings
 from store.db import transaction
-from store.handover import Step
+from store.handover import Step, solve_again
 from store.models import Cell, Puzzle, PuzzleStatus
 from tests.integration.test_statements_per_task import page_to_ingest
 from tests.test_cached_artifacts import decoded_images
@@ -23,14 +25,22 @@ def test_only_a_unique_solution_has_its_images_decoded(
 ) -> None:
     sessions = runtime.sessions()
     _, messages = page_to_ingest(worker_runtime, sessions, monkeypatch)
-    while messages[0][0] != Step.SOLVE:  # every stage before solving
+    while messages[0][0] != Step.OCR:  # every stage before reading
         step, subject_id = messages.popleft()
         app.tasks[str(step)].apply(args=[subject_id])
-    unique, emptied = (subject_id for _, subject_id in messages)
+    unique, emptied = (messages.popleft()[1] for _ in range(2))
+    decoded = decoded_images(monkeypatch)
+    for puzzle_id in (unique, emptied):
+        app.tasks[Step.OCR].apply(args=[puzzle_id])
+    # Both unique, so drawn: only their regions decoded (the boards were kept from rectify).
+    assert [name.rsplit(".", 1)[1] for name in decoded] == ["jpg", "jpg"]
+    assert not messages  # solved in the OCR task, no solve task sent
     with transaction(sessions) as db:  # no givens left: many solutions, none drawn
+        for puzzle in db.query(Puzzle).filter(Puzzle.id.in_((unique, emptied))):
+            solve_again(db, puzzle)
         db.execute(update(Cell).where(Cell.puzzle_id == emptied).values(kind="empty", digit=None))
 
-    decoded = decoded_images(monkeypatch)
+    decoded.clear()
     app.tasks[Step.SOLVE].apply(args=[emptied])
     assert decoded == []
     app.tasks[Step.SOLVE].apply(args=[unique])

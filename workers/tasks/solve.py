@@ -1,8 +1,16 @@
-"""Solve: solve one reading (doubting contradictory readings) and draw a unique solution."""
+"""Solve: solve one reading (doubting contradictory readings) and draw a unique solution.
+
+A board's OCR task solves its reading itself (``workers.tasks.ocr``); this task solves what
+that could not settle, a puzzle whose cells were corrected, and any puzzle the recovery sweep
+finds waiting to be solved."""
 
 from __future__ import annotations
 
+from sqlalchemy.orm import Session
+
 from jobs.steps import SolvedBoard, draw_solution_step, solve_reading_step
+from pipeline.board import BoardImage
+from pipeline.reading import BoardReading
 from store import load
 from store.db import autocommit, transaction
 from store.handover import Step, still_waiting
@@ -21,8 +29,6 @@ from workers.stage import StageTask, Subject, claimed, failures_recorded
     subject=Subject.PUZZLE,
 )
 def solve_board(self: StageTask, puzzle_id: int) -> None:
-    artifacts = runtime.artifacts()
-    settings = runtime.settings()
     with failures_recorded(self, puzzle_id) as clock:
         # Autocommit: the session holds no transaction while the solver runs, only its rows,
         # which the board and its page region load from should the solution be drawn.
@@ -31,26 +37,39 @@ def solve_board(self: StageTask, puzzle_id: int) -> None:
             if claim is None:
                 return
             reading = load.stored_reading(session, puzzle_id)
-            printed_role = claim.row.printed_role  # the claimed row is the puzzle
-            solved = solve_reading_step(
-                reading,
-                runtime.sat_backend(),
-                settings.solve_timeout,
-                settings.rating_seconds,
-                printed_role,
-            )
-            if solved.drawable:  # else neither image is decoded
-                board, _ = load.stored_board(session, puzzle_id, artifacts)
-                region = load.stored_region(session, puzzle_id, artifacts)
-                page, index = load.puzzle_page(session, puzzle_id)
-                solved = draw_solution_step(solved, board, region, page, index, artifacts)
-        record_solved(self, puzzle_id, solved, clock.seconds)
+            solved = solved_reading(session, puzzle_id, reading, claim.row.printed_role)
+        record_solved(self.step, self.request.hostname, puzzle_id, solved, clock.seconds)
 
 
-def record_solved(task: StageTask, puzzle_id: int, solved: SolvedBoard, seconds: float) -> None:
-    """Record a solve task's outcome, if its puzzle still waits for it (a text puzzle's too)."""
+def solved_reading(
+    session: Session,
+    puzzle_id: int,
+    reading: BoardReading,
+    printed_role: str | None,
+    board: BoardImage | None = None,
+) -> SolvedBoard:
+    """A puzzle's reading solved, and a unique solution drawn on its stored page region.
+    ``session`` holds the puzzle's rows; ``board`` (upright) None: loaded only to draw, as is
+    the region (most grids of a book are drawn; decoding them for any other is waste)."""
+    settings = runtime.settings()
+    backend, timeout = runtime.sat_backend(), settings.solve_timeout
+    solved = solve_reading_step(reading, backend, timeout, settings.rating_seconds, printed_role)
+    if not solved.drawable:
+        return solved
+    artifacts = runtime.artifacts()
+    if board is None:
+        board, _ = load.stored_board(session, puzzle_id, artifacts)
+    region = load.stored_region(session, puzzle_id, artifacts)
+    page, index = load.puzzle_page(session, puzzle_id)
+    return draw_solution_step(solved, board, region, page, index, artifacts)
+
+
+def record_solved(
+    step: Step, hostname: str | None, puzzle_id: int, solved: SolvedBoard, seconds: float
+) -> None:
+    """Record a puzzle's solution, if it still waits for ``step`` (a text puzzle's too)."""
     with transaction(runtime.sessions()) as session:
-        puzzle = still_waiting(session, task.step, puzzle_id)  # held: recorded without a re-read
+        puzzle = still_waiting(session, step, puzzle_id)  # held: recorded without a re-read
         if puzzle is None:
             return
         record_solution(
@@ -59,6 +78,6 @@ def record_solved(task: StageTask, puzzle_id: int, solved: SolvedBoard, seconds:
             solved.solution,
             solved.render_path,
             seconds,
-            runtime.worker_name(task.request.hostname),
+            runtime.worker_name(hostname),
             facts=solved.facts,
         )
