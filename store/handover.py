@@ -123,6 +123,13 @@ def unsent(subject: Subject) -> None:
     subject.queued_at = subject.started_at = subject.claimed_by = None
 
 
+def taken_at_once(subject: Subject, incarnation: str | None) -> None:
+    """Mark a subject that moves on to its next step as taken for it by ``incarnation`` at
+    once, with no message and no wait: the task that made it wait goes on to that step."""
+    subject.queued_at = subject.started_at = utc_now()
+    subject.claimed_by = incarnation
+
+
 def solve_again(session: Session, puzzle: Puzzle) -> None:
     """Send a solved (or failed) puzzle back to wait for the solve step, its verdict, solution
     and book-check facts dropped (a cell of it was corrected); the caller hands it over."""

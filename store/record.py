@@ -392,9 +392,11 @@ def record_solution(
         "message": message,
         "created_at": utc_now(),
     }
-    _upsert(session, Solution, {"puzzle_id": puzzle_id}, row)
-    _record_run(session, Stage.SOLVE, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
-    # The puzzle's own changes last, after every statement above: they flush as one UPDATE.
+    # No flush of the puzzle's changes before these statements (its reading's, when recorded
+    # in the same transaction): they flush as one UPDATE with those below.
+    with session.no_autoflush:
+        _upsert(session, Solution, {"puzzle_id": puzzle_id}, row)
+        _record_run(session, Stage.SOLVE, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
     set_facts(puzzle, facts)
     puzzle.status = PUZZLE_STATUS_OF_VERDICT[result.verdict]
     puzzle.error_code = None if result.verdict is Verdict.SOLVED else str(result.verdict)

@@ -41,6 +41,9 @@ def test_the_ocr_task_records_both_stages_and_sends_nothing_on(
     for puzzle_id in puzzle_ids:
         app.tasks[Step.OCR].apply(args=[puzzle_id])
         assert stages_run(puzzle_id) == {"ocr": "ok", "solve": "ok"}
+        with runtime.sessions()() as db:
+            solving = db.query(StageRun).filter_by(puzzle_id=puzzle_id, stage="solve").one()
+            assert solving.waited_seconds == 0.0  # solved at once, in no queue
     assert not messages
 
 

@@ -12,7 +12,7 @@ import logging
 from jobs.steps import Clock, SolvedBoard, read_board_step
 from store import load
 from store.db import autocommit, transaction
-from store.handover import Handoff, Step, still_waiting, unsent
+from store.handover import Handoff, Step, still_waiting, taken_at_once, unsent
 from store.record import Stage, record_reading, record_solution
 from workers import runtime
 from workers.app import TASK_OCR, app
@@ -61,6 +61,7 @@ def read_board(self: StageTask, puzzle_id: int) -> None:
             if solved is None:
                 unsent(puzzle)  # now waiting for the solve task
             else:
+                taken_at_once(puzzle, runtime.incarnation())  # its solve run waited for nothing
                 record_solution(
                     recording,
                     puzzle_id,
