@@ -151,12 +151,15 @@ def run(
             sent.raise_for_status()
             batch = sent.json()["batch_id"]
             finished_at: list[float] = []  # seconds when each further puzzle was finished
+            polls, polled = 0, -time.process_time()  # this process's CPU asking for status
             while not (status := api.get(f"/batches/{batch}").json())["finished"]:
+                polls += 1
                 puzzles = status["puzzles"]
                 done = sum(n for state, n in puzzles.items() if state not in UNFINISHED)
                 finished_at += [time.perf_counter() - started] * (done - len(finished_at))
                 time.sleep(0.2)
             wall = time.perf_counter() - started
+            polled += time.process_time()
             database = database_cpu(name)  # while the API's and workers' connections are open
         cpu = tree_cpu(main) - start_up
         consumer = sum(main.cpu_times()[:2])  # receiving and dispatching, no task runs here
@@ -171,6 +174,7 @@ def run(
             f" starting, {start_up:.1f} s more)"
         )
         print(f"PostgreSQL backends of the batch's database CPU {database:.1f} s")
+        print(f"status polls {polls + 1} (every 0.2 s), this process's CPU {polled:.1f} s")
         first, half = (finished_at or [wall])[0], (finished_at + [wall] * grids)[grids // 2]
         print(f"first puzzle finished after {first:.1f} s, half of them after {half:.1f} s")
     finally:
