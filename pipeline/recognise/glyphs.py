@@ -14,6 +14,7 @@ that fills its interior is cut by it, and only the look around the cell sees its
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -57,14 +58,41 @@ class Glyph:
         return Glyph(np.rot90(self.crop, quarter_turns), tuple(sign * a for a in self.aspects))
 
 
-def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: float) -> Glyph:
+def board_glyphs(
+    gray: np.ndarray, lattice: Lattice, positions: Sequence[tuple[int, int]], trim: float
+) -> list[Glyph]:
+    """The glyph of each cell (row, col) of a grey board (``glyph_crop``). The board's digits
+    are printed larger than their cells when the glyphs that spill out of their interiors are
+    mostly taller than an interior: then those are looked at again as large print."""
+    first = [_glyph_and_height(gray, lattice, r, c, trim, False) for r, c in positions]
+    heights = [height for _, height in first if height]
+    if not heights or np.median(heights) <= 1 - 2 * trim:
+        return [glyph for glyph, _ in first]
+    return [
+        glyph if height is None else _glyph_and_height(gray, lattice, r, c, trim, True)[0]
+        for (glyph, height), (r, c) in zip(first, positions, strict=True)
+    ]
+
+
+def glyph_crop(
+    gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: float, large_print: bool = False
+) -> Glyph:
     """The crop to read for cell (row, col) of a grey board: its interior trimmed by
-    ``trim`` of the cell on each side, or the whole glyph when that spills past it."""
+    ``trim`` of the cell on each side, or the whole glyph when that spills past it.
+    ``large_print``: the board's digits are printed larger than their cells."""
+    return _glyph_and_height(gray, lattice, row, col, trim, large_print)[0]
+
+
+def _glyph_and_height(
+    gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: float, large_print: bool
+) -> tuple[Glyph, float | None]:
+    """``glyph_crop``'s glyph, and, when it reaches the interior's edge, the height of its
+    ink (cells; 0 when no glyph was found around the cell)."""
     rows, cols = lattice.row_lines, lattice.col_lines
     top, bottom, left, right = rows[row], rows[row + 1], cols[col], cols[col + 1]
     interior = _crop(gray, top, bottom, left, right, trim)
     if interior.size == 0 or not _reaches_edge(interior):
-        return Glyph(interior, blob_aspects(interior))
+        return Glyph(interior, blob_aspects(interior)), None
     height, width = bottom - top, right - left
     y0 = max(0, int(round(top - SPILL_REACH * height)))
     y1 = min(gray.shape[0], int(round(bottom + SPILL_REACH * height)))
@@ -74,7 +102,12 @@ def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: flo
     paper = grey_levels(window, (90,))[0]
     _, ink = cv2.threshold(window, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     cell = min(height, width)
-    lines = line_mask(ink, cell, [r - y0 for r in rows], [c - x0 for c in cols])
+    # Printed larger than its cells, a glyph's own strokes may be as long as lines, and the
+    # lines cut it (pipeline.recognise.window_lines). A glyph of the usual size reaches the
+    # interior's edge only where the lattice is off the printed lines: every long stroke is
+    # a line there.
+    lattice_lines = ([r - y0 for r in rows], [c - x0 for c in cols], trim)
+    lines = line_mask(ink, cell, lattice_lines if large_print else None)
     glyph = cv2.bitwise_and(ink, cv2.bitwise_not(lines))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(glyph, connectivity=8)
     cy0 = max(int(round(top + (1 - CENTRE_FRACTION) / 2 * height)) - y0, 0)
@@ -92,12 +125,16 @@ def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: flo
         # centre that is all painted out is a stroke as long as a line: the interior holds it.)
         crossing = set(np.unique(labels[iy0:iy1, ix0:ix1]).tolist()) - {0}
     if not crossing:
-        return Glyph(interior, aspects)
-    others = _other_centres(lattice, row, col, (y0, y1, x0, x1))
-    in_glyph = _whole_glyph(labels, crossing, (ink, lines), cell, others)
+        return Glyph(interior, aspects), 0.0
+    if large_print:
+        others = _other_centres(lattice, row, col, (y0, y1, x0, x1))
+        in_glyph = _whole_glyph(labels, crossing, (ink, lines), cell, others)
+    else:
+        in_glyph = np.isin(labels, list(crossing))
     cleaned = np.where((lines > 0) & ~in_glyph, np.uint8(paper), window)
     ys, xs = np.nonzero(in_glyph)
     boxes = np.array([[xs.min(), ys.min(), xs.max() + 1 - xs.min(), ys.max() + 1 - ys.min()]])
+    glyph_height = float(boxes[0, 3] / height)
     # A glyph that only grazes the interior's edge (a photo's blur, a lattice a pixel off) is
     # read best from the interior; one with a good part of its ink outside is cut by it. A
     # glyph set off the centre on purpose is small, and any of it cut off can change it (a 6
@@ -106,14 +143,14 @@ def glyph_crop(gray: np.ndarray, lattice: Lattice, row: int, col: int, trim: flo
     off_centre = _off_centre(boxes, ((top + bottom) / 2 - y0, (left + right) / 2 - x0), height)
     min_spill = 0.0 if off_centre else MIN_SPILL_SHARE
     if inside >= (1 - min_spill) * np.count_nonzero(in_glyph):
-        return Glyph(interior, aspects)
+        return Glyph(interior, aspects), glyph_height
     pad_y, pad_x = int(round(PADDING * height)), int(round(PADDING * width))
     # The interior, grown to take in the glyph where it spills.
     gy0 = max(0, min(iy0, int(boxes[:, 1].min()) - pad_y))
     gx0 = max(0, min(ix0, int(boxes[:, 0].min()) - pad_x))
     gy1 = min(window.shape[0], max(iy1, int((boxes[:, 1] + boxes[:, 3]).max()) + pad_y))
     gx1 = min(window.shape[1], max(ix1, int((boxes[:, 0] + boxes[:, 2]).max()) + pad_x))
-    return Glyph(cleaned[gy0:gy1, gx0:gx1], aspects)
+    return Glyph(cleaned[gy0:gy1, gx0:gx1], aspects), glyph_height
 
 
 def _whole_glyph(

@@ -39,12 +39,13 @@ def _ink(window: np.ndarray) -> np.ndarray:
 def test_a_stem_standing_on_a_line_is_not_a_line():
     # A 4's stem 1.2 cells long (over the cell's top line) stands on its bottom line: as long
     # as the strokes that were taken for lines, it was painted out with them (the 4 read as 2
-    # or 7). It ends inside the window, and lies between the lattice's lines.
+    # or 7). It lies a quarter cell off the lattice's lines.
     board = _board()
     _draw_lines(board)
     board[46:121, 100:106] = 20
     window = board[31:151, 31:151]  # the middle cell, and half a cell around it
-    lines = line_mask(_ink(window), CELL, [q - 31 for q in LINES], [q - 31 for q in LINES])
+    lattice = ([q - 31 for q in LINES], [q - 31 for q in LINES], 0.1)
+    lines = line_mask(_ink(window), CELL, lattice)
     assert not lines[35:85, 71:73].any()  # the stem, between the lines
     assert lines[30, 5:115].all() and lines[5:115, 90].all()  # the grid lines
 
@@ -56,7 +57,7 @@ def test_a_glyph_cut_in_two_by_a_line_is_cropped_whole():
     cv2.line(board, (70, 54), (112, 54), 20, 6)
     cv2.line(board, (112, 54), (80, 118), 20, 6)
     _draw_lines(board)
-    crop = glyph_crop(board, LATTICE, 1, 1, 0.1).crop
+    crop = glyph_crop(board, LATTICE, 1, 1, 0.1, large_print=True).crop
     assert crop.shape[0] > 1.1 * CELL  # the bar's top (y 51) to the stem's foot (y 121)
     rows = np.count_nonzero(crop < 128, axis=1)
     assert rows.max() > 0.6 * CELL  # the bar
@@ -71,14 +72,14 @@ def test_a_neighbours_glyph_touching_across_a_line_is_left_out():
     cv2.line(board, (112, 54), (80, 120), 20, 6)
     cv2.circle(board, (82, 150), 28, 20, 6)
     _draw_lines(board)
-    crop = glyph_crop(board, LATTICE, 1, 1, 0.1).crop
+    crop = glyph_crop(board, LATTICE, 1, 1, 0.1, large_print=True).crop
     # The crop ends near the bottom line, well short of the neighbour's centre (y 151).
     assert crop.shape[0] < 1.4 * CELL
 
 
-@pytest.mark.parametrize("seed", [5, 7])
+@pytest.mark.parametrize("seed", [2, 7])
 def test_a_page_of_digits_twice_their_cells_is_read(engine, seed):
-    # Digits 2.2 times the usual size at 150 dpi: 7 and 3 of 60 givens read wrong (4s without
+    # Digits 2.2 times the usual size at 150 dpi: 1 and 3 givens of the page read wrong (4s without
     # their stems, 7s and 2s cut in two by a line).
     rng = np.random.default_rng(seed)
     style = PrintStyle(thin_pt=1.0, thick_pt=3.0, digit_scale=2.2)
