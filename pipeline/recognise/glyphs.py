@@ -7,6 +7,10 @@ arm as 2. When the glyph's ink reaches the interior's edge, the cell is looked a
 cell around it, the grid lines there are painted over with paper, and the crop is the box of
 the ink that crosses the cell's centre, wherever it ends.
 
+A board whose digits are printed about twice their cells' size is read as large print
+(``board_glyphs``): there a digit's own strokes are as long as lines and lines cut digits in
+two, and ``pipeline.recognise.window_lines`` tells them apart.
+
 Which way up a board is starts from its glyphs' shapes (``pipeline.recognise.orientation``),
 so each glyph also carries the shapes of its ink blobs, measured where the glyph is: a glyph
 that fills its interior is cut by it, and only the look around the cell sees its outline.
@@ -66,6 +70,9 @@ def board_glyphs(
     mostly taller than an interior: then those are looked at again as large print."""
     first = [_glyph_and_height(gray, lattice, r, c, trim, False) for r, c in positions]
     heights = [height for _, height in first if height]
+    # Digits twice their cells' size: a median 0.88-0.93 of a cell (bench.styles oversized
+    # and oversized-bold); real photos warped with their corners, even 0.15 cell off, 0.67 at
+    # most (bench.ocr_calibration); the interior is 0.8.
     if not heights or np.median(heights) <= 1 - 2 * trim:
         return [glyph for glyph, _ in first]
     return [
