@@ -10,7 +10,7 @@ import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind
 from pipeline.reading import BoardReading, CellReading, RecognisedBoard
-from pipeline.recognise.glyphs import Glyph, glyph_crop
+from pipeline.recognise.glyphs import Glyph, board_glyphs
 from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 from pipeline.recognise.orientation import read_upright
 from pipeline.recognise.remeasure import alternative_boards, contradicts
@@ -79,4 +79,4 @@ def cell_glyphs(board: BoardImage, positions: Sequence[tuple[int, int]]) -> list
     print is still dark enough in luminance)."""
     pixels = board.pixels
     gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY) if pixels.ndim == 3 else pixels
-    return [glyph_crop(gray, board.lattice, row, col, INTERIOR_TRIM) for row, col in positions]
+    return board_glyphs(gray, board.lattice, positions, INTERIOR_TRIM)
