@@ -372,12 +372,6 @@ def _lines_and_box(profile: np.ndarray, doubled: bool) -> tuple[np.ndarray, int]
     # that border would no longer rise above its paper (a line cut by the edge stays a line).
     column = np.pad(profile.astype(np.float32), gap, mode="edge")[:, None]
     closed = cv2.morphologyEx(column, cv2.MORPH_CLOSE, np.ones((gap, 1), np.uint8))[gap:-gap, 0]
-    # Only two heavy lines make a doubled one: a thin line and a digit's stroke beside it,
-    # closed, would be a band wider than a cell, which rises above no paper, and the line is
-    # lost. A gap is kept filled where it is as dark above a cell's paper as a heavy line.
-    paper = profile - _rise(profile, wide)
-    heavy_rise = HEAVY_WEIGHT * float(np.median(rise[lines]))
-    closed = np.where(closed - paper >= heavy_rise, closed, profile)
     return _even_lines(*_peaks(closed, wide), doubled=True)
 
 
