@@ -413,20 +413,23 @@ def _even_lines(
     weights = (
         summed[np.minimum(lines + reach + 1, len(rise))] - summed[np.maximum(lines - reach, 0)]
     )
-    heavy = lines[weights >= HEAVY_WEIGHT * _nearby_median(weights)]
-    if len(heavy) < 3:
-        return None
-    box = np.diff(heavy) / cell
-    per_box = round(float(np.median(box)))
-    if per_box < 2 or np.abs(box - per_box).max() > EVEN_SPACING * per_box:
-        return None
-    return lines, per_box
+    # Heavy against all the lines first: against the lines nearby, a box 2 cells wide (a
+    # 6x6's) shows as many heavy lines as thin ones and their median is a heavy line's.
+    for median in (float(np.median(weights)), _nearby_median(weights)):
+        heavy = lines[weights >= HEAVY_WEIGHT * median]
+        if len(heavy) < 3:
+            continue
+        box = np.diff(heavy) / cell
+        per_box = round(float(np.median(box)))
+        if per_box >= 2 and np.abs(box - per_box).max() <= EVEN_SPACING * per_box:
+            return lines, per_box
+    return None
 
 
 def _nearby_median(weights: np.ndarray) -> np.ndarray:
     """Per line, the median weight of the lines within NEARBY_LINES of it: grids printed
     against each other may differ in line weight, and a photo's light falls off across
-    them, so a box line is heavier than the lines around it, not than all of them."""
+    them, so a box line may be heavier only than the lines around it."""
     return np.array(
         [
             np.median(weights[max(0, i - NEARBY_LINES) : i + NEARBY_LINES + 1])
