@@ -11,7 +11,7 @@ page's largest is dropped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -68,16 +68,20 @@ class _Found:
     box_lines: bool
     cells_a_side: int
     on_border: bool = True  # False: kept as found, its border fit having gone astray
+    # Cut from an outline of several grids printed against each other: its sides at the cuts
+    # were counted on the union's warp and the others follow the union's outline, which a
+    # bent page puts off a grid's own border by up to half a cell.
+    cut: bool = False
 
     @property
-    def quality(self) -> tuple[bool, bool, float]:
+    def quality(self) -> tuple[bool, bool, float, bool]:
         """How well an outline reads its grid, to choose between outlines of one grid: an
         outline off the grid misses its box lines, reads a dark margin as solid cells, or
-        could not be fitted to its border."""
-        return (self.box_lines, self.on_border, -self.blocked)
+        could not be fitted to its border; one of the grid's own border is better than a cut."""
+        return (self.box_lines, self.on_border, -self.blocked, not self.cut)
 
 
-BEST_QUALITY = (True, True, 0.0)
+BEST_QUALITY = (True, True, 0.0, True)
 
 
 def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
@@ -100,7 +104,7 @@ def find_boards(pixels: np.ndarray) -> list[BoardLocation]:
         rival = next(
             (i for i, f in enumerate(found) if _same_outline(f.location.corners, outline)), None
         )
-        if rival is None and any(_holds(f, outline) for f in found):
+        if rival is None and (any(_holds(f, outline) for f in found) or _made_of(found, outline)):
             continue
         # Another outline of a board found already is only worth reading if it may read better.
         if rival is not None and found[rival].quality == BEST_QUALITY:
@@ -169,7 +173,7 @@ def _judged_of_one_size(gray: np.ndarray, outline: np.ndarray) -> list[_Found]:
         # Without box lines a part shows no sign of being a whole grid, not a cut through one.
         if judged is None or not judged.box_lines:
             return []
-        grids.append(judged)
+        grids.append(replace(judged, cut=True))
     return grids
 
 
@@ -234,6 +238,16 @@ def _holds(board: _Found, outline: np.ndarray) -> bool:
     """Whether a smaller outline centred in a board is one of its boxes or cells. A grid
     without box lines may be a frame or table around the real board, so it holds nothing."""
     return board.box_lines and _inside(outline.mean(axis=0), board.location.corners)
+
+
+def _made_of(found: list[_Found], outline: np.ndarray) -> bool:
+    """Whether an outline is made of several boards found already, centred in it and
+    covering about its area: part of a union of grids printed against each other that was
+    split already (its centre may lie in the gap between two of them, in no board)."""
+    inside = [f for f in found if _inside(f.location.corners.mean(axis=0), outline)]
+    covered = sum(cv2.contourArea(f.location.corners) for f in inside)
+    ratio = covered / cv2.contourArea(outline)
+    return len(inside) > 1 and SAME_GRID_AREA <= ratio <= 1 / SAME_GRID_AREA
 
 
 def _without_frames(found: list[_Found]) -> list[_Found]:

@@ -46,8 +46,11 @@ LINE_SHARE = 0.12
 NARROWEST_CELLS = 50
 # ...whose position is the middle of where it is within this share of its height...
 PEAK_TOP = 0.9
-# ...and a heavy (box) line holds at least this much more ink than the median line.
+# ...and a heavy (box) line holds at least this much more ink than the median line...
 HEAVY_WEIGHT = 1.5
+# ...than the median of the lines within this many of it on either side (of these 9 lines,
+# at most 3 are heavy when a box is 3 cells wide or more, so their median is a thin line).
+NEARBY_LINES = 4
 # Lines (and heavy lines) of a grid are evenly spaced within this share of their spacing.
 EVEN_SPACING = 0.2
 # Two borders are seen as one doubled line up to this share of a cell apart, and the paper
@@ -363,9 +366,12 @@ def _lines_and_box(profile: np.ndarray, doubled: bool) -> tuple[np.ndarray, int]
         return found
     if wide <= narrowest:
         return None
-    column = profile.astype(np.float32)[:, None]
-    gap = np.ones((max(1, round(DOUBLED_GAP_CELLS * cell)), 1), np.uint8)
-    closed = cv2.morphologyEx(column, cv2.MORPH_CLOSE, gap)[:, 0]
+    gap = max(1, round(DOUBLED_GAP_CELLS * cell))
+    # Beyond its ends the profile goes on as it ends: closing would otherwise take a little
+    # paper between an outer border and the warp's edge for a gap between two borders, and
+    # that border would no longer rise above its paper (a line cut by the edge stays a line).
+    column = np.pad(profile.astype(np.float32), gap, mode="edge")[:, None]
+    closed = cv2.morphologyEx(column, cv2.MORPH_CLOSE, np.ones((gap, 1), np.uint8))[gap:-gap, 0]
     return _even_lines(*_peaks(closed, wide), doubled=True)
 
 
@@ -407,14 +413,29 @@ def _even_lines(
     weights = (
         summed[np.minimum(lines + reach + 1, len(rise))] - summed[np.maximum(lines - reach, 0)]
     )
-    heavy = lines[weights >= HEAVY_WEIGHT * np.median(weights)]
-    if len(heavy) < 3:
-        return None
-    box = np.diff(heavy) / cell
-    per_box = round(float(np.median(box)))
-    if per_box < 2 or np.abs(box - per_box).max() > EVEN_SPACING * per_box:
-        return None
-    return lines, per_box
+    # Heavy against all the lines first: against the lines nearby, a box 2 cells wide (a
+    # 6x6's) shows as many heavy lines as thin ones and their median is a heavy line's.
+    for median in (float(np.median(weights)), _nearby_median(weights)):
+        heavy = lines[weights >= HEAVY_WEIGHT * median]
+        if len(heavy) < 3:
+            continue
+        box = np.diff(heavy) / cell
+        per_box = round(float(np.median(box)))
+        if per_box >= 2 and np.abs(box - per_box).max() <= EVEN_SPACING * per_box:
+            return lines, per_box
+    return None
+
+
+def _nearby_median(weights: np.ndarray) -> np.ndarray:
+    """Per line, the median weight of the lines within NEARBY_LINES of it: grids printed
+    against each other may differ in line weight, and a photo's light falls off across
+    them, so a box line may be heavier only than the lines around it."""
+    return np.array(
+        [
+            np.median(weights[max(0, i - NEARBY_LINES) : i + NEARBY_LINES + 1])
+            for i in range(len(weights))
+        ]
+    )
 
 
 def _missed_lines_put_back(lines: np.ndarray, cell: float) -> np.ndarray:

@@ -168,3 +168,42 @@ def test_nine_grids_with_a_thin_line_faint_in_one_band_are_each_found() -> None:
     # as whole grids.
     make = lambda rng: grids_in_rows(rng, GridShape(3, 3), 3, 3, 1.1)  # noqa: E731
     _all_found(_nth(make, 1042, 3))
+
+
+def _in_rows(shape: GridShape, columns: int, rows: int, gap_mm: float):
+    return lambda rng: grids_in_rows(rng, shape, columns, rows, gap_mm)
+
+
+def test_four_16x16s_whose_outer_border_is_near_the_warps_edge_are_each_found() -> None:
+    # Closing doubled lines filled the paper between the outer border and the edge of the
+    # warp with a margin: that border rose above no paper and the cells counted one short.
+    _all_found(_nth(_in_rows(GridShape(4, 4), 2, 2, 0.75), 2038, 3))
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows", "seed", "n"), [(3, 1, 2040, 1), (2, 4, 2033, 0)], ids=["3x1", "2x4"]
+)
+def test_a_part_of_a_union_split_already_is_not_found_again(
+    columns: int, rows: int, seed: int, n: int
+) -> None:
+    # An outline of two of the grids, its centre in the gap between them (in no board), was
+    # split again and its grids reported twice.
+    _all_found(_nth(_in_rows(GridShape(3, 3), columns, rows, 0.75), seed, n))
+
+
+def test_a_grid_cut_half_a_cell_off_a_bent_column_is_found_on_its_own_border() -> None:
+    # The column's outline is straight, its grids' borders are not: a part cut from it sat
+    # half a cell off, and the grid's own outline, judged right, was taken for the same board.
+    _all_found(_nth(_in_rows(GridShape(3, 3), 1, 4, 1.1), 1023, 2))
+
+
+def test_grids_of_different_line_weights_are_each_found() -> None:
+    # Thin lines of one grid were as heavy, over the median of all lines, as box lines:
+    # heavy is weighed against the lines nearby.
+    _all_found(_nth(_in_rows(GridShape(3, 3), 2, 4, 0.0), 1033, 1))
+
+
+def test_nine_grids_read_as_a_9x9_of_their_boxes_are_each_found() -> None:
+    # The union showed a 9x9 of the grids' boxes; its own count failed where one grid's thin
+    # lines counted as heavy against the median of all the lines.
+    _all_found(_nth(_in_rows(GridShape(3, 3), 3, 3, 0.75), 2042, 3))
