@@ -53,7 +53,8 @@ def fit_to_lines(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
     A corner is where the traced border lines cross (the centre line of the border, as
     ``fit_border`` places it) when that agrees with all the crossings; else where they put it.
     """
-    around, found_rows, found_cols, xs, ys = traced_board(pixels, board, MARGIN_CELLS)
+    around = surround(pixels, board, MARGIN_CELLS)
+    found_rows, found_cols, xs, ys = traced_crossings(around)
     n = board.shape.size
     needed = MIN_INLIER_SHARE * (n + 1) ** 2
     if len(found_rows) * len(found_cols) < needed:
@@ -82,26 +83,6 @@ def fit_to_lines(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
             corners.append(model)
     result = np.array(corners, np.float32)
     return result if np.all(np.isfinite(result)) else None
-
-
-def traced_board(
-    pixels: np.ndarray, board: BoardImage, reach: float
-) -> tuple[Surround, list[int], list[int], np.ndarray, np.ndarray]:
-    """The board surrounded by ``reach`` cells and its traced crossings (as
-    ``traced_crossings``). When under MIN_INLIER_SHARE of either direction's lines could be
-    traced (too few to fit to), they are traced again on thin dark ink with dashes bridged
-    (grey dashed lines beside shaded boxes: the ink mask keeps the boxes' edges and loses the
-    dashes), and those are kept if more cross."""
-    around = surround(pixels, board, reach)
-    found = traced_crossings(around)
-    lines = board.shape.size + 1
-    if min(len(found[0]), len(found[1])) >= MIN_INLIER_SHARE * lines:
-        return around, *found
-    thin = surround(pixels, board, reach, thin=True)
-    again = traced_crossings(thin)
-    if len(again[0]) * len(again[1]) > len(found[0]) * len(found[1]):
-        return thin, *again
-    return around, *found
 
 
 def traced_crossings(

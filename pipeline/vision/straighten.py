@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, Lattice
-from pipeline.vision.gridlines import traced_board
+from pipeline.vision.gridlines import traced_crossings
+from pipeline.vision.surround import surround
 
 # Lines off the even grid by less than this share of a cell everywhere are left as they are:
 # the cells stage trims more than that from each side of a cell.
@@ -45,7 +46,8 @@ def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
     n = board.shape.size
     side = board.pixels.shape[0]
     cell = side / n
-    around, rows, cols, xs, ys = traced_board(pixels, board, MARGIN_CELLS)
+    around = surround(pixels, board, MARGIN_CELLS)
+    rows, cols, xs, ys = traced_crossings(around)
     xs, ys = xs - around.margin, ys - around.margin
     even = np.arange(n + 1) * cell
     offset_x = np.zeros((n + 1, n + 1))

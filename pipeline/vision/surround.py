@@ -42,9 +42,8 @@ class Surround:
     margin: int  # board pixels -> padded-board pixels: add this to x and y
 
 
-def surround(pixels: np.ndarray, board: BoardImage, reach: float, thin: bool = False) -> Surround:
-    """The board warped with a margin of ``reach`` cells on every side; with ``thin``, its
-    strokes are of thin dark ink only, dashed lines' gaps bridged."""
+def surround(pixels: np.ndarray, board: BoardImage, reach: float) -> Surround:
+    """The board warped with a margin of ``reach`` cells on every side."""
     side = board.pixels.shape[0]
     margin = int(np.ceil(reach * side / board.shape.size)) + 1
     shift = np.array([[1, 0, margin], [0, 1, margin], [0, 0, 1]], dtype=np.float64)
@@ -56,16 +55,12 @@ def surround(pixels: np.ndarray, board: BoardImage, reach: float, thin: bool = F
     padded = warp(pixels, homography, (side + 2 * margin, side + 2 * margin), (paper,) * 3)
     grey = _grey(padded)
     cell = side / board.shape.size
-    ink = ink_mask(grey)
-    gap = 0
-    if thin:
-        # Only ink that is a thin dark ridge: the ink mask's window also marks the inner edge
-        # of a shaded box along its whole length, a band a trace follows instead of the line
-        # inside it. A dashed line is no stroke until its gaps are bridged, and a trace then
-        # follows the strokes of the digits beside it; the gap is the lattice's (a share of
-        # the cell).
-        ink = cv2.bitwise_and(ink, _thin_dark(grey, cell))
-        gap = max(1, round(DASH_GAP_CELLS * cell))
+    # Only ink that is a thin dark ridge: the ink mask's window also marks the inner edge of a
+    # shaded box along its whole length, a band a trace follows instead of the line inside it.
+    ink = cv2.bitwise_and(ink_mask(grey), _thin_dark(grey, cell))
+    # A dashed line is no stroke until its gaps are bridged, and a trace then follows the
+    # strokes of the digits beside it; the gap is the lattice's (a share of the cell).
+    gap = max(1, round(DASH_GAP_CELLS * cell))
     return Surround(
         homography,
         line_strokes(ink, horizontal=True, gap=gap),

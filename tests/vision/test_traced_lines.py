@@ -8,8 +8,9 @@ import pytest
 
 from pipeline.board import BoardImage, BoardLocation, Lattice
 from pipeline.grid import GridShape
-from pipeline.vision.gridlines import traced_board
+from pipeline.vision.gridlines import traced_crossings
 from pipeline.vision.rectify import square_homography
+from pipeline.vision.surround import surround
 from pipeline.vision.warp import warp
 from synth.styles import PrintStyle, random_puzzles, styled_page
 
@@ -46,7 +47,9 @@ def test_grey_dashed_lines_beside_shading_and_right_aligned_digits_are_traced(dp
             homography,
             Lattice(shape, even, even, True),
         )
-        around, rows, cols, xs, ys = traced_board(page.image, board, 0.3)
+        around = surround(page.image, board, 0.3)
+
+        rows, cols, xs, ys = traced_crossings(around)
 
         assert rows == list(range(n + 1)) and cols == list(range(n + 1))
         places = np.array(even) + around.margin
