@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage
-from pipeline.vision.surround import MAX_LINE_WIDTH, Runs, Surround, inked_runs, surround
+from pipeline.vision.surround import Runs, Surround, inked_runs, surround
 
 # The board is warped again with this margin (cells) around it: a side may lie outside the
 # corners by up to a row at a corner, half of that on average.
@@ -26,6 +26,10 @@ MARGIN_CELLS = 0.6
 STRIP_WIDTH = 0.5
 # A strip counts a row as part of the line when this share of it is line ink.
 STRIP_COVERAGE = 0.5
+# A run of ink wider than this share of a cell is not a line but a solid or dark-shaded cell
+# beside it, whose middle is no line's (a blurred border merged with a shadow or the paper's
+# edge beside it makes runs of up to about a quarter of a cell).
+MAX_LINE_WIDTH = 0.5
 # A line is looked for within this share of a cell of where the strips before it predict it:
 # well short of the next line (a cell away), well beyond the drift from one strip to the next.
 TRACK_REACH = 0.3

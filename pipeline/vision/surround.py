@@ -10,23 +10,13 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage
-from pipeline.vision.lattice import (
-    DASH_GAP_CELLS,
-    FAINT_LINE_MIN_GREY,
-    FAINT_LINE_SHARE,
-    ink_mask,
-    line_strokes,
-)
+from pipeline.vision.lattice import ink_mask, line_strokes
 from pipeline.vision.levels import grey_levels
 from pipeline.vision.warp import warp
 
 # The paper's shade is the grey level this share of the board's pixels is darker than (cells
 # are mostly paper; the lines and digits are the darkest tenth at most).
 PAPER_PERCENT = 90
-# A run of ink wider than this share of a cell is not a line but a solid or dark-shaded cell
-# beside it, whose middle is no line's (a blurred border merged with a shadow or the paper's
-# edge beside it makes runs of up to about a quarter of a cell).
-MAX_LINE_WIDTH = 0.5
 
 
 @dataclass(frozen=True)
@@ -53,36 +43,16 @@ def surround(pixels: np.ndarray, board: BoardImage, reach: float) -> Surround:
     # paper along its edge would.
     paper = grey_levels(_grey(board.pixels), (PAPER_PERCENT,))[0]
     padded = warp(pixels, homography, (side + 2 * margin, side + 2 * margin), (paper,) * 3)
-    grey = _grey(padded)
-    cell = side / board.shape.size
-    # Only ink that is a thin dark ridge: the ink mask's window also marks the inner edge of a
-    # shaded box along its whole length, a band a trace follows instead of the line inside it.
-    ink = cv2.bitwise_and(ink_mask(grey), _thin_dark(grey, cell))
-    # A dashed line is no stroke until its gaps are bridged, and a trace then follows the
-    # strokes of the digits beside it; the gap is the lattice's (a share of the cell).
-    gap = max(1, round(DASH_GAP_CELLS * cell))
+    ink = ink_mask(_grey(padded))
     return Surround(
         homography,
-        line_strokes(ink, horizontal=True, gap=gap),
-        line_strokes(ink, horizontal=False, gap=gap),
+        line_strokes(ink, horizontal=True),
+        line_strokes(ink, horizontal=False),
         tuple(p + margin for p in board.lattice.row_lines),
         tuple(p + margin for p in board.lattice.col_lines),
-        cell,
+        side / board.shape.size,
         margin,
     )
-
-
-def _thin_dark(grey: np.ndarray, cell: float) -> np.ndarray:
-    """Print darker than the paper on both sides of it within a line's widest width (255):
-    lines and digits, not the inside or the edges of a shaded box, which the ink mask's
-    window marks as ink along the whole edge (and which the trace then follows)."""
-    width = int(MAX_LINE_WIDTH * cell) | 1
-    closed = cv2.morphologyEx(
-        grey, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (width, width))
-    )
-    low, high = grey_levels(grey, (5, 95))
-    threshold = max(FAINT_LINE_MIN_GREY, FAINT_LINE_SHARE * (high - low))
-    return cv2.compare(cv2.subtract(closed, grey), threshold, cv2.CMP_GE)
 
 
 def _grey(pixels: np.ndarray) -> np.ndarray:
