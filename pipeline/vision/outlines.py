@@ -38,6 +38,11 @@ MIN_CELL_FILL = 0.7
 # Lines between cells are bridged up to this width (pixels of the search copy): a thick box
 # line, thickened by the search, but less than the gap between two grids on a book page.
 CELL_BRIDGE_PX = 15
+# A mesh's border broken from one crossing to the next leaves a gap of up to a cell: a tenth
+# of the outline's side, about a 9x9's cell. Grids of different sizes printed against each
+# other leave notches in their outline of at least 0.4 of its side (a 4x4 beside a 9x9, see
+# find_boards.MIN_AREA_OF_LARGEST), far wider.
+BORDER_BREAK_SHARE = 0.1
 
 
 def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
@@ -85,8 +90,11 @@ def _solid(contour: np.ndarray) -> bool:
 def _bridged(contour: np.ndarray, stroke: int) -> np.ndarray:
     """A mesh's outline with the breaks in its border bridged, where it ran into the cells:
     a run of ink shorter than a stroke falls in the opening that makes the mesh, so a break
-    is up to a stroke long, and no grid's outline has an inlet that narrow."""
+    is up to a stroke long; on a turned page a faint line's runs fall short of a stroke more
+    often, and the border breaks between its crossings, up to a cell
+    (``BORDER_BREAK_SHARE``). No grid's outline has an inlet that narrow."""
     x, y, w, h = cv2.boundingRect(contour)
+    stroke = max(stroke, int(BORDER_BREAK_SHARE * min(w, h)))
     shape_of = np.zeros((h + 2 * stroke, w + 2 * stroke), np.uint8)
     cv2.drawContours(shape_of, [contour], -1, 255, cv2.FILLED, offset=(stroke - x, stroke - y))
     closed = cv2.morphologyEx(shape_of, cv2.MORPH_CLOSE, np.ones((stroke, stroke), np.uint8))
