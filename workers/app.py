@@ -115,10 +115,11 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "worker_prefetch_multiplier": 1,
         "task_soft_time_limit": soft,
         "task_time_limit": hard,
-        # A text puzzle is solved once, with no doubts to try: these limits are ample for it.
+        # The solve limits cover doubting (ample for a text puzzle, solved once); the OCR task
+        # solves what it read, so its limits add them to its own.
         "task_annotations": {
-            task: dict(zip(("soft_time_limit", "time_limit"), limits, strict=True))
-            for task, limits in (
+            task: {"soft_time_limit": task_soft, "time_limit": task_hard}
+            for task, (task_soft, task_hard) in (
                 (TASK_SOLVE, solve_time_limits(settings)),
                 (TASK_SOLVE_TEXT, solve_time_limits(settings)),
                 (TASK_OCR, ocr_time_limits(settings)),

@@ -111,9 +111,10 @@ def _quads(contours: Sequence[np.ndarray], min_area: float) -> list[np.ndarray]:
         area = cv2.contourArea(contour)
         if area < min_area:
             continue
-        if not _solid(contour):
+        hull = cv2.convexHull(contour)
+        if area < MIN_SOLIDITY * cv2.contourArea(hull):
             continue
-        corners = _quad_of(cv2.convexHull(contour))
+        corners = _quad_of(hull)
         if corners is not None and _plausible(corners):
             quads.append((cv2.contourArea(corners), corners))
     quads.sort(key=lambda item: -item[0])

@@ -38,7 +38,7 @@ def solve_board(self: StageTask, puzzle_id: int) -> None:
                 return
             reading = load.stored_reading(session, puzzle_id)
             solved = solved_reading(session, puzzle_id, reading, claim.row.printed_role)
-        record_solved(self.step, self.request.hostname, puzzle_id, solved, clock.seconds)
+        record_solved(self, puzzle_id, solved, clock.seconds)
 
 
 def solved_reading(
@@ -64,12 +64,10 @@ def solved_reading(
     return draw_solution_step(solved, board, region, page, index, artifacts)
 
 
-def record_solved(
-    step: Step, hostname: str | None, puzzle_id: int, solved: SolvedBoard, seconds: float
-) -> None:
-    """Record a puzzle's solution, if it still waits for ``step`` (a text puzzle's too)."""
+def record_solved(task: StageTask, puzzle_id: int, solved: SolvedBoard, seconds: float) -> None:
+    """Record a solve task's outcome, if its puzzle still waits for it (a text puzzle's too)."""
     with transaction(runtime.sessions()) as session:
-        puzzle = still_waiting(session, step, puzzle_id)  # held: recorded without a re-read
+        puzzle = still_waiting(session, task.step, puzzle_id)  # held: recorded without a re-read
         if puzzle is None:
             return
         record_solution(
@@ -78,6 +76,6 @@ def record_solved(
             solved.solution,
             solved.render_path,
             seconds,
-            runtime.worker_name(hostname),
+            runtime.worker_name(task.request.hostname),
             facts=solved.facts,
         )

@@ -32,4 +32,4 @@ def solve_text_puzzle(self: StageTask, puzzle_id: int) -> None:
         solved = solve_text_step(
             puzzle, runtime.sat_backend(), settings.solve_timeout, settings.rating_seconds
         )
-        record_solved(self.step, self.request.hostname, puzzle_id, solved, clock.seconds)
+        record_solved(self, puzzle_id, solved, clock.seconds)
