@@ -84,28 +84,52 @@ class Claimed:
 def claim(session: Session, step: Step, subject_id: int, incarnation: str | None) -> Claimed | None:
     """Take a waiting subject: it, if it still waits for ``step`` (it is now marked started by
     ``incarnation``), None if it is gone or past this step already."""
+    return next(iter(claim_all(session, step, [subject_id], incarnation)), None)
+
+
+def claim_all(
+    session: Session, step: Step, subject_ids: list[int], incarnation: str | None
+) -> list[Claimed]:
+    """``claim`` for several subjects in one statement (and one or two for their labels): those
+    that still wait for ``step``, in the order of ``subject_ids``."""
     model = WAITING[step].model
-    row = session.scalars(
+    rows = session.scalars(
         update(model)
-        .where(model.id == subject_id, model.status == WAITING[step].status)
+        .where(model.id.in_(subject_ids), model.status == WAITING[step].status)
         .values(started_at=utc_now(), claimed_by=incarnation)
         .returning(model)
-    ).first()
-    if row is None:
-        return None
-    [label], pages = _labels(session, [row])
-    page = row if isinstance(row, Page) else pages[row.page_id] if isinstance(row, Puzzle) else None
-    return Claimed(row, page, label)
+    ).all()
+    if not rows:
+        return []
+    rows = sorted(rows, key=lambda row: subject_ids.index(row.id))
+    labels, pages = _labels(session, rows)
+    return [
+        Claimed(row, _page_of(row, pages), label) for row, label in zip(rows, labels, strict=True)
+    ]
+
+
+def _page_of(row: Subject, pages: dict[int, Page]) -> Page | None:
+    if isinstance(row, Page):
+        return row
+    return pages[row.page_id] if isinstance(row, Puzzle) else None
 
 
 def still_waiting(session: Session, step: Step, subject_id: int) -> Subject | None:
     """Lock the subject's row for this transaction; it, if it still waits for ``step``, so the
     caller's outcome may be recorded (one of two concurrent runs wins, the other drops)."""
+    return all_still_waiting(session, step, [subject_id]).get(subject_id)
+
+
+def all_still_waiting(session: Session, step: Step, subject_ids: list[int]) -> dict[int, Subject]:
+    """``still_waiting`` for several subjects in one statement: those that still wait, by id."""
     waiting = WAITING[step]
-    row = session.scalar(
-        select(waiting.model).where(waiting.model.id == subject_id).with_for_update()
+    rows = session.scalars(
+        select(waiting.model)
+        .where(waiting.model.id.in_(subject_ids))
+        .order_by(waiting.model.id)  # rows locked in one order: no deadlock between two runs
+        .with_for_update()
     )
-    return row if row is not None and row.status == waiting.status else None
+    return {row.id: row for row in rows if row.status == waiting.status}
 
 
 def sent(session: Session, model: type[Subject], ids: list[int]) -> None:

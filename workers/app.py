@@ -59,10 +59,19 @@ def solve_time_limits(settings: Settings) -> tuple[float, float]:
     return soft, soft + 60
 
 
+# An OCR task begins its page's boards within this many seconds; later ones are handed on in a
+# message of their own (workers.tasks.ocr), so one board's limits cover any page.
+READING_WINDOW = 60.0
+
+
 def ocr_time_limits(settings: Settings) -> tuple[float, float]:
-    # The OCR task solves what it read (workers.tasks.ocr).
+    # The OCR task solves what it read (workers.tasks.ocr): the last board it begins may start
+    # at the end of its window.
     soft, hard = solve_time_limits(settings)
-    return STAGE_TIME_LIMITS[0] + soft, STAGE_TIME_LIMITS[1] + hard
+    return (
+        READING_WINDOW + STAGE_TIME_LIMITS[0] + soft,
+        READING_WINDOW + STAGE_TIME_LIMITS[1] + hard,
+    )
 
 
 def longest_task(settings: Settings) -> float:

@@ -8,20 +8,39 @@ since a task only works on a subject that still waits for it (``store.handover.c
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from celery import Celery
 from sqlalchemy.orm import Session, sessionmaker
 
 from store.db import autocommit, transaction
 from store.handover import WAITING, Handoff, Step, labelled, sent
 
+# Steps whose task takes a list of subject ids: a page's boards go to one OCR task, which
+# claims, reads and records them together (one message, claim and transaction a page instead
+# of one a board: docs/throughput.md, "Seventh session").
+LISTED_STEPS = frozenset({Step.OCR})
 
-def send(queue: Celery, handoff: Handoff) -> None:
+
+def task_args(message: Sequence[Handoff]) -> list[object]:
+    """The arguments of the task one message sends: every subject's id in a list for a listed
+    step, else the one subject's id."""
+    ids = [handoff.subject_id for handoff in message]
+    if message[0].step in LISTED_STEPS:
+        return [ids]
+    [only] = ids
+    return [only]
+
+
+def send(queue: Celery, message: Sequence[Handoff]) -> None:
+    """Send one message: hand-overs of one step, several only for a listed step."""
+    first = message[0]
+    label = first.label
+    if len(message) > 1:  # a page's boards: "book.pdf p3 #0, #1, #2"
+        label += "".join(f", #{handoff.label.rpartition(' #')[2]}" for handoff in message[1:])
+    ids = ", ".join(str(handoff.subject_id) for handoff in message)
     # argsrepr: Flower shows where the work comes from, not just an id.
-    queue.send_task(
-        handoff.step,
-        args=[handoff.subject_id],
-        argsrepr=f"({handoff.subject_id}: {handoff.label})",
-    )
+    queue.send_task(first.step, args=task_args(message), argsrepr=f"({ids}: {label})")
 
 
 def hand_over(
@@ -37,10 +56,14 @@ def hand_over(
 
 def send_all(queue: Celery, sessions: sessionmaker[Session], handoffs: list[Handoff]) -> None:
     """Send hand-overs whose subjects are committed as waiting for them (labelled by the
-    caller, who has their rows at hand), then note them sent."""
-    for handoff in handoffs:
-        send(queue, handoff)
-    for step in dict.fromkeys(handoff.step for handoff in handoffs):
+    caller, who has their rows at hand), then note them sent. A listed step's hand-overs go
+    in one message: callers hand over one page's boards at a time."""
+    steps = dict.fromkeys(handoff.step for handoff in handoffs)
+    for step in steps:
+        of_step = [handoff for handoff in handoffs if handoff.step == step]
+        for message in [of_step] if step in LISTED_STEPS else [[each] for each in of_step]:
+            send(queue, message)
+    for step in steps:
         ids = [handoff.subject_id for handoff in handoffs if handoff.step == step]
         # One statement: it needs no transaction of its own.
         with autocommit(sessions) as session:

@@ -36,7 +36,7 @@ from sqlalchemy.orm import Session
 from jobs.steps import Clock
 from pipeline.errors import InternalError, SudokuBatchError
 from store.db import transaction
-from store.handover import Claimed, Step, claim, still_waiting
+from store.handover import Claimed, Step, all_still_waiting, claim, still_waiting
 from store.record import Stage, record_failure
 from workers import runtime
 
@@ -114,11 +114,16 @@ def claimed(task: StageTask, session: Session, subject_id: int) -> Claimed | Non
 @contextmanager
 def failures_recorded(task: StageTask, subject_id: int) -> Iterator[Clock]:
     """Run a stage's body; record its failure against the task's subject."""
+    with outages_retried(task), _failures_recorded(task, subject_id) as clock:
+        yield clock
+
+
+@contextmanager
+def outages_retried(task: StageTask) -> Iterator[None]:
+    """Retry the task while the database or Redis is down, as long as it takes."""
     try:
-        with _failures_recorded(task, subject_id) as clock:
-            yield clock
+        yield
     except TRANSIENT_ERRORS as error:
-        # The database or Redis is down: wait and try again, as long as it takes.
         raise task.retry(
             exc=error, countdown=outage_delay(task.request.retries), max_retries=OUTAGE_RETRIES
         ) from error
@@ -185,10 +190,11 @@ def record_final_failure(
         logger.warning("%s[%s]: gave up on an outage; the sweep will retry", sender.name, args[0])
         return
     failure = _final_failure(exception, sender.stage)
+    subject_ids = args[0] if isinstance(args[0], list) else [args[0]]  # a listed step's
     try:
         with transaction(runtime.sessions()) as session:
-            if still_waiting(session, sender.step, args[0]):
-                record_failure(session, failure, sender.stage, **{sender.subject: args[0]})
+            for subject_id in all_still_waiting(session, sender.step, subject_ids):
+                record_failure(session, failure, sender.stage, **{sender.subject: subject_id})
     except sqlalchemy.exc.NoResultFound:
         pass  # its row is gone: nothing is waiting on it
     except Exception:

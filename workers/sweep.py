@@ -97,7 +97,7 @@ def sweep_once(
     with transaction(sessions) as session:
         handoffs = stranded(session, limits, steps, limit=SWEEP_BATCH)
         for handoff in handoffs:
-            send(queue, handoff)
+            send(queue, [handoff])
         _note_sent(session, handoffs)
     counts: dict[str, int] = {}
     for handoff in handoffs:

@@ -1,29 +1,42 @@
-"""The OCR task solves what it read, recording both stages in one transaction; a reading whose
-solving fails there is recorded alone and handed to the solve task, which solves it under its
-own error policy."""
+"""The OCR task reads the boards of a page handed over in one message, solves what it read and
+records both stages in one transaction; a reading whose solving fails there is recorded alone
+and handed to the solve task. Each board keeps its own error policy, boards not begun within the
+task's window are handed on, and a task run again hands each board on alone."""
 
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 import pytest
+from celery.exceptions import WorkerLostError
 
+from pipeline.errors import SudokuBatchError
 from settings import Settings
 from store.handover import Step
 from store.models import Puzzle, PuzzleStatus, StageRun
 from tests.integration.test_statements_per_task import page_to_ingest
-from workers import runtime
+from workers import runtime, stage
 from workers.app import app
 from workers.tasks import ingest, ocr, rectify, solve  # noqa: F401 - registers the tasks
 
 pytestmark = pytest.mark.services
 
 
-def run_until(messages: deque[tuple[str, int]], step: Step) -> None:
+def run_until(messages: deque[tuple[str, Any]], step: Step) -> None:
     """Run the tasks sent, in order, until the next is one of ``step``."""
     while messages and messages[0][0] != step:
-        sent, subject_id = messages.popleft()
-        app.tasks[str(sent)].apply(args=[subject_id])
+        sent, subject = messages.popleft()
+        app.tasks[str(sent)].apply(args=[subject])
+
+
+def page_of_boards(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The two boards of a page, rectified: the one OCR message rectify sent for them."""
+    _, messages = page_to_ingest(settings, runtime.sessions(), monkeypatch)
+    run_until(messages, Step.OCR)
+    [(_, puzzle_ids)] = messages
+    messages.clear()
+    return puzzle_ids
 
 
 def stages_run(puzzle_id: int) -> dict[str, str]:
@@ -32,14 +45,20 @@ def stages_run(puzzle_id: int) -> dict[str, str]:
         return {run.stage: run.status for run in runs}
 
 
-def test_the_ocr_task_records_both_stages_and_sends_nothing_on(
+def status_of(puzzle_id: int) -> PuzzleStatus:
+    with runtime.sessions()() as db:
+        return db.get_one(Puzzle, puzzle_id).status
+
+
+def test_one_message_reads_a_pages_boards_and_records_both_stages(
     worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, messages = page_to_ingest(worker_runtime, runtime.sessions(), monkeypatch)
     run_until(messages, Step.OCR)
-    puzzle_ids = [messages.popleft()[1] for _ in range(2)]
+    [(_, puzzle_ids)] = messages
+    assert len(puzzle_ids) == 2
+    app.tasks[Step.OCR].apply(args=[messages.popleft()[1]])
     for puzzle_id in puzzle_ids:
-        app.tasks[Step.OCR].apply(args=[puzzle_id])
         assert stages_run(puzzle_id) == {"ocr": "ok", "solve": "ok"}
         with runtime.sessions()() as db:
             solving = db.query(StageRun).filter_by(puzzle_id=puzzle_id, stage="solve").one()
@@ -52,23 +71,87 @@ def test_a_reading_the_ocr_task_cannot_solve_goes_to_the_solve_task(
 ) -> None:
     _, messages = page_to_ingest(worker_runtime, runtime.sessions(), monkeypatch)
     run_until(messages, Step.OCR)
-    [(_, puzzle_id), _] = messages
+    first, second = messages[0][1]
 
-    def broken(*_: object, **__: object) -> None:
-        raise RuntimeError("boom")
+    def broken(_session: object, puzzle_id: int, *args: object) -> object:
+        if puzzle_id == first:
+            raise RuntimeError("boom")
+        return solve.solved_reading(_session, puzzle_id, *args)
 
     with monkeypatch.context() as patched:
         patched.setattr(ocr, "solved_reading", broken)
-        app.tasks[Step.OCR].apply(args=[puzzle_id])
-    messages.popleft()
+        app.tasks[Step.OCR].apply(args=[messages.popleft()[1]])
     with runtime.sessions()() as db:
-        puzzle = db.get_one(Puzzle, puzzle_id)
+        puzzle = db.get_one(Puzzle, first)
         assert puzzle.status == PuzzleStatus.READ
         assert puzzle.queued_at is not None and puzzle.claimed_by is None  # sent, not taken
-    assert stages_run(puzzle_id) == {"ocr": "ok"}
-    assert messages[-1] == (Step.SOLVE, puzzle_id)
+    assert stages_run(first) == {"ocr": "ok"}
+    assert stages_run(second) == {"ocr": "ok", "solve": "ok"}
+    assert list(messages) == [(Step.SOLVE, first)]
 
     app.tasks[Step.SOLVE].apply(args=[messages.pop()[1]])
+    assert status_of(first) == PuzzleStatus.SOLVED
+    assert stages_run(first) == {"ocr": "ok", "solve": "ok"}
+
+
+def test_a_board_that_cannot_be_read_fails_alone(
+    worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = page_of_boards(worker_runtime, monkeypatch)
+    reading = ocr.read_board_step
+
+    def unreadable(board: object, path: str, cells: object, page: object, index: int, *a: Any):
+        if index == 0:
+            raise SudokuBatchError("this board cannot be read")
+        return reading(board, path, cells, page, index, *a)
+
+    monkeypatch.setattr(ocr, "read_board_step", unreadable)
+    app.tasks[Step.OCR].apply(args=[[first, second]])
+    assert status_of(first) == PuzzleStatus.FAILED
+    assert status_of(second) == PuzzleStatus.SOLVED
+
+
+def test_boards_not_begun_within_the_window_are_handed_on(
+    worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, messages = page_to_ingest(worker_runtime, runtime.sessions(), monkeypatch)
+    run_until(messages, Step.OCR)
+    first, second = messages.popleft()[1]
+    monkeypatch.setattr(ocr, "READING_WINDOW", -1.0)  # the window has passed after one board
+    app.tasks[Step.OCR].apply(args=[[first, second]])
+    assert status_of(first) == PuzzleStatus.SOLVED
+    assert list(messages) == [(Step.OCR, [second])]
     with runtime.sessions()() as db:
-        assert db.get_one(Puzzle, puzzle_id).status == PuzzleStatus.SOLVED
-    assert stages_run(puzzle_id) == {"ocr": "ok", "solve": "ok"}
+        handed_on = db.get_one(Puzzle, second)
+        assert handed_on.status == PuzzleStatus.PENDING
+        assert handed_on.queued_at is not None and handed_on.claimed_by is None
+    app.tasks[Step.OCR].apply(args=[messages.popleft()[1]])
+    assert status_of(second) == PuzzleStatus.SOLVED
+
+
+def test_a_task_run_again_hands_each_board_on_alone(
+    worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, messages = page_to_ingest(worker_runtime, runtime.sessions(), monkeypatch)
+    run_until(messages, Step.OCR)
+    first, second = messages.popleft()[1]
+    app.tasks[Step.OCR].apply(args=[[first, second]], retries=1)  # e.g. its process died
+    assert list(messages) == [(Step.OCR, [first]), (Step.OCR, [second])]
+    assert {status_of(first), status_of(second)} == {PuzzleStatus.PENDING}
+    while messages:
+        app.tasks[Step.OCR].apply(args=[messages.popleft()[1]], retries=1)
+    assert {status_of(first), status_of(second)} == {PuzzleStatus.SOLVED}
+
+
+def test_a_final_failure_is_recorded_for_each_board_still_waiting(
+    worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = page_of_boards(worker_runtime, monkeypatch)
+    app.tasks[Step.OCR].apply(args=[[first]])
+    stage.record_final_failure(
+        sender=app.tasks[Step.OCR], exception=WorkerLostError("gone"), args=([first, second],)
+    )
+    assert status_of(first) == PuzzleStatus.SOLVED  # final already: not overwritten
+    with runtime.sessions()() as db:
+        lost = db.get_one(Puzzle, second)
+        assert (lost.status, lost.error_code) == (PuzzleStatus.FAILED, "worker_lost")

@@ -26,12 +26,11 @@ def test_only_a_unique_solution_has_its_images_decoded(
     sessions = runtime.sessions()
     _, messages = page_to_ingest(worker_runtime, sessions, monkeypatch)
     while messages[0][0] != Step.OCR:  # every stage before reading
-        step, subject_id = messages.popleft()
-        app.tasks[str(step)].apply(args=[subject_id])
-    unique, emptied = (messages.popleft()[1] for _ in range(2))
+        step, subject = messages.popleft()
+        app.tasks[str(step)].apply(args=[subject])
+    unique, emptied = messages.popleft()[1]  # the page's boards, in one OCR message
     decoded = decoded_images(monkeypatch)
-    for puzzle_id in (unique, emptied):
-        app.tasks[Step.OCR].apply(args=[puzzle_id])
+    app.tasks[Step.OCR].apply(args=[[unique, emptied]])
     # Both unique, so drawn: only their regions decoded (the boards were kept from rectify).
     assert [name.rsplit(".", 1)[1] for name in decoded] == ["jpg", "jpg"]
     assert not messages  # solved in the OCR task, no solve task sent

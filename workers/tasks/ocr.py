@@ -1,75 +1,151 @@
-"""OCR: read one board's givens, turning it upright from its content first, then solve it.
+"""OCR: read the boards of one page, each turned upright from its content first, then solve
+each reading.
 
-The task solves the reading itself and records both stages' outcomes in one transaction,
-instead of sending a solve task: that message, its claim, its transaction and its task events
-cost about as much CPU as the solving itself (docs/throughput.md). A reading the solving here
-fails on is recorded alone and handed to the solve task, under that task's error policy."""
+Rectify hands a page's boards over in one message (``workers.publish.LISTED_STEPS``): the task
+claims them together, reads and solves each, and records every outcome in one transaction. A
+message, a claim and a transaction a board cost the server more than a quarter of what reading
+a board does (docs/throughput.md, "Seventh session").
+
+The task solves what it read instead of sending a solve task per board: that message, its
+claim, its transaction and its task events cost about as much CPU as the solving itself. A
+reading whose solving fails here is recorded alone and handed to the solve task, under that
+task's error policy.
+
+Each board keeps its own error policy (``workers.stage.failures_recorded``): one that cannot be
+read is recorded as failed, and the page's other boards go on. Boards not begun within
+``READING_WINDOW`` seconds are handed on in a message of their own, so the task's time limits
+do not grow with a page's boards; and a task run again (its process died, or an unexpected
+error) hands each board on alone, so a board that kills its process fails alone.
+"""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
-from jobs.steps import Clock, SolvedBoard, read_board_step
+from sqlalchemy.orm import Session
+
+from jobs.steps import Clock, ReadBoard, SolvedBoard, read_board_step
 from store import load
+from store.artifacts import Artifacts
 from store.db import autocommit, transaction
-from store.handover import Handoff, Step, still_waiting, taken_at_once, unsent
+from store.handover import (
+    Claimed,
+    Handoff,
+    Step,
+    all_still_waiting,
+    claim_all,
+    labelled,
+    taken_at_once,
+    unsent,
+)
 from store.record import Stage, record_reading, record_solution
 from workers import runtime
-from workers.app import TASK_OCR, app
+from workers.app import READING_WINDOW, TASK_OCR, app
 from workers.publish import send_all
-from workers.stage import StageTask, Subject, claimed, failures_recorded
+from workers.stage import StageTask, Subject, failures_recorded, outages_retried
 from workers.tasks.solve import solved_reading
 
 logger = logging.getLogger(__name__)
 
 
+@dataclass
+class BoardRead:
+    """One board's outcome, to record with the page's others."""
+
+    claim: Claimed
+    read: ReadBoard
+    reading_seconds: float
+    solved: SolvedBoard | None  # None: handed to the solve task
+    solving_seconds: float
+
+
 @app.task(
     base=StageTask, bind=True, name=TASK_OCR, step=Step.OCR, stage=Stage.OCR, subject=Subject.PUZZLE
 )
-def read_board(self: StageTask, puzzle_id: int) -> None:
+def read_boards(self: StageTask, puzzle_ids: list[int]) -> None:
+    if self.request.retries and len(puzzle_ids) > 1:
+        _each_alone(puzzle_ids)
+        return
     artifacts = runtime.artifacts()
-    worker = runtime.worker_name(self.request.hostname)
-    with failures_recorded(self, puzzle_id) as clock:
-        # Autocommit: no transaction is held while the board is read and solved, only the
-        # claimed rows, which the solving loads from.
-        with autocommit(runtime.marker_sessions()) as session:
-            claim = claimed(self, session, puzzle_id)
-            if claim is None:
-                return
-            board, image_path = load.stored_board(session, puzzle_id, artifacts)
-            cells = load.stored_cells(session, puzzle_id)
-            page, index = load.puzzle_page(session, puzzle_id)
-            read = read_board_step(
-                board, image_path, cells, page, index, runtime.ocr_engine(), artifacts
-            )
-            reading_seconds, solving = clock.seconds, Clock()
-            solved: SolvedBoard | None = None
-            try:
-                recognised = read.recognised
-                solved = solved_reading(
-                    session, puzzle_id, recognised.reading, claim.row.printed_role, recognised.board
-                )
-            except Exception:
-                logger.warning("%s[%s]: solving handed on", self.name, puzzle_id, exc_info=True)
-        with transaction(runtime.sessions()) as recording:
-            puzzle = still_waiting(recording, self.step, puzzle_id)
+    running = Clock()
+    done: list[BoardRead] = []
+    later: list[Claimed] = []
+    # Autocommit: no transaction is held while the boards are read and solved, only the claimed
+    # rows, which the loads and the solving find in the session.
+    with outages_retried(self), autocommit(runtime.marker_sessions()) as session:
+        claims = claim_all(session, self.step, puzzle_ids, runtime.incarnation())
+        if not claims:
+            logger.info("%s%s: already past this step, nothing to do", self.name, puzzle_ids)
+        for begun, claim in enumerate(claims):
+            if begun and running.seconds > READING_WINDOW:
+                later.append(claim)
+                continue
+            with failures_recorded(self, claim.row.id) as clock:
+                done.append(_read_and_solve(self, session, claim, artifacts, clock))
+    handoffs = _record(self, done)
+    handoffs += [Handoff(Step.OCR, claim.row.id, claim.label) for claim in later]
+    if handoffs:
+        send_all(app, runtime.marker_sessions(), handoffs)
+
+
+def _read_and_solve(
+    task: StageTask, session: Session, claim: Claimed, artifacts: Artifacts, clock: Clock
+) -> BoardRead:
+    puzzle_id = claim.row.id
+    board, image_path = load.stored_board(session, puzzle_id, artifacts)
+    cells = load.stored_cells(session, puzzle_id)
+    page, index = load.puzzle_page(session, puzzle_id)
+    read = read_board_step(board, image_path, cells, page, index, runtime.ocr_engine(), artifacts)
+    reading_seconds, solving = clock.seconds, Clock()
+    solved: SolvedBoard | None = None
+    try:
+        recognised = read.recognised
+        solved = solved_reading(
+            session, puzzle_id, recognised.reading, claim.row.printed_role, recognised.board
+        )
+    except Exception:
+        logger.warning("%s[%s]: solving handed on", task.name, puzzle_id, exc_info=True)
+    return BoardRead(claim, read, reading_seconds, solved, solving.seconds)
+
+
+def _record(task: StageTask, done: list[BoardRead]) -> list[Handoff]:
+    """Record the boards read, each only if it still waits; the solve task's hand-overs."""
+    if not done:
+        return []
+    worker = runtime.worker_name(task.request.hostname)
+    handoffs = []
+    with transaction(runtime.sessions()) as recording:
+        waiting = all_still_waiting(recording, task.step, [each.claim.row.id for each in done])
+        for each in done:
+            puzzle_id = each.claim.row.id
+            puzzle = waiting.get(puzzle_id)
             if puzzle is None:
-                return
+                continue
+            read = each.read
             record_reading(
-                recording, puzzle_id, read.recognised, read.image_path, reading_seconds, worker
+                recording, puzzle_id, read.recognised, read.image_path, each.reading_seconds, worker
             )
-            if solved is None:
+            if each.solved is None:
                 unsent(puzzle)  # now waiting for the solve task
-            else:
-                taken_at_once(puzzle, runtime.incarnation())  # its solve run waited for nothing
-                record_solution(
-                    recording,
-                    puzzle_id,
-                    solved.solution,
-                    solved.render_path,
-                    solving.seconds,
-                    worker,
-                    facts=solved.facts,
-                )
-        if solved is None:
-            send_all(app, runtime.marker_sessions(), [Handoff(Step.SOLVE, puzzle_id, claim.label)])
+                handoffs.append(Handoff(Step.SOLVE, puzzle_id, each.claim.label))
+                continue
+            taken_at_once(puzzle, runtime.incarnation())  # its solve run waited for nothing
+            record_solution(
+                recording,
+                puzzle_id,
+                each.solved.solution,
+                each.solved.render_path,
+                each.solving_seconds,
+                worker,
+                facts=each.solved.facts,
+            )
+    return handoffs
+
+
+def _each_alone(puzzle_ids: list[int]) -> None:
+    """Hand each board on in a message of its own."""
+    with autocommit(runtime.marker_sessions()) as session:
+        handoffs = labelled(session, Step.OCR, puzzle_ids)
+    for handoff in handoffs:
+        send_all(app, runtime.marker_sessions(), [handoff])
