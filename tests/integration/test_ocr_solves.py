@@ -13,10 +13,10 @@ from celery.exceptions import WorkerLostError
 
 from pipeline.errors import SudokuBatchError
 from settings import Settings
-from store.handover import Step
+from store.handover import Handoff, Step
 from store.models import Puzzle, PuzzleStatus, StageRun
 from tests.integration.test_statements_per_task import page_to_ingest
-from workers import runtime, stage
+from workers import publish, runtime, stage
 from workers.app import app
 from workers.tasks import ingest, ocr, rectify, solve  # noqa: F401 - registers the tasks
 
@@ -155,3 +155,22 @@ def test_a_final_failure_is_recorded_for_each_board_still_waiting(
     with runtime.sessions()() as db:
         lost = db.get_one(Puzzle, second)
         assert (lost.status, lost.error_code) == (PuzzleStatus.FAILED, "worker_lost")
+
+
+def test_a_pages_boards_go_in_one_message_that_flower_labels(
+    worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent: list[tuple[str, list[object], str]] = []
+
+    class Queue:
+        def send_task(self, name: str, args: list[object], argsrepr: str) -> None:
+            sent.append((name, args, argsrepr))
+
+    handoffs = [Handoff(Step.OCR, 12 + i, f"batch 1a2b3c4d book.pdf p3 #{i}") for i in range(3)]
+    handoffs.append(Handoff(Step.SOLVE, 99, "batch 1a2b3c4d book.pdf p4 #0"))
+    monkeypatch.setattr(publish, "sent", lambda *_: None)  # no rows to note sent here
+    publish.send_all(Queue(), runtime.sessions(), handoffs)  # type: ignore[arg-type]
+    assert sent == [
+        (Step.OCR, [[12, 13, 14]], "(12, 13, 14: batch 1a2b3c4d book.pdf p3 #0, #1, #2)"),
+        (Step.SOLVE, [99], "(99: batch 1a2b3c4d book.pdf p4 #0)"),
+    ]
