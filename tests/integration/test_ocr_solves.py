@@ -30,13 +30,16 @@ def run_until(messages: deque[tuple[str, Any]], step: Step) -> None:
         app.tasks[str(sent)].apply(args=[subject])
 
 
-def page_of_boards(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The two boards of a page, rectified: the one OCR message rectify sent for them."""
+def page_of_boards(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[int], deque[tuple[str, Any]]]:
+    """The two boards of a page, rectified: the ids in the one OCR message rectify sent for
+    them, and the messages sent from now on."""
     _, messages = page_to_ingest(settings, runtime.sessions(), monkeypatch)
     run_until(messages, Step.OCR)
     [(_, puzzle_ids)] = messages
     messages.clear()
-    return puzzle_ids
+    return puzzle_ids, messages
 
 
 def stages_run(puzzle_id: int) -> dict[str, str]:
@@ -53,11 +56,9 @@ def status_of(puzzle_id: int) -> PuzzleStatus:
 def test_one_message_reads_a_pages_boards_and_records_both_stages(
     worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _, messages = page_to_ingest(worker_runtime, runtime.sessions(), monkeypatch)
-    run_until(messages, Step.OCR)
-    [(_, puzzle_ids)] = messages
+    puzzle_ids, messages = page_of_boards(worker_runtime, monkeypatch)
     assert len(puzzle_ids) == 2
-    app.tasks[Step.OCR].apply(args=[messages.popleft()[1]])
+    app.tasks[Step.OCR].apply(args=[puzzle_ids])
     for puzzle_id in puzzle_ids:
         assert stages_run(puzzle_id) == {"ocr": "ok", "solve": "ok"}
         with runtime.sessions()() as db:
@@ -69,9 +70,7 @@ def test_one_message_reads_a_pages_boards_and_records_both_stages(
 def test_a_reading_the_ocr_task_cannot_solve_goes_to_the_solve_task(
     worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _, messages = page_to_ingest(worker_runtime, runtime.sessions(), monkeypatch)
-    run_until(messages, Step.OCR)
-    first, second = messages[0][1]
+    (first, second), messages = page_of_boards(worker_runtime, monkeypatch)
 
     def broken(_session: object, puzzle_id: int, *args: object) -> object:
         if puzzle_id == first:
@@ -80,7 +79,7 @@ def test_a_reading_the_ocr_task_cannot_solve_goes_to_the_solve_task(
 
     with monkeypatch.context() as patched:
         patched.setattr(ocr, "solved_reading", broken)
-        app.tasks[Step.OCR].apply(args=[messages.popleft()[1]])
+        app.tasks[Step.OCR].apply(args=[[first, second]])
     with runtime.sessions()() as db:
         puzzle = db.get_one(Puzzle, first)
         assert puzzle.status == PuzzleStatus.READ
@@ -97,7 +96,7 @@ def test_a_reading_the_ocr_task_cannot_solve_goes_to_the_solve_task(
 def test_a_board_that_cannot_be_read_fails_alone(
     worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    first, second = page_of_boards(worker_runtime, monkeypatch)
+    (first, second), _ = page_of_boards(worker_runtime, monkeypatch)
     reading = ocr.read_board_step
 
     def unreadable(board: object, path: str, cells: object, page: object, index: int, *a: Any):
@@ -114,9 +113,7 @@ def test_a_board_that_cannot_be_read_fails_alone(
 def test_boards_not_begun_within_the_window_are_handed_on(
     worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _, messages = page_to_ingest(worker_runtime, runtime.sessions(), monkeypatch)
-    run_until(messages, Step.OCR)
-    first, second = messages.popleft()[1]
+    (first, second), messages = page_of_boards(worker_runtime, monkeypatch)
     monkeypatch.setattr(ocr, "READING_WINDOW", -1.0)  # the window has passed after one board
     app.tasks[Step.OCR].apply(args=[[first, second]])
     assert status_of(first) == PuzzleStatus.SOLVED
@@ -132,9 +129,7 @@ def test_boards_not_begun_within_the_window_are_handed_on(
 def test_a_task_run_again_hands_each_board_on_alone(
     worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _, messages = page_to_ingest(worker_runtime, runtime.sessions(), monkeypatch)
-    run_until(messages, Step.OCR)
-    first, second = messages.popleft()[1]
+    (first, second), messages = page_of_boards(worker_runtime, monkeypatch)
     app.tasks[Step.OCR].apply(args=[[first, second]], retries=1)  # e.g. its process died
     assert list(messages) == [(Step.OCR, [first]), (Step.OCR, [second])]
     assert {status_of(first), status_of(second)} == {PuzzleStatus.PENDING}
@@ -146,7 +141,7 @@ def test_a_task_run_again_hands_each_board_on_alone(
 def test_a_final_failure_is_recorded_for_each_board_still_waiting(
     worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    first, second = page_of_boards(worker_runtime, monkeypatch)
+    (first, second), _ = page_of_boards(worker_runtime, monkeypatch)
     app.tasks[Step.OCR].apply(args=[[first]])
     stage.record_final_failure(
         sender=app.tasks[Step.OCR], exception=WorkerLostError("gone"), args=([first, second],)
