@@ -8,6 +8,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +23,12 @@ import api.batch_status
 from pipeline.errors import NoGridFound
 from settings import Settings
 from store.db import make_engine, make_session_factory, normalise_url, transaction
-from store.models import Base, Batch, InputFile, Page, PageStatus, utc_now
-from store.progress import run_states, subject_states
+from store.models import Base, Batch, InputFile, Page, PageStatus, Puzzle, StageRun, utc_now
+from store.progress import run_states, stage_progress, subject_states
 from store.progress_token import batch_progress, progress_of
 from store.record import Stage, add_input_file, create_batch, record_failure
+from store.results import batch_status
 from sudoku_batch.commands.submit import wait_for
-from sudoku_batch.follow import FOLLOW_SECONDS
 from tests.integration.conftest import api_client
 from tests.integration.test_api import PNG, submit
 
@@ -316,5 +317,108 @@ def test_submit_wait_follows_a_moving_batch_with_few_requests(
     assert last["finished"] and last["pages"] == {"no_grid": moves}
     # About two requests a second, not one per move (nor ten a second, as before); the end
     # seen promptly.
-    assert counting.requests <= moves * every / FOLLOW_SECONDS + 4, counting.requests
+    assert counting.requests <= moves * every * 2 + 4, counting.requests
     assert seen_at - ended[0] < 1.5
+
+
+def test_the_openapi_schema_documents_since_wait_and_progress(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    route = schema["paths"]["/batches/{batch_id}"]["get"]
+    parameters = {p["name"]: p for p in route["parameters"] if p["in"] == "query"}
+    assert set(parameters) == {"since", "wait"}
+    assert parameters["wait"]["schema"]["maximum"] == 30
+    assert {"401", "404", "422", "503"} <= set(route["responses"])
+    status = schema["components"]["schemas"]["BatchStatus"]
+    assert "progress" in status["required"] and status["properties"]["progress"]["description"]
+
+
+def test_the_grouped_statements_count_as_the_per_stage_ones_did(
+    any_sessions: sessionmaker[Session],
+) -> None:
+    """A batch in every state at once; the expected counts are what the statements per model
+    and per stage answered before (checked side by side on both databases)."""
+    sent = datetime(2026, 1, 1, tzinfo=UTC)
+    with transaction(any_sessions) as db:
+        batch_id = create_batch(db, "every state")
+        files = [
+            InputFile(
+                batch_id=batch_id,
+                name=f"{n}",
+                stored_path=f"{uuid.uuid4()}",
+                status=status,
+                queued_at=sent - timedelta(seconds=n),
+                started_at=sent if n % 2 else None,
+            )  # fmt: skip
+            for n, status in enumerate(["pending", "pending", "pending", "expanded", "failed"])
+        ]
+        db.add_all(files)
+        db.flush()
+        pages = [
+            ("pending", "pdf", None), ("pending", "pdf", sent), ("pending", "text_line", None),
+            ("pending", "text_line", sent), ("done", "pdf", sent), ("no_grid", "pdf", sent),
+            ("failed", "text_line", None),
+        ]  # fmt: skip
+        puzzle_states = ["pending", "read", "solved", "read", "failed", "unsolvable"]
+        for n, (status, form, started) in enumerate(pages):
+            page = Page(
+                batch_id=batch_id, input_file_id=files[3].id, source="s", page_number=n,
+                format=form, status=status, queued_at=sent - timedelta(seconds=7 * n),
+                started_at=started,
+            )  # fmt: skip
+            db.add(page)
+            db.flush()
+            outcome = "failed" if n % 3 == 0 else "ok"
+            db.add(stage_run(batch_id, "rectify", outcome, n * 0.37 if n % 2 else None, page.id))
+            for i, state in enumerate(puzzle_states[:n]):
+                puzzle = Puzzle(
+                    batch_id=batch_id, page_id=page.id, index_on_page=i, status=state,
+                    queued_at=sent - timedelta(seconds=i + n),
+                    started_at=sent if (i + n) % 3 == 0 else None,
+                )  # fmt: skip
+                db.add(puzzle)
+                db.flush()
+                db.add(stage_run(batch_id, "ocr", "ok", 0.1 * i, puzzle_id=puzzle.id))
+                if state in ("solved", "failed"):
+                    solved = "ok" if state == "solved" else "failed"
+                    db.add(stage_run(batch_id, "solve", solved, None, puzzle_id=puzzle.id))
+    with any_sessions() as db:
+        status = batch_status(db, batch_id)
+        stages = {k: vars(v) for k, v in stage_progress(db, batch_id, sent).items()}
+    assert {k: status[k] for k in ("inputs", "pages", "puzzles", "unfinished", "finished")} == {
+        "inputs": {"expanded": 1, "failed": 1, "pending": 3},
+        "pages": {"done": 1, "failed": 1, "no_grid": 1, "pending": 4},
+        "puzzles": {"failed": 2, "pending": 6, "read": 8, "solved": 4, "unsolvable": 1},
+        "unfinished": 21,
+        "finished": False,
+    }
+    assert list(status["puzzles"]) == sorted(status["puzzles"])
+    assert stages == {
+        "ingest": progress(0, 0, None, 2.0, 2, 1),
+        "rectify": progress(4, 3, 1.11, 0.0, 1, 1),
+        "ocr": progress(21, 0, 0.17, 5.0, 4, 2),
+        "solve": progress(4, 2, None, 8.0, 5, 3),
+    }
+
+
+def stage_run(
+    batch_id: int,
+    stage: str,
+    outcome: str,
+    waited: float | None,
+    page_id: int | None = None,
+    puzzle_id: int | None = None,
+) -> StageRun:
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    return StageRun(
+        batch_id=batch_id, page_id=page_id, puzzle_id=puzzle_id, stage=stage, status=outcome,
+        started_at=at, finished_at=at, seconds=1.0, waited_seconds=waited,
+    )  # fmt: skip
+
+
+def progress(
+    done: int, failed: int, mean: float | None, oldest: float | None, queued: int, running: int
+) -> dict[str, Any]:
+    return {
+        "done": done, "failed": failed, "mean_wait_seconds": mean, "oldest_wait_seconds": oldest,
+        "queued": queued, "running": running,
+    }  # fmt: skip
