@@ -55,6 +55,13 @@ def new_batch(
         return public_id, db.scalars(select(Batch.id).where(Batch.public_id == public_id)).one()
 
 
+def batch_seen(client: TestClient, sessions: sessionmaker[Session]) -> tuple[str, int, str]:
+    """A new batch: its status URL, its row id, and the progress token of a first answer."""
+    public_id, batch_id = new_batch(client, sessions)
+    url = f"/batches/{public_id}"
+    return url, batch_id, client.get(url).json()["progress"]
+
+
 def list_pages(sessions: sessionmaker[Session], batch_id: int, pages: int = 2) -> list[int]:
     """What an ingest task does to the batch's first pending input: its pages, pending."""
     with transaction(sessions) as db:
@@ -140,9 +147,7 @@ def get_timed(client: TestClient, url: str, **params: Any) -> tuple[float, Any]:
 def test_a_held_request_answers_when_the_wait_is_over_if_nothing_moves(
     client: TestClient, sessions: sessionmaker[Session]
 ) -> None:
-    public_id, _ = new_batch(client, sessions)
-    url = f"/batches/{public_id}"
-    token = client.get(url).json()["progress"]
+    url, _, token = batch_seen(client, sessions)
     took, response = get_timed(client, url, since=token, wait=1.5)
     assert response.status_code == 200 and response.json()["progress"] == token
     assert 1.4 <= took < 10
@@ -151,9 +156,7 @@ def test_a_held_request_answers_when_the_wait_is_over_if_nothing_moves(
 def test_a_held_request_answers_as_soon_as_work_moves(
     client: TestClient, sessions: sessionmaker[Session]
 ) -> None:
-    public_id, batch_id = new_batch(client, sessions)
-    url = f"/batches/{public_id}"
-    token = client.get(url).json()["progress"]
+    url, batch_id, token = batch_seen(client, sessions)
     mover = threading.Timer(0.5, list_pages, (sessions, batch_id))
     mover.start()
     took, response = get_timed(client, url, since=token, wait=20)
@@ -166,9 +169,7 @@ def test_a_held_request_answers_as_soon_as_work_moves(
 def test_a_stale_token_or_a_finished_batch_answers_at_once(
     client: TestClient, sessions: sessionmaker[Session]
 ) -> None:
-    public_id, batch_id = new_batch(client, sessions)
-    url = f"/batches/{public_id}"
-    token = client.get(url).json()["progress"]
+    url, batch_id, token = batch_seen(client, sessions)
     list_pages(sessions, batch_id)
     took, response = get_timed(client, url, since=token, wait=20)
     assert response.json()["progress"] != token and took < 10
@@ -184,9 +185,7 @@ def test_a_stale_token_or_a_finished_batch_answers_at_once(
 def test_wait_is_bounded_and_needs_the_key_that_owns_the_batch(
     client: TestClient, settings: Settings, sessions: sessionmaker[Session]
 ) -> None:
-    public_id, _ = new_batch(client, sessions)
-    url = f"/batches/{public_id}"
-    token = client.get(url).json()["progress"]
+    url, _, token = batch_seen(client, sessions)
     for wait in (-1, 30.5, "soon"):
         assert client.get(url, params={"since": token, "wait": wait}).status_code == 422, wait
     held = {"since": token, "wait": 5}
@@ -213,9 +212,7 @@ def one_connection(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Itera
 def test_a_held_request_holds_no_connection_while_it_waits(
     one_connection: TestClient, sessions: sessionmaker[Session]
 ) -> None:
-    public_id, _ = new_batch(one_connection, sessions)
-    url = f"/batches/{public_id}"
-    token = one_connection.get(url).json()["progress"]
+    url, _, token = batch_seen(one_connection, sessions)
     held: list[Any] = []
     waiter = threading.Thread(
         target=lambda: held.append(get_timed(one_connection, url, since=token, wait=3))
@@ -233,9 +230,7 @@ def test_a_held_request_holds_no_connection_while_it_waits(
 def test_a_database_outage_while_waiting_answers_503(
     client: TestClient, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    public_id, _ = new_batch(client, sessions)
-    url = f"/batches/{public_id}"
-    token = client.get(url).json()["progress"]
+    url, _, token = batch_seen(client, sessions)
     checks = []
     real = api.batch_status.batch_progress
 
