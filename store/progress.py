@@ -153,6 +153,12 @@ def run_states(session: Session, batch_id: int) -> Runs:
     return runs
 
 
+def unfinished_count(subjects: Subjects, kind: str) -> int:
+    """How many of a batch's subjects of ``kind`` ("inputs", ...) still wait for a stage."""
+    states = subjects[kind]
+    return sum(states[state].count for state in UNFINISHED_STATES[kind] if state in states)
+
+
 def stages_of(subjects: Subjects, runs: Runs, now: datetime | None = None) -> dict:
     """Progress per stage (``StageProgress`` by stage name) from a batch's subjects and runs."""
     now = now or utc_now()

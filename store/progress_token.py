@@ -18,7 +18,7 @@ from sqlalchemy import Select, bindparam, func, select, true
 from sqlalchemy.orm import Session
 
 from store.models import StageRun
-from store.progress import SUBJECT_KINDS, UNFINISHED_STATES, Runs, Subjects
+from store.progress import SUBJECT_KINDS, UNFINISHED_STATES, Runs, Subjects, unfinished_count
 
 
 @dataclass(frozen=True)
@@ -76,14 +76,7 @@ def batch_progress(session: Session, batch_id: int) -> Progress:
 def progress_of(subjects: Subjects, runs: Runs) -> Progress:
     """The same progress from the statements a full status answer makes anyway."""
     known = [sum(s.count for s in subjects[kind].values()) for kind in SUBJECT_KINDS]
-    unfinished = [
-        sum(
-            subjects[kind][state].count
-            for state in UNFINISHED_STATES[kind]
-            if state in subjects[kind]
-        )
-        for kind in SUBJECT_KINDS
-    ]
+    unfinished = [unfinished_count(subjects, kind) for kind in SUBJECT_KINDS]
     all_runs = [run for by_outcome in runs.values() for run in by_outcome.values()]
     finished_at = [run.last_finished for run in all_runs if run.last_finished is not None]
     return Progress(

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from store import results_view
 from store.book_check import NO_BATCH_FIELDS, batch_fields, batch_findings
 from store.models import Batch, Cell
-from store.progress import UNFINISHED_STATES, Subjects, subject_states
+from store.progress import Subjects, subject_states, unfinished_count
 
 
 class BatchNotFound(LookupError):
@@ -135,9 +135,7 @@ def state_counts(subjects: Subjects) -> dict[str, Any]:
         kind: {status: state.count for status, state in sorted(by_status.items())}
         for kind, by_status in subjects.items()
     }
-    unfinished = sum(
-        counts[kind].get(state, 0) for kind, states in UNFINISHED_STATES.items() for state in states
-    )
+    unfinished = sum(unfinished_count(subjects, kind) for kind in subjects)
     return {**counts, "unfinished": unfinished, "finished": unfinished == 0}
 
 
