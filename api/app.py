@@ -21,6 +21,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from sqlalchemy import select, text
 
 from api.auth import ApiKeyId
+from api.batch_status import MAX_WAIT_SECONDS, batch_status
 from api.deps import Db, owned_batch, owned_puzzle, public_puzzle_ids
 from api.schemas import (
     BatchPage,
@@ -56,9 +57,9 @@ from store.db import make_engine, make_session_factory, transaction
 from store.exports import write_csv
 from store.handover import Step
 from store.models import Batch, Solution
-from store.progress import batches_of_key, stage_progress
+from store.progress import batches_of_key
 from store.record import Stage, add_input_file, create_batch, record_failure
-from store.results import batch_status, count_records, puzzle_result, result_records
+from store.results import count_records, puzzle_result, result_records
 from workers.app import make_celery
 from workers.publish import hand_over
 
@@ -277,15 +278,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return BatchPage(items=items, total=total, limit=limit, offset=offset)
 
     @app.get("/batches/{batch_id}", responses=NOT_FOUND)
-    def get_batch(batch_id: UUID, key_id: ApiKeyId, db: Db) -> BatchStatus:
+    async def get_batch(
+        batch_id: UUID,
+        key_id: ApiKeyId,
+        since: Annotated[
+            str | None,
+            Query(max_length=200, description="the `progress` of the last answer seen"),
+        ] = None,
+        wait: Annotated[
+            float,
+            Query(
+                ge=0,
+                le=MAX_WAIT_SECONDS,
+                description="with `since`: hold the answer up to this many seconds until the "
+                "batch's progress differs from `since` or the batch is finished",
+            ),
+        ] = 0,
+    ) -> BatchStatus:
         """Counts of input files, pages and puzzles per state, progress per stage (queued,
-        running, done, failed, the longest wait), and whether all is done."""
-        batch = owned_batch(db, batch_id, key_id)
-        status = batch_status(db, batch.id)
-        return BatchStatus(
-            **{**status, "batch_id": batch.public_id, "created_at": batch.created_at},
-            stages={stage: vars(p) for stage, p in stage_progress(db, batch.id).items()},
-        )
+        running, done, failed, the longest wait), whether all is done, and a progress token
+        (long polling: ``since`` and ``wait``)."""
+        return await batch_status(sessions, batch_id, key_id, since, wait)
 
     @app.get("/batches/{batch_id}/results", responses=NOT_FOUND)
     def get_results(

@@ -50,6 +50,11 @@ class BatchStatus(BaseModel):
     unfinished: int
     finished: bool
     stages: dict[str, StageProgress] = Field(description="ingest, rectify, ocr, solve")
+    progress: str = Field(
+        description="an opaque token that changes whenever the batch's work moves (items found, "
+        "finished, stage runs recorded): send it back as `since`, with `wait`, to have the "
+        "next answer held until it changes"
+    )
 
 
 class BatchSummary(BaseModel):

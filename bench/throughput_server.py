@@ -107,7 +107,8 @@ def run(
     from store.db import make_engine, make_session_factory, transaction
     from store.keys import create_key
     from store.migrate import upgrade
-    from store.results import UNFINISHED_PUZZLE_STATES as UNFINISHED
+    from store.progress import UNFINISHED_PUZZLE_STATES as UNFINISHED
+    from sudoku_batch.follow import FOLLOW_SECONDS, follow_batch
 
     name = f"sudoku_batch_bench_{uuid.uuid4().hex[:8]}"
     prefix = f"sudoku_batch_bench:{name}:"
@@ -151,13 +152,22 @@ def run(
             sent.raise_for_status()
             batch = sent.json()["batch_id"]
             finished_at: list[float] = []  # seconds when each further puzzle was finished
-            polls, polled = 0, -time.process_time()  # this process's CPU asking for status
-            while not (status := api.get(f"/batches/{batch}").json())["finished"]:
-                polls += 1
+            requests, polled = 0, -time.process_time()  # this process's CPU asking for status
+
+            def ask(params: dict) -> dict:
+                nonlocal requests
+                requests += 1
+                answer = api.get(f"/batches/{batch}", params=params)
+                answer.raise_for_status()
+                return answer.json()
+
+            def seen(status: dict) -> None:
                 puzzles = status["puzzles"]
                 done = sum(n for state, n in puzzles.items() if state not in UNFINISHED)
-                finished_at += [time.perf_counter() - started] * (done - len(finished_at))
-                time.sleep(0.2)
+                finished_at.extend([time.perf_counter() - started] * (done - len(finished_at)))
+
+            # As `submit --wait` follows a batch (long polling, paced): what watching costs.
+            status = follow_batch(ask, seen)
             wall = time.perf_counter() - started
             polled += time.process_time()
             database = database_cpu(name)  # while the API's and workers' connections are open
@@ -174,7 +184,10 @@ def run(
             f" starting, {start_up:.1f} s more)"
         )
         print(f"PostgreSQL backends of the batch's database CPU {database:.1f} s")
-        print(f"status polls {polls + 1} (every 0.2 s), this process's CPU {polled:.1f} s")
+        print(
+            f"status requests {requests} (as submit --wait: held until the batch moves, at most"
+            f" one every {FOLLOW_SECONDS} s), this process's CPU {polled:.1f} s"
+        )
         first, half = (finished_at or [wall])[0], (finished_at + [wall] * grids)[grids // 2]
         print(f"first puzzle finished after {first:.1f} s, half of them after {half:.1f} s")
     finally:

@@ -8,8 +8,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import ColumnElement, exists, func, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    CompoundSelect,
+    Select,
+    bindparam,
+    exists,
+    func,
+    literal_column,
+    or_,
+    select,
+    true,
+    union_all,
+)
 from sqlalchemy.orm import Session
 
 from store.models import (
@@ -37,48 +50,139 @@ class StageProgress:
     mean_wait_seconds: float | None  # from sent to taken, over the stage's finished runs
 
 
-def _waiting(stage: Stage) -> tuple[type[InputFile | Page | Puzzle], ColumnElement[bool]]:
-    match stage:
-        case Stage.INGEST:
-            return InputFile, InputFile.status == InputStatus.PENDING
-        case Stage.RECTIFY:
-            return Page, (Page.status == PageStatus.PENDING) & (Page.format != TEXT_LINE_FORMAT)
-        case Stage.OCR:
-            return Puzzle, Puzzle.status == PuzzleStatus.PENDING
-        case Stage.SOLVE:
-            return Puzzle, Puzzle.status == PuzzleStatus.READ
+@dataclass(frozen=True)
+class SubjectState:
+    """The input files, pages or puzzles of a batch in one status."""
+
+    count: int
+    queued: int  # of those its stage counts, not yet taken by a worker
+    running: int  # of those its stage counts, taken by a worker
+    oldest_queued: datetime | None
+
+
+@dataclass(frozen=True)
+class RunState:
+    """A batch's stage runs of one stage and outcome (ok, failed)."""
+
+    count: int
+    mean_wait: float | None
+    last_finished: datetime | None
+
+
+# The subjects of a batch as SubjectStates by kind ("inputs", "pages", "puzzles"), then status.
+Subjects = dict[str, dict[str, SubjectState]]
+# A batch's stage runs as RunStates by stage, then outcome.
+Runs = dict[str, dict[str, RunState]]
+
+SUBJECT_KINDS: dict[str, type[InputFile | Page | Puzzle]] = {
+    "inputs": InputFile,
+    "pages": Page,
+    "puzzles": Puzzle,
+}
+UNFINISHED_PUZZLE_STATES = (PuzzleStatus.PENDING, PuzzleStatus.READ)
+# What a batch still has to do: its subjects of each kind in these states.
+UNFINISHED_STATES = {
+    "inputs": (InputStatus.PENDING,),
+    "pages": (PageStatus.PENDING,),
+    "puzzles": UNFINISHED_PUZZLE_STATES,
+}
+# Which subjects wait for each stage: their kind and status.
+WAITING_FOR = {
+    Stage.INGEST: ("inputs", InputStatus.PENDING),
+    Stage.RECTIFY: ("pages", PageStatus.PENDING),
+    Stage.OCR: ("puzzles", PuzzleStatus.PENDING),
+    Stage.SOLVE: ("puzzles", PuzzleStatus.READ),
+}
+
+
+def _subject_states() -> CompoundSelect:
+    """Every subject of a batch counted by kind and status, with what waits for a stage split
+    into queued and running: one grouped query per table (each read by its batch index)."""
+    kinds = []
+    for kind, model in SUBJECT_KINDS.items():
+        # A text line's page is never rectified: the rectify stage does not count it.
+        staged = Page.format != TEXT_LINE_FORMAT if model is Page else true()
+        queued = model.started_at.is_(None) & staged
+        running = model.started_at.is_not(None) & staged
+        query = select(
+            literal_column(f"'{kind}'").label("kind"),
+            model.status,
+            func.count(),
+            func.count().filter(queued),
+            func.count().filter(running),
+            func.min(model.queued_at).filter(queued),
+        )
+        kinds.append(query.where(model.batch_id == bindparam("batch_id")).group_by(model.status))
+    return union_all(*kinds)
+
+
+def _run_states() -> Select[tuple[Any, ...]]:
+    """A batch's stage runs counted by stage and outcome."""
+    return (
+        select(
+            StageRun.stage,
+            StageRun.status,
+            func.count(),
+            func.avg(StageRun.waited_seconds),
+            func.max(StageRun.finished_at),
+        )
+        .where(StageRun.batch_id == bindparam("batch_id"))
+        .group_by(StageRun.stage, StageRun.status)
+    )
+
+
+# Built once: building a statement costs more CPU than running it on a batch of a few hundred
+# puzzles, and the status is asked for often.
+SUBJECT_STATES = _subject_states()
+RUN_STATES = _run_states()
+
+
+def subject_states(session: Session, batch_id: int) -> Subjects:
+    """The batch's subjects by kind and status: one statement."""
+    states: Subjects = {kind: {} for kind in SUBJECT_KINDS}
+    for kind, status, *counts in session.execute(SUBJECT_STATES, {"batch_id": batch_id}):
+        states[kind][status] = SubjectState(*counts)
+    return states
+
+
+def run_states(session: Session, batch_id: int) -> Runs:
+    """The batch's stage runs by stage and outcome: one statement."""
+    runs: Runs = {}
+    for stage, status, *counts in session.execute(RUN_STATES, {"batch_id": batch_id}):
+        runs.setdefault(stage, {})[status] = RunState(*counts)
+    return runs
+
+
+def unfinished_count(subjects: Subjects, kind: str) -> int:
+    """How many of a batch's subjects of ``kind`` ("inputs", ...) still wait for a stage."""
+    states = subjects[kind]
+    return sum(states[state].count for state in UNFINISHED_STATES[kind] if state in states)
+
+
+def stages_of(subjects: Subjects, runs: Runs, now: datetime | None = None) -> dict:
+    """Progress per stage (``StageProgress`` by stage name) from a batch's subjects and runs."""
+    now = now or utc_now()
+    progress = {}
+    for stage in Stage:
+        kind, status = WAITING_FOR[stage]
+        waiting = subjects[kind].get(status, SubjectState(0, 0, 0, None))
+        oldest = waiting.oldest_queued
+        ok = runs.get(stage, {}).get("ok", RunState(0, None, None))
+        failed = runs.get(stage, {}).get("failed", RunState(0, None, None))
+        progress[str(stage)] = StageProgress(
+            queued=waiting.queued,
+            running=waiting.running,
+            done=ok.count,
+            failed=failed.count,
+            oldest_wait_seconds=round((now - oldest).total_seconds(), 1) if oldest else None,
+            mean_wait_seconds=round(float(ok.mean_wait), 2) if ok.mean_wait is not None else None,
+        )
+    return progress
 
 
 def stage_progress(session: Session, batch_id: int, now: datetime | None = None) -> dict:
-    now = now or utc_now()
-    runs = {
-        f"{stage}:{status}": (count, waited)
-        for stage, status, count, waited in session.execute(
-            select(StageRun.stage, StageRun.status, func.count(), func.avg(StageRun.waited_seconds))
-            .where(StageRun.batch_id == batch_id)
-            .group_by(StageRun.stage, StageRun.status)
-        )
-    }
-    progress = {}
-    for stage in Stage:
-        model, waiting = _waiting(stage)
-        queued, running, oldest = session.execute(
-            select(
-                func.count().filter(model.started_at.is_(None)),
-                func.count().filter(model.started_at.is_not(None)),
-                func.min(model.queued_at).filter(model.started_at.is_(None)),
-            ).where(model.batch_id == batch_id, waiting)
-        ).one()
-        done, mean_wait = runs.get(f"{stage}:ok", (0, None))
-        progress[str(stage)] = StageProgress(
-            queued=queued,
-            running=running,
-            done=done,
-            failed=runs.get(f"{stage}:failed", (0, None))[0],
-            oldest_wait_seconds=round((now - oldest).total_seconds(), 1) if oldest else None,
-            mean_wait_seconds=round(float(mean_wait), 2) if mean_wait is not None else None,
-        )
-    return progress
+    """Progress per stage (``StageProgress`` by stage name) of a batch: two statements."""
+    return stages_of(subject_states(session, batch_id), run_states(session, batch_id), now)
 
 
 def unfinished(batch_id: ColumnElement[int]) -> ColumnElement[bool]:
@@ -88,7 +192,7 @@ def unfinished(batch_id: ColumnElement[int]) -> ColumnElement[bool]:
         exists().where(Page.batch_id == batch_id, Page.status == PageStatus.PENDING),
         exists().where(
             Puzzle.batch_id == batch_id,
-            Puzzle.status.in_([PuzzleStatus.PENDING, PuzzleStatus.READ]),
+            Puzzle.status.in_(UNFINISHED_PUZZLE_STATES),
         ),
     )
 

@@ -9,7 +9,6 @@ clash (verdict ``invalid``) is ``unsolvable`` with a message and ``error_code: "
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from sqlalchemy import ColumnElement, func, select
@@ -17,18 +16,8 @@ from sqlalchemy.orm import Session
 
 from store import results_view
 from store.book_check import NO_BATCH_FIELDS, batch_fields, batch_findings
-from store.models import (
-    Batch,
-    Cell,
-    InputFile,
-    InputStatus,
-    Page,
-    PageStatus,
-    Puzzle,
-    PuzzleStatus,
-)
-
-UNFINISHED_PUZZLE_STATES = (PuzzleStatus.PENDING, PuzzleStatus.READ)
+from store.models import Batch, Cell
+from store.progress import Subjects, subject_states, unfinished_count
 
 
 class BatchNotFound(LookupError):
@@ -131,24 +120,23 @@ def puzzle_result(session: Session, puzzle_id: int) -> dict[str, Any] | None:
 def batch_status(session: Session, batch_id: int) -> dict[str, Any]:
     """Counts per state of a batch's input files, pages and puzzles, and whether it is done."""
     batch = _require_batch(session, batch_id)
-    inputs = _counts(session, InputFile, batch_id)
-    pages = _counts(session, Page, batch_id)
-    puzzles = _counts(session, Puzzle, batch_id)
-    unfinished = (
-        inputs.get(InputStatus.PENDING, 0)
-        + pages.get(PageStatus.PENDING, 0)
-        + sum(puzzles.get(state, 0) for state in UNFINISHED_PUZZLE_STATES)
-    )
     return {
         "batch_id": batch.id,
         "label": batch.label,
         "created_at": batch.created_at.isoformat(),
-        "inputs": inputs,
-        "pages": pages,
-        "puzzles": puzzles,
-        "unfinished": unfinished,
-        "finished": unfinished == 0,
+        **state_counts(subject_states(session, batch_id)),
     }
+
+
+def state_counts(subjects: Subjects) -> dict[str, Any]:
+    """``inputs``, ``pages`` and ``puzzles`` as counts by status, how many of them are
+    unfinished, and whether none is."""
+    counts = {
+        kind: {status: state.count for status, state in sorted(by_status.items())}
+        for kind, by_status in subjects.items()
+    }
+    unfinished = sum(unfinished_count(subjects, kind) for kind in subjects)
+    return {**counts, "unfinished": unfinished, "finished": unfinished == 0}
 
 
 def _require_batch(session: Session, batch_id: int) -> Batch:
@@ -156,10 +144,3 @@ def _require_batch(session: Session, batch_id: int) -> Batch:
     if batch is None:
         raise BatchNotFound(f"there is no batch {batch_id}")
     return batch
-
-
-def _counts(session: Session, model: type[InputFile | Page | Puzzle], batch_id: int) -> dict:
-    rows = session.execute(
-        select(model.status, func.count()).where(model.batch_id == batch_id).group_by(model.status)
-    )
-    return dict(sorted(Counter({status: count for status, count in rows}).items()))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -18,13 +17,9 @@ from typing import Any
 from pipeline.errors import SudokuBatchError
 from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
 from sudoku_batch.errors import BadArguments
+from sudoku_batch.follow import follow_batch
 from sudoku_batch.outcome import ExitCode, exit_code, summarise
 
-# The bar follows the batch at FIRST_POLL_SECONDS while it moves; while nothing changes the
-# pause doubles up to POLL_SECONDS, so the end of a batch is seen within that of its last task
-# (one status query costs the API a few milliseconds).
-POLL_SECONDS = 0.4
-FIRST_POLL_SECONDS = 0.1
 RESULTS_PAGE = 1000
 
 
@@ -162,23 +157,22 @@ def upload_names(inputs: list[Path]) -> tuple[list[tuple[str, Path]], list[str]]
 
 
 def wait_for(client: Any, batch_id: str, progress: bool) -> dict[str, Any]:
-    """Poll the batch until nothing is left to do, with a bar over all known work items."""
+    """Follow the batch until nothing is left to do (``sudoku_batch.follow``), with a bar over
+    all known work items."""
     from tqdm import tqdm
 
-    pause, seen = FIRST_POLL_SECONDS, None
     with tqdm(desc=f"batch {batch_id}", unit="item", disable=not progress) as bar:
-        while True:
-            status = _call(client, "GET", f"/batches/{batch_id}")
+
+        def show(status: dict[str, Any]) -> None:
             known = sum(sum(status[kind].values()) for kind in ("inputs", "pages", "puzzles"))
             bar.total = known
             bar.n = known - status["unfinished"]
             bar.set_postfix(status["puzzles"], refresh=False)
             bar.refresh()
-            if status["finished"]:
-                return status
-            moved, seen = (known, status["unfinished"]) != seen, (known, status["unfinished"])
-            pause = FIRST_POLL_SECONDS if moved else min(POLL_SECONDS, pause * 2)
-            time.sleep(pause)
+
+        return follow_batch(
+            lambda params: _call(client, "GET", f"/batches/{batch_id}", params=params), show
+        )
 
 
 def _call(client: Any, method: str, url: str, **kwargs: Any) -> Any:
