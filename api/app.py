@@ -294,11 +294,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "batch's progress differs from `since` or the batch is finished",
             ),
         ] = 0,
+        pace: Annotated[
+            float,
+            Query(
+                ge=0,
+                le=MAX_WAIT_SECONDS,
+                description="with `since` and `wait`: answer a batch that moved no sooner than "
+                "this many seconds after the request came (a finished one at once), so a "
+                "follower asking again at once asks at most once a `pace`",
+            ),
+        ] = 0,
     ) -> BatchStatus:
         """Counts of input files, pages and puzzles per state, progress per stage (queued,
         running, done, failed, the longest wait), whether all is done, and a progress token
-        (long polling: ``since`` and ``wait``)."""
-        return await batch_status(sessions, batch_id, key_id, since, wait)
+        (long polling: ``since``, ``wait`` and ``pace``)."""
+        return await batch_status(sessions, batch_id, key_id, since, wait, pace)
 
     @app.get("/batches/{batch_id}/results", responses=NOT_FOUND)
     def get_results(

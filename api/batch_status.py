@@ -4,9 +4,12 @@ A client following a batch sends the ``progress`` token of its last answer as ``
 how long it may wait as ``wait``; the answer is held until the batch's token differs (or the
 batch is finished, or the wait is over), checked with one cheap statement every
 CHECK_SECONDS (``store.progress_token``). So a follower sees each move within that, with
-about one request per move instead of one per poll. Between checks the request holds neither
-a database connection (the pool is small) nor a thread: the database work runs in the thread
-pool, each piece in a session of its own, and the waiting is ``asyncio.sleep``.
+about one request per move instead of one per poll. ``pace`` paces a follower from here: a
+batch that moved is answered no sooner than ``pace`` seconds after the request came, one that
+finished at once, so a follower that asks again at once sees the end within CHECK_SECONDS
+while asking at most once a ``pace``. Between checks the request holds neither a database
+connection (the pool is small) nor a thread: the database work runs in the thread pool, each
+piece in a session of its own, and the waiting is ``asyncio.sleep``.
 """
 
 from __future__ import annotations
@@ -35,19 +38,20 @@ async def batch_status(
     key_id: int,
     since: str | None = None,
     wait: float = 0.0,
+    pace: float = 0.0,
 ) -> BatchStatus:
     """The status of the key's batch ``batch_id`` (404 if it has none); with ``since`` and
-    ``wait``, once its progress token differs from ``since``, or it is finished, or ``wait``
-    seconds have passed."""
+    ``wait``, once it is finished, or its progress token differs from ``since`` and ``pace``
+    seconds have passed, or ``wait`` seconds have passed."""
     if since is None or wait <= 0:
         return await run_in_threadpool(_status_now, sessions, batch_id, key_id)
-    deadline = time.monotonic() + wait
+    asked = time.monotonic()
     batch, progress = await run_in_threadpool(_owned_progress, sessions, batch_id, key_id)
-    while progress.token == since and not progress.finished:
-        left = deadline - time.monotonic()
-        if left <= 0:
+    while not progress.finished:
+        held = time.monotonic() - asked
+        if held >= wait or (progress.token != since and held >= pace):
             break
-        await asyncio.sleep(min(CHECK_SECONDS, left))
+        await asyncio.sleep(min(CHECK_SECONDS, wait - held))
         progress = await run_in_threadpool(_progress, sessions, batch.id)
     return await run_in_threadpool(_status_of, sessions, batch)
 

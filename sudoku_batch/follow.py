@@ -2,11 +2,11 @@
 ``bench.throughput_server``.
 
 Each request after the first sends the last answer's ``progress`` as ``since``, so the API
-holds it until the batch moves or ends (long polling, up to HOLD_SECONDS): a still batch costs
-one request every HOLD_SECONDS, and its end is answered as the API sees it. While it moves, a
-request starts at most every FOLLOW_SECONDS (an answer that came sooner is followed by a
-pause), so a busy batch costs about two requests a second, and its end is seen within that.
-An API without progress tokens is simply asked every FOLLOW_SECONDS.
+holds it until the batch moves or ends (long polling, up to HOLD_SECONDS), and ``pace``, so
+the API answers a batch that moved no sooner than FOLLOW_SECONDS after the request came: a
+busy batch costs about two requests a second, a still one a request every HOLD_SECONDS, and
+the end is answered as soon as the API sees it (``api.batch_status``), so the follower asks
+again at once. An API without progress tokens is simply asked every FOLLOW_SECONDS.
 """
 
 from __future__ import annotations
@@ -36,5 +36,8 @@ def follow_batch(
         if status["finished"]:
             return status
         token = status.get("progress")
-        params = {"since": token, "wait": HOLD_SECONDS} if token else {}
-        time.sleep(max(0.0, asked + FOLLOW_SECONDS - time.monotonic()))
+        if token:
+            params = {"since": token, "wait": HOLD_SECONDS, "pace": FOLLOW_SECONDS}
+        else:
+            params = {}
+            time.sleep(max(0.0, asked + FOLLOW_SECONDS - time.monotonic()))
