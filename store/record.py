@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -318,6 +318,17 @@ def _set_geometry(puzzle: Puzzle, board: BoardImage) -> None:
     }
 
 
+@dataclass(frozen=True)
+class ReadingToRecord:
+    """A board's reading, for ``record_readings``: its upright board is stored at
+    ``board_image_path``."""
+
+    puzzle_id: int
+    recognised: RecognisedBoard
+    board_image_path: str
+    seconds: float
+
+
 def record_reading(
     session: Session,
     puzzle_id: int,
@@ -328,22 +339,44 @@ def record_reading(
 ) -> None:
     """A board's reading: its upright board (stored at ``board_image_path``), every cell's
     digit, confidence and runner-ups. Any earlier solution is dropped."""
-    puzzle = session.get_one(Puzzle, puzzle_id)
-    reading = recognised.reading
-    session.execute(delete(Cell).where(Cell.puzzle_id == puzzle_id))
-    session.execute(delete(Solution).where(Solution.puzzle_id == puzzle_id))
-    session.execute(CELL_INSERT, _cell_rows(puzzle_id, reading.cells))
-    _record_run(session, Stage.OCR, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
-    # The puzzle's own changes last: they flush as one UPDATE, with any the caller adds.
-    # The OCR stage reads the board last stored: upright already if a first delivery got this
-    # far, so turns add up to the rotation from the board as found.
-    puzzle.rotation = (puzzle.rotation + recognised.quarter_turns) % 4
-    puzzle.board_image_path = board_image_path
-    _set_geometry(puzzle, recognised.board)
-    puzzle.givens = grid_json(reading.givens())
-    puzzle.lowest_confidence = reading.lowest_confidence()
-    puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
-    set_facts(puzzle, None)
+    record_readings(
+        session, [ReadingToRecord(puzzle_id, recognised, board_image_path, seconds)], worker
+    )
+
+
+def record_readings(
+    session: Session, readings: Sequence[ReadingToRecord], worker: str | None = None
+) -> None:
+    """``record_reading`` for a page's boards, in the same five statements however many (and
+    one UPDATE of their puzzles when the caller's changes flush)."""
+    if not readings:
+        return
+    ids = [read.puzzle_id for read in readings]
+    puzzles = [session.get_one(Puzzle, puzzle_id) for puzzle_id in ids]
+    session.execute(delete(Cell).where(Cell.puzzle_id.in_(ids)))
+    session.execute(delete(Solution).where(Solution.puzzle_id.in_(ids)))
+    session.execute(
+        CELL_INSERT,
+        [
+            row
+            for read in readings
+            for row in _cell_rows(read.puzzle_id, read.recognised.reading.cells)
+        ],
+    )
+    runs = [(puzzle, read.seconds) for puzzle, read in zip(puzzles, readings, strict=True)]
+    _record_puzzle_runs(session, Stage.OCR, worker, runs)
+    # The puzzles' own changes last: they flush as one UPDATE each, with any the caller adds.
+    for puzzle, read in zip(puzzles, readings, strict=True):
+        recognised, reading = read.recognised, read.recognised.reading
+        # The OCR stage reads the board last stored: upright already if a first delivery got
+        # this far, so turns add up to the rotation from the board as found.
+        puzzle.rotation = (puzzle.rotation + recognised.quarter_turns) % 4
+        puzzle.board_image_path = read.board_image_path
+        _set_geometry(puzzle, recognised.board)
+        puzzle.givens = grid_json(reading.givens())
+        puzzle.lowest_confidence = reading.lowest_confidence()
+        puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
+        set_facts(puzzle, None)
 
 
 def _cell_rows(puzzle_id: int, cells: Sequence[CellReading]) -> list[dict[str, Any]]:
@@ -362,6 +395,18 @@ def _cell_rows(puzzle_id: int, cells: Sequence[CellReading]) -> list[dict[str, A
     ]
 
 
+@dataclass(frozen=True)
+class SolutionToRecord:
+    """A puzzle's solving, for ``record_solutions``: ``render_path`` None if not drawn,
+    ``facts`` None if unknown."""
+
+    puzzle_id: int
+    solution: PuzzleSolution
+    render_path: str | None
+    seconds: float
+    facts: PuzzleFacts | None = None
+
+
 def record_solution(
     session: Session,
     puzzle_id: int,
@@ -374,33 +419,52 @@ def record_solution(
 ) -> None:
     """A puzzle's verdict, solution(s), doubted readings and render (None if not drawn), and
     its book-check facts (role, rating, canonical form; None: unknown, left empty)."""
-    puzzle = session.get_one(Puzzle, puzzle_id)
-    result = solution.result
-    message = (
-        None
-        if result.verdict is Verdict.SOLVED
-        else (result.message or _DEFAULT_VERDICT_MESSAGES[result.verdict])
+    record_solutions(
+        session, [SolutionToRecord(puzzle_id, solution, render_path, seconds, facts)], worker
     )
-    row = {
-        "verdict": str(result.verdict),
-        "grid": grid_json(result.solution),
-        "second_grid": grid_json(result.second_solution),
-        "doubts": [asdict(doubt) for doubt in solution.doubts],
-        "backend": result.backend or None,
-        "seconds": result.seconds,
-        "render_path": render_path,
-        "message": message,
-        "created_at": utc_now(),
-    }
-    # No flush of the puzzle's changes before these statements (its reading's, when recorded
-    # in the same transaction): they flush as one UPDATE with those below.
+
+
+def record_solutions(
+    session: Session, solved: Sequence[SolutionToRecord], worker: str | None = None
+) -> None:
+    """``record_solution`` for a page's puzzles, in the same two statements however many."""
+    if not solved:
+        return
+    puzzles = [session.get_one(Puzzle, each.puzzle_id) for each in solved]
+    rows, messages = [], []
+    for each in solved:
+        result = each.solution.result
+        messages.append(
+            None
+            if result.verdict is Verdict.SOLVED
+            else (result.message or _DEFAULT_VERDICT_MESSAGES[result.verdict])
+        )
+        rows.append(
+            {
+                "puzzle_id": each.puzzle_id,
+                "verdict": str(result.verdict),
+                "grid": grid_json(result.solution),
+                "second_grid": grid_json(result.second_solution),
+                "doubts": [asdict(doubt) for doubt in each.solution.doubts],
+                "backend": result.backend or None,
+                "seconds": result.seconds,
+                "render_path": each.render_path,
+                "message": messages[-1],
+                "created_at": utc_now(),
+            }
+        )
+    # No flush of the puzzles' changes before these statements (their readings', when recorded
+    # in the same transaction): they flush as one UPDATE each with those below.
     with session.no_autoflush:
-        _upsert(session, Solution, {"puzzle_id": puzzle_id}, row)
-        _record_run(session, Stage.SOLVE, puzzle.batch_id, seconds, worker, puzzle_id=puzzle_id)
-    set_facts(puzzle, facts)
-    puzzle.status = PUZZLE_STATUS_OF_VERDICT[result.verdict]
-    puzzle.error_code = None if result.verdict is Verdict.SOLVED else str(result.verdict)
-    puzzle.message = message
+        _upsert(session, Solution, ["puzzle_id"], rows)
+        runs = [(puzzle, each.seconds) for puzzle, each in zip(puzzles, solved, strict=True)]
+        _record_puzzle_runs(session, Stage.SOLVE, worker, runs)
+    for puzzle, each, message in zip(puzzles, solved, messages, strict=True):
+        verdict = each.solution.result.verdict
+        set_facts(puzzle, each.facts)
+        puzzle.status = PUZZLE_STATUS_OF_VERDICT[verdict]
+        puzzle.error_code = None if verdict is Verdict.SOLVED else str(verdict)
+        puzzle.message = message
 
 
 def set_facts(puzzle: Puzzle, facts: PuzzleFacts | None) -> None:
@@ -479,7 +543,6 @@ def _record_run(
 ) -> None:
     """Replace the stage run of ``stage`` on the one subject given: one upsert on the
     subject's (subject, stage) unique index."""
-    finished = utc_now()
     subject_model, subject_key, subject_id = (
         (InputFile, "input_file_id", input_file_id)
         if input_file_id is not None
@@ -489,39 +552,65 @@ def _record_run(
     )
     if subject_id is None:
         raise ValueError("a stage run needs an input_file_id, page_id or puzzle_id")
-    run = {
+    run = _run(seconds, worker, session.get(subject_model, subject_id), error)
+    row = {subject_key: subject_id, "stage": str(stage), "batch_id": batch_id, **run}
+    _upsert(session, StageRun, [subject_key, "stage"], [row])
+
+
+def _record_puzzle_runs(
+    session: Session, stage: Stage, worker: str | None, runs: list[tuple[Puzzle, float]]
+) -> None:
+    """``_record_run`` of ``stage`` for each (puzzle, seconds), in one upsert."""
+    rows = [
+        {
+            "puzzle_id": puzzle.id,
+            "stage": str(stage),
+            "batch_id": puzzle.batch_id,
+            **_run(seconds, worker, puzzle),
+        }
+        for puzzle, seconds in runs
+    ]
+    _upsert(session, StageRun, ["puzzle_id", "stage"], rows)
+
+
+def _run(
+    seconds: float,
+    worker: str | None,
+    subject: InputFile | Page | Puzzle | None,
+    error: SudokuBatchError | None = None,
+) -> dict[str, Any]:
+    finished = utc_now()
+    return {
         "status": "failed" if error else "ok",
         "started_at": finished - timedelta(seconds=seconds),
         "finished_at": finished,
         "seconds": seconds,
-        "waited_seconds": _waited(session.get(subject_model, subject_id)),
+        "waited_seconds": _waited(subject),
         "worker": worker,
         "error_code": error.code if error else None,
         "message": error.message if error else None,
     }
-    key = {subject_key: subject_id, "stage": str(stage)}
-    _upsert(session, StageRun, key, {"batch_id": batch_id, **run}, run)
 
 
 def _upsert(
     session: Session,
     model: type[Solution | StageRun],
-    key: dict[str, Any],
-    values: dict[str, Any],
-    updated: dict[str, Any] | None = None,
+    key: list[str],
+    rows: list[dict[str, Any]],
 ) -> None:
-    """Insert a row, or update the one with the same ``key`` (the columns of a unique index)
-    to ``updated`` (default: ``values``), in one statement."""
+    """Insert rows, or update each one with the same ``key`` (the columns of a unique index)
+    to its other values, in one statement."""
     # Each database spells it its own way; imported here, so an embedded run never loads the
     # PostgreSQL dialect (tests/test_one_photo_start.py).
     if session.get_bind().dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert as dialect_insert
     else:
         from sqlalchemy.dialects.sqlite import insert as dialect_insert
-    upsert = dialect_insert(model.__table__)
+    upsert = dialect_insert(model.__table__).values(rows)
+    updated = [column for column in rows[0] if column not in key]
     session.execute(
-        upsert.values({**key, **values}).on_conflict_do_update(
-            index_elements=list(key), set_=values if updated is None else updated
+        upsert.on_conflict_do_update(
+            index_elements=key, set_={column: upsert.excluded[column] for column in updated}
         )
     )
 

@@ -216,12 +216,14 @@ def _record_page(session, page_id: int, outcome: PageOutcome) -> None:
 
     from store.models import Puzzle
     from store.record import (
+        ReadingToRecord,
+        SolutionToRecord,
         Stage,
         record_boards,
         record_failure,
         record_page_image,
-        record_reading,
-        record_solution,
+        record_readings,
+        record_solutions,
     )
 
     if outcome.image is not None:
@@ -242,20 +244,22 @@ def _record_page(session, page_id: int, outcome: PageOutcome) -> None:
     # The session holds the puzzles it wrote only weakly: held here, each board's records
     # find its puzzle in the session instead of reading it again.
     _held = session.scalars(select(Puzzle).where(Puzzle.id.in_(puzzle_ids))).all()
-    for puzzle_id, board in zip(puzzle_ids, outcome.boards, strict=True):
-        if board.read is not None:
-            record_reading(
-                session, puzzle_id, board.read.recognised, board.read.image_path, board.read.seconds
-            )
-        if board.solved is not None:
-            record_solution(
-                session,
-                puzzle_id,
-                board.solved.solution,
-                board.solved.render_path,
-                board.solved.seconds,
-                facts=board.solved.facts,
-            )
+    boards = list(zip(puzzle_ids, outcome.boards, strict=True))
+    readings = [
+        ReadingToRecord(puzzle_id, b.read.recognised, b.read.image_path, b.read.seconds)
+        for puzzle_id, b in boards
+        if b.read is not None
+    ]
+    record_readings(session, readings)
+    solved = [
+        SolutionToRecord(
+            puzzle_id, b.solved.solution, b.solved.render_path, b.solved.seconds, b.solved.facts
+        )
+        for puzzle_id, b in boards
+        if b.solved is not None
+    ]
+    record_solutions(session, solved)
+    for puzzle_id, board in boards:
         if board.error is not None and board.error_stage is not None:
             record_failure(
                 session,

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from jobs.steps import Clock, ReadBoard, SolvedBoard, read_board_step
+from jobs.steps import Clock, read_board_step
 from store import load
 from store.artifacts import Artifacts
 from store.db import autocommit, transaction
@@ -39,7 +39,13 @@ from store.handover import (
     taken_at_once,
     unsent,
 )
-from store.record import Stage, record_reading, record_solution
+from store.record import (
+    ReadingToRecord,
+    SolutionToRecord,
+    Stage,
+    record_readings,
+    record_solutions,
+)
 from workers import runtime
 from workers.app import READING_WINDOW, TASK_OCR, app
 from workers.publish import send_all
@@ -54,10 +60,8 @@ class BoardRead:
     """One board's outcome, to record with the page's others."""
 
     claim: Claimed
-    read: ReadBoard
-    reading_seconds: float
-    solved: SolvedBoard | None  # None: handed to the solve task
-    solving_seconds: float
+    reading: ReadingToRecord
+    solution: SolutionToRecord | None  # None: handed to the solve task
 
 
 @app.task(
@@ -97,50 +101,48 @@ def _read_and_solve(
     cells = load.stored_cells(session, puzzle_id)
     page, index = load.puzzle_page(session, puzzle_id)
     read = read_board_step(board, image_path, cells, page, index, runtime.ocr_engine(), artifacts)
-    reading_seconds, solving = clock.seconds, Clock()
-    solved: SolvedBoard | None = None
+    recognised = read.recognised
+    reading = ReadingToRecord(puzzle_id, recognised, read.image_path, clock.seconds)
+    solving = Clock()
     try:
-        recognised = read.recognised
         solved = solved_reading(
             session, puzzle_id, recognised.reading, claim.row.printed_role, recognised.board
         )
     except Exception:
         logger.warning("%s[%s]: solving handed on", task.name, puzzle_id, exc_info=True)
-    return BoardRead(claim, read, reading_seconds, solved, solving.seconds)
+        return BoardRead(claim, reading, None)
+    solution = SolutionToRecord(
+        puzzle_id, solved.solution, solved.render_path, solving.seconds, solved.facts
+    )
+    return BoardRead(claim, reading, solution)
 
 
 def _record(task: StageTask, done: list[BoardRead]) -> list[Handoff]:
-    """Record the boards read, each only if it still waits; the solve task's hand-overs."""
+    """Record the boards read, each only if it still waits, in the same few statements however
+    many; the solve task's hand-overs."""
     if not done:
         return []
     worker = runtime.worker_name(task.request.hostname)
-    handoffs = []
     with transaction(runtime.sessions()) as recording:
         waiting = all_still_waiting(recording, task.step, [each.claim.row.id for each in done])
-        for each in done:
-            puzzle_id = each.claim.row.id
-            puzzle = waiting.get(puzzle_id)
-            if puzzle is None:
-                continue
-            read = each.read
-            record_reading(
-                recording, puzzle_id, read.recognised, read.image_path, each.reading_seconds, worker
-            )
-            if each.solved is None:
-                unsent(puzzle)  # now waiting for the solve task
-                handoffs.append(Handoff(Step.SOLVE, puzzle_id, each.claim.label))
-                continue
-            taken_at_once(puzzle, runtime.incarnation())  # its solve run waited for nothing
-            record_solution(
-                recording,
-                puzzle_id,
-                each.solved.solution,
-                each.solved.render_path,
-                each.solving_seconds,
-                worker,
-                facts=each.solved.facts,
-            )
-    return handoffs
+        done = [each for each in done if each.claim.row.id in waiting]
+        # Nothing below reads back what the ORM holds unsent: the puzzles' changes go out once,
+        # at the commit, as the embedded runner's do.
+        with recording.no_autoflush:
+            record_readings(recording, [each.reading for each in done], worker)
+            for each in done:
+                puzzle = waiting[each.claim.row.id]
+                if each.solution is None:
+                    unsent(puzzle)  # now waiting for the solve task
+                else:
+                    taken_at_once(puzzle, runtime.incarnation())  # solved at once, no wait
+            solved = [each.solution for each in done if each.solution is not None]
+            record_solutions(recording, solved, worker)
+    return [
+        Handoff(Step.SOLVE, each.claim.row.id, each.claim.label)
+        for each in done
+        if each.solution is None
+    ]
 
 
 def _each_alone(puzzle_ids: list[int]) -> None:
