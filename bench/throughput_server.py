@@ -2,13 +2,16 @@
 real Celery worker (prefork, ``--concurrency`` processes, every queue), on a fresh PostgreSQL
 database and a Redis key prefix of its own, both removed afterwards.
 
-    python -m bench.throughput_server [--pages 20] [--concurrency 2] [--profile FILE]
+    python -m bench.throughput_server [--pages 20] [--concurrency 2] [--embedded --rounds 3]
 
 Prints wall time, grids/s, when the first and the half-way puzzle were finished (results
 stream out while pages are still read when later stages go first), and the worker tree's CPU
 seconds a grid (sampled from psutil just before the worker stops) and the CPU seconds of the
 PostgreSQL backends serving it (the database's side of every round trip), to set beside
-``bench.throughput``'s embedded figures (``--embedded`` runs those too, first, on the same book).
+``bench.throughput``'s embedded figures. ``--embedded`` runs those too, on the same book, before
+and after each of ``--rounds`` server runs, and prints each server run's wall and CPU over the
+mean of the embedded runs on either side (CPU: worker tree, PostgreSQL and following the
+batch, against the embedded run's whole process tree), then their medians.
 ``--profile FILE``: the worker runs in one process (solo pool) under cProfile, counting CPU
 time, which writes FILE when the worker stops (``python -m pstats FILE``).
 ``--profile-main FILE``: the prefork worker as usual, its main process alone under cProfile
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -96,7 +100,9 @@ def run(
     data_dir: Path,
     profile: Path | None = None,
     profile_main: Path | None = None,
-) -> None:
+) -> tuple[float, float]:
+    """Run the book through the server and print its figures; (wall seconds, CPU seconds of
+    the worker tree, PostgreSQL and following the batch)."""
     import psycopg
     import redis
     from fastapi.testclient import TestClient
@@ -190,6 +196,7 @@ def run(
         )
         first, half = (finished_at or [wall])[0], (finished_at + [wall] * grids)[grids // 2]
         print(f"first puzzle finished after {first:.1f} s, half of them after {half:.1f} s")
+        return wall, cpu + database + polled
     finally:
         if worker is not None:
             worker.terminate()
@@ -206,20 +213,50 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "sb-bench")
-    parser.add_argument("--embedded", action="store_true", help="run bench.throughput first")
+    parser.add_argument(
+        "--embedded",
+        action="store_true",
+        help="also run bench.throughput, before and after each server run, and print the ratios",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="server runs with --embedded")
     parser.add_argument("--profile", type=Path, help="profile a solo worker into this file")
     parser.add_argument(
         "--profile-main", type=Path, help="profile a prefork worker's main process into this file"
     )
     args = parser.parse_args()
     pdf = synthetic_book(args.cache, args.pages, args.seed, 200)
-    if args.embedded:
-        from bench.throughput import run as run_embedded
-
+    if not args.embedded:
         with tempfile.TemporaryDirectory() as scratch:
-            run_embedded([str(pdf)], Path(scratch) / "run", args.concurrency, 200)
-    with tempfile.TemporaryDirectory() as scratch:
-        run(pdf, args.concurrency, Path(scratch), args.profile, args.profile_main)
+            run(pdf, args.concurrency, Path(scratch), args.profile, args.profile_main)
+        return
+    from bench.throughput import run as run_embedded
+
+    def embedded() -> tuple[float, float]:
+        print("-- embedded")
+        with tempfile.TemporaryDirectory() as scratch:
+            return run_embedded([str(pdf)], Path(scratch) / "run", args.concurrency, 200)
+
+    def server() -> tuple[float, float]:
+        print("-- server")
+        with tempfile.TemporaryDirectory() as scratch:
+            return run(pdf, args.concurrency, Path(scratch), args.profile, args.profile_main)
+
+    # Embedded, then each server run followed by another embedded one: each server run is set
+    # against the mean of the embedded runs on either side, as this machine's speed drifts by
+    # up to a quarter within minutes (docs/throughput.md).
+    before, ratios = embedded(), []
+    for _ in range(args.rounds):
+        served, after = server(), embedded()
+        wall, cpu = ((b + a) / 2 for b, a in zip(before, after, strict=True))
+        ratios.append((served[0] / wall, served[1] / cpu))
+        print(f"server / embedded: wall {ratios[-1][0]:.2f}  CPU {ratios[-1][1]:.2f}")
+        before = after
+    walls, cpus = sorted(r[0] for r in ratios), sorted(r[1] for r in ratios)
+    print(
+        f"server / embedded over {len(ratios)} rounds: wall {', '.join(f'{r:.2f}' for r in walls)}"
+        f" (median {statistics.median(walls):.2f}); CPU {', '.join(f'{r:.2f}' for r in cpus)}"
+        f" (median {statistics.median(cpus):.2f})"
+    )
 
 
 if __name__ == "__main__":
