@@ -108,8 +108,7 @@ def bytes_by_folder(out: Path) -> dict[str, int]:
     return sizes
 
 
-def run(inputs: list[str], out: Path, jobs: int, dpi: int) -> tuple[float, float]:
-    """Run the book embedded and print its figures; (wall seconds, CPU seconds)."""
+def run(inputs: list[str], out: Path, jobs: int, dpi: int) -> None:
     sampler = MemorySampler(out / "boards")
     sampler.start()
     cpu_before, started = cpu_seconds(), time.perf_counter()
@@ -148,7 +147,6 @@ def run(inputs: list[str], out: Path, jobs: int, dpi: int) -> tuple[float, float
     total = sum(sizes.values())
     detail = "  ".join(f"{k} {v / max(grids, 1) / 1024:.0f}" for k, v in sorted(sizes.items()))
     print(f"written {total / MB:.1f} MB  KB a grid {total / max(grids, 1) / 1024:.0f}  ({detail})")
-    return wall, cpu
 
 
 def main() -> None:
