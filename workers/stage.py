@@ -29,7 +29,7 @@ import kombu.exceptions
 import redis.exceptions
 import sqlalchemy.exc
 from celery import Task
-from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded, WorkerLostError
+from celery.exceptions import Retry, SoftTimeLimitExceeded, TimeLimitExceeded, WorkerLostError
 from celery.signals import task_failure
 from sqlalchemy.orm import Session
 
@@ -130,6 +130,30 @@ def outages_retried(task: StageTask) -> Iterator[None]:
 
 
 @contextmanager
+def flukes_retried(task: StageTask) -> Iterator[None]:
+    """Retry the task after an unexpected error, as a subject's body is (``failures_recorded``);
+    past those retries the task fails, and ``record_final_failure`` records it against every
+    subject still waiting."""
+    try:
+        yield
+    except (Retry, SoftTimeLimitExceeded, *TRANSIENT_ERRORS):
+        raise
+    except Exception as error:
+        retry_unexpected(task, error)
+        raise
+
+
+def retry_unexpected(task: StageTask, error: Exception) -> None:
+    """Retry the task after an unexpected error, up to UNEXPECTED_ERROR_RETRIES times."""
+    if task.request.retries < UNEXPECTED_ERROR_RETRIES:
+        delay = UNEXPECTED_ERROR_DELAY * 2**task.request.retries
+        # No max_retries here: the check above bounds these retries, and Celery keeps a
+        # max_retries given to retry() on the task object, where it would then cap every later
+        # outage retry of this task in this process.
+        raise task.retry(exc=error, countdown=delay) from error
+
+
+@contextmanager
 def _failures_recorded(task: StageTask, subject_id: int) -> Iterator[Clock]:
     stage = task.stage
     clock = Clock()
@@ -148,12 +172,7 @@ def _failures_recorded(task: StageTask, subject_id: int) -> Iterator[Clock]:
     except SoftTimeLimitExceeded:
         failure = StageTimedOut.of(stage)
     except Exception as error:
-        if task.request.retries < UNEXPECTED_ERROR_RETRIES:
-            delay = UNEXPECTED_ERROR_DELAY * 2**task.request.retries
-            # No max_retries here: the check above bounds these retries, and Celery keeps a
-            # max_retries given to retry() on the task object, where it would then cap every
-            # later outage retry of this task in this process.
-            raise task.retry(exc=error, countdown=delay) from error
+        retry_unexpected(task, error)
         logger.exception("%s failed unexpectedly; recording the failure", task.name)
         failure = InternalError.wrapping(error, stage)
     with transaction(runtime.sessions()) as session:

@@ -169,3 +169,24 @@ def test_a_pages_boards_go_in_one_message_that_flower_labels(
         (Step.OCR, [[12, 13, 14]], "(12, 13, 14: batch 1a2b3c4d book.pdf p3 #0, #1, #2)"),
         (Step.SOLVE, [99], "(99: batch 1a2b3c4d book.pdf p4 #0)"),
     ]
+
+
+def test_a_fluke_while_recording_is_retried_then_recorded_against_each_board(
+    worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (first, second), messages = page_of_boards(worker_runtime, monkeypatch)
+
+    def broken(*_: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(ocr, "record_readings", broken)
+    app.tasks[Step.OCR].apply(args=[[first, second]])
+    # Run again (eagerly, at once), the task handed each board on alone; nothing recorded yet.
+    assert list(messages) == [(Step.OCR, [first]), (Step.OCR, [second])]
+    assert {status_of(first), status_of(second)} == {PuzzleStatus.PENDING}
+    for _ in range(2):
+        app.tasks[Step.OCR].apply(args=[messages.popleft()[1]])
+    with runtime.sessions()() as db:  # past its retries each failed, as a bug does
+        for puzzle_id in (first, second):
+            failed = db.get_one(Puzzle, puzzle_id)
+            assert (failed.status, failed.error_code) == (PuzzleStatus.FAILED, "internal_error")

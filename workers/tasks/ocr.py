@@ -49,7 +49,13 @@ from store.record import (
 from workers import runtime
 from workers.app import READING_WINDOW, TASK_OCR, app
 from workers.publish import send_all
-from workers.stage import StageTask, Subject, failures_recorded, outages_retried
+from workers.stage import (
+    StageTask,
+    Subject,
+    failures_recorded,
+    flukes_retried,
+    outages_retried,
+)
 from workers.tasks.solve import solved_reading
 
 logger = logging.getLogger(__name__)
@@ -68,29 +74,37 @@ class BoardRead:
     base=StageTask, bind=True, name=TASK_OCR, step=Step.OCR, stage=Stage.OCR, subject=Subject.PUZZLE
 )
 def read_boards(self: StageTask, puzzle_ids: list[int]) -> None:
-    if self.request.retries and len(puzzle_ids) > 1:
-        _each_alone(puzzle_ids)
-        return
+    with outages_retried(self), flukes_retried(self):
+        if self.request.retries and len(puzzle_ids) > 1:
+            _each_alone(puzzle_ids)
+            return
+        done, later = _read_all(self, puzzle_ids)
+        handoffs = _record(self, done)
+        handoffs += [Handoff(Step.OCR, claim.row.id, claim.label) for claim in later]
+        if handoffs:
+            send_all(app, runtime.marker_sessions(), handoffs)
+
+
+def _read_all(task: StageTask, puzzle_ids: list[int]) -> tuple[list[BoardRead], list[Claimed]]:
+    """Claim the boards, read and solve each begun within the window: those, and the claimed
+    boards left for a message of their own."""
     artifacts = runtime.artifacts()
     running = Clock()
     done: list[BoardRead] = []
     later: list[Claimed] = []
     # Autocommit: no transaction is held while the boards are read and solved, only the claimed
     # rows, which the loads and the solving find in the session.
-    with outages_retried(self), autocommit(runtime.marker_sessions()) as session:
-        claims = claim_all(session, self.step, puzzle_ids, runtime.incarnation())
+    with autocommit(runtime.marker_sessions()) as session:
+        claims = claim_all(session, task.step, puzzle_ids, runtime.incarnation())
         if not claims:
-            logger.info("%s%s: already past this step, nothing to do", self.name, puzzle_ids)
+            logger.info("%s%s: already past this step, nothing to do", task.name, puzzle_ids)
         for begun, claim in enumerate(claims):
             if begun and running.seconds > READING_WINDOW:
                 later.append(claim)
                 continue
-            with failures_recorded(self, claim.row.id) as clock:
-                done.append(_read_and_solve(self, session, claim, artifacts, clock))
-    handoffs = _record(self, done)
-    handoffs += [Handoff(Step.OCR, claim.row.id, claim.label) for claim in later]
-    if handoffs:
-        send_all(app, runtime.marker_sessions(), handoffs)
+            with failures_recorded(task, claim.row.id) as clock:
+                done.append(_read_and_solve(task, session, claim, artifacts, clock))
+    return done, later
 
 
 def _read_and_solve(
