@@ -347,7 +347,7 @@ def record_reading(
 def record_readings(
     session: Session, readings: Sequence[ReadingToRecord], worker: str | None = None
 ) -> None:
-    """``record_reading`` for a page's boards, in the same five statements however many (and
+    """``record_reading`` for a page's boards, in the same four statements however many (and
     one UPDATE of their puzzles when the caller's changes flush)."""
     if not readings:
         return

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from store import results_view
 from store.book_check import NO_BATCH_FIELDS, batch_fields, batch_findings
 from store.models import Batch, Cell
-from store.progress import Subjects, subject_states, unfinished_count
+from store.progress import Subjects, unfinished_count
 
 
 class BatchNotFound(LookupError):
@@ -115,17 +115,6 @@ def puzzle_result(session: Session, puzzle_id: int) -> dict[str, Any] | None:
         return None
     (record,) = with_book_check(session, row.batch_id, [results_view.record_of_row(row)])
     return {**record, "cells": puzzle_cells(session, puzzle_id)}
-
-
-def batch_status(session: Session, batch_id: int) -> dict[str, Any]:
-    """Counts per state of a batch's input files, pages and puzzles, and whether it is done."""
-    batch = _require_batch(session, batch_id)
-    return {
-        "batch_id": batch.id,
-        "label": batch.label,
-        "created_at": batch.created_at.isoformat(),
-        **state_counts(subject_states(session, batch_id)),
-    }
 
 
 def state_counts(subjects: Subjects) -> dict[str, Any]:

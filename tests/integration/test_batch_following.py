@@ -27,7 +27,7 @@ from store.models import Base, Batch, InputFile, Page, PageStatus, Puzzle, Stage
 from store.progress import run_states, stage_progress, subject_states
 from store.progress_token import batch_progress, progress_of
 from store.record import Stage, add_input_file, create_batch, record_failure
-from store.results import batch_status
+from store.results import state_counts
 from sudoku_batch.commands.submit import wait_for
 from tests.integration.conftest import api_client
 from tests.integration.test_api import PNG, submit
@@ -406,7 +406,7 @@ def test_the_grouped_statements_count_as_the_per_stage_ones_did(
                     solved = "ok" if state == "solved" else "failed"
                     db.add(stage_run(batch_id, "solve", solved, None, puzzle_id=puzzle.id))
     with any_sessions() as db:
-        status = batch_status(db, batch_id)
+        status = state_counts(subject_states(db, batch_id))
         stages = {k: vars(v) for k, v in stage_progress(db, batch_id, sent).items()}
     assert {k: status[k] for k in ("inputs", "pages", "puzzles", "unfinished", "finished")} == {
         "inputs": {"expanded": 1, "failed": 1, "pending": 3},

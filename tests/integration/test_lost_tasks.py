@@ -17,7 +17,8 @@ from pipeline.ingest.sources import PageFormat, PageSource
 from settings import Settings
 from store.handover import Step
 from store.models import Page
-from store.results import batch_status
+from store.progress import subject_states
+from store.results import state_counts
 from tests.integration.conftest import Service, queued, settings_env, wait_until
 from tests.integration.test_stage_failures import new_page
 from workers.app import make_celery
@@ -76,7 +77,7 @@ def test_a_task_that_never_finishes_is_recorded_as_failed_once_and_for_all(
     assert words in (page.message or "")
     assert len(log.read_text().split()) == calls, worker.log_tail()
     with sessions() as db:
-        assert batch_status(db, page.batch_id)["finished"]
+        assert state_counts(subject_states(db, page.batch_id))["finished"]
     queue = redis.Redis.from_url(settings.broker_url)
     assert queued(settings, "rectify") == []
     assert queue.hlen(f"{settings.redis_key_prefix}unacked") == 0

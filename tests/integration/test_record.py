@@ -28,6 +28,7 @@ from store.db import make_engine, make_session_factory, transaction
 from store.migrate import upgrade
 from store.models import Cell, Page, PuzzleStatus, Solution, StageRun
 from store.models import Puzzle as PuzzleRow
+from store.progress import subject_states
 from store.record import (
     Stage,
     add_input_file,
@@ -38,7 +39,7 @@ from store.record import (
     record_reading,
     record_solution,
 )
-from store.results import batch_status, puzzle_result, result_records
+from store.results import puzzle_result, result_records, state_counts
 
 pytestmark = pytest.mark.services
 
@@ -173,7 +174,7 @@ def test_results_contract_records(
         record_failure(db, UnreadableInput("page 2 is damaged"), Stage.RECTIFY, page_id=page_ids[1])
     with both_sessions() as db:
         grid, page_two = result_records(db, batch_id)
-        status = batch_status(db, batch_id)
+        status = state_counts(subject_states(db, batch_id))
         detail = puzzle_result(db, puzzle_id)
     assert grid["source"] == "book.pdf" and grid["page"] == 1 and grid["index"] == 0
     assert grid["status"] == "unsolvable" and grid["error_code"] == "invalid"

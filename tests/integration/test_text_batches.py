@@ -14,8 +14,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from settings import Settings
 from store.db import transaction
 from store.models import Batch, InputFile, Solution
+from store.progress import subject_states
 from store.record import add_input_file, create_batch
-from store.results import batch_status, result_records
+from store.results import result_records, state_counts
 from tests.integration.conftest import api_client, queued
 from workers.app import TASK_INGEST_TEXT, TASK_SOLVE_TEXT, app
 from workers.tasks.ingest_text import ingest_text_file
@@ -118,7 +119,7 @@ def test_each_line_is_solved_as_written_and_a_malformed_line_fails_alone(
     batch_id, puzzle_ids = run_text_batch(worker_runtime, sessions, monkeypatch)
     with sessions() as db:
         records = result_records(db, batch_id)
-        status = batch_status(db, batch_id)
+        status = state_counts(subject_states(db, batch_id))
         renders = db.scalars(select(Solution.render_path).where(Solution.puzzle_id.in_(puzzle_ids)))
         assert set(renders) == {None}
 
