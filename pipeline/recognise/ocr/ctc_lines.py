@@ -58,9 +58,10 @@ class CtcLineEngine:
 
     def value_log_likelihoods(
         self, crops: Sequence[np.ndarray], symbols: Mapping[str, int]
-    ) -> tuple[list[int], np.ndarray]:
-        """The distinct values and log P(value | crop) [crops, values]: a value printed in two
-        ways (10 and A) is either spelling."""
+    ) -> tuple[list[int], np.ndarray, list[list[str]]]:
+        """The distinct values, log P(value | crop) [crops, values] (a value printed in two
+        ways, 10 and A, is either spelling) and, per crop and value, the spelling that scored
+        higher: what the book printed."""
         spellings = {symbol: self.spell(symbol) for symbol in symbols}
         longest = max(len(labels) for labels in spellings.values())
         slot_width = SINGLE_SLOT if longest == 1 else DOUBLE_SLOT
@@ -76,10 +77,15 @@ class CtcLineEngine:
         values = sorted(set(symbols.values()))
         column = {value: i for i, value in enumerate(values)}
         scores = np.full((len(crops), len(values)), -np.inf)
+        best = np.full((len(crops), len(values)), -np.inf)
+        printed = [[str(value) for value in values] for _ in crops]
         for j, symbol in enumerate(spellings):
             k = column[symbols[symbol]]
             scores[:, k] = np.logaddexp(scores[:, k], symbol_scores[:, j])
-        return values, scores
+            for i in np.flatnonzero(symbol_scores[:, j] > best[:, k]):
+                printed[i][k] = symbol
+            best[:, k] = np.maximum(best[:, k], symbol_scores[:, j])
+        return values, scores, printed
 
     def read_digits(
         self, crops: Sequence[np.ndarray], symbols: Mapping[str, int]
@@ -88,14 +94,15 @@ class CtcLineEngine:
             return []
         if not symbols:
             raise ValueError("no symbols to read")
-        values, scores = self.value_log_likelihoods(crops, symbols)
+        values, scores, printed = self.value_log_likelihoods(crops, symbols)
         tempered = scores / self.temperature
         tempered -= tempered.max(axis=1, keepdims=True)
         confidence = np.exp(tempered)
         confidence /= confidence.sum(axis=1, keepdims=True)
         readings = []
-        for row in confidence:
+        for row, spelled in zip(confidence, printed, strict=True):
             best = np.argsort(-row, kind="stable")[:READINGS]
             ranked = [(values[i], float(row[i])) for i in best]
-            readings.append(DigitReading(ranked[0][0], ranked[0][1], tuple(ranked[1:])))
+            digit, p = ranked[0]
+            readings.append(DigitReading(digit, p, tuple(ranked[1:]), spelled[best[0]]))
         return readings
