@@ -49,9 +49,14 @@ class KeyEntry:
     title: str  # the puzzle's number as the key prints it, e.g. "12" or "Easy 12"
     solution: Grid | None  # None: the puzzle has no solution to print, ``note`` says why
     shape: GridShape | None = None  # box shape; the conventional one for the size when None
-    source: str = ""  # where the puzzle is, e.g. "book.pdf p. 3"
+    source: str = ""  # where the puzzle is, whole, for the outline: "scans/2026/book.pdf p. 3"
     symbols: str | None = None  # how the book prints digits above 9 (pipeline.reading)
     note: str = ""
+    place: str = ""  # where the puzzle is, as the caption prints it ("book.pdf p. 3"): source
+
+    @property
+    def caption(self) -> str:
+        return self.place or self.source
 
     @property
     def size(self) -> int:
@@ -145,14 +150,14 @@ def _page(
 
 def caption_lines(entry: KeyEntry, width: float) -> tuple[tuple[str, str, float], ...]:
     """The caption as (text, font, size) lines, each at most ``width`` points wide: the title
-    set smaller if need be, then shortened; the source wrapped to ``SOURCE_LINES`` lines, the
+    set smaller if need be, then shortened; the place wrapped to ``SOURCE_LINES`` lines, the
     last shortened in the middle (a path's end, the file and page, says most)."""
     lines = [_fitted(entry.title, BOLD, NUMBER_SIZE, width)]
-    if entry.source:
-        wrapped = simpleSplit(entry.source, FONT, SOURCE_SIZE, width)
+    if entry.caption:
+        wrapped = simpleSplit(entry.caption, FONT, SOURCE_SIZE, width)
         if len(wrapped) > SOURCE_LINES:
             first = wrapped[: SOURCE_LINES - 1]
-            rest = entry.source[len(" ".join(first)) :].strip()
+            rest = entry.caption[len(" ".join(first)) :].strip()
             wrapped = [*first, _shortened(rest, FONT, SOURCE_SIZE, width)]
         lines += [
             (_shortened(line, FONT, SOURCE_SIZE, width), FONT, SOURCE_SIZE) for line in wrapped
@@ -194,10 +199,10 @@ def grid_box(slot: Slot) -> tuple[float, float, float]:
 def _entry(canvas: Canvas, entry: KeyEntry, slot: Slot) -> None:
     x, bottom, side = grid_box(slot)
     y = slot.top
-    for text, font, size in caption_lines(entry, slot.width):
+    for text, font, size in caption_lines(entry, slot.x + slot.width - x):
         y -= size * LEADING
         canvas.setFont(font, size)
-        canvas.drawString(slot.x, y, text)
+        canvas.drawString(x, y, text)  # over the grid's left edge
     if entry.solution is None:
         canvas.setLineWidth(THIN)
         canvas.rect(x, bottom, side, side)

@@ -10,7 +10,7 @@ puts two solutions under one number. Digits above 9 print as the book printed th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from sqlalchemy import select
@@ -41,13 +41,10 @@ def answer_key_entries(session: Session, batch_id: int) -> list[KeyEntry]:
         for record in result_records(session, batch_id)
         if record["index"] is not None and record["role"] != "answer"
     ]
-    symbols = dict(
-        session.execute(
-            select(Puzzle.id, Puzzle.symbols).where(
-                Puzzle.batch_id == batch_id, Puzzle.symbols.is_not(None)
-            )
-        ).tuples()
+    query = select(Puzzle.id, Puzzle.symbols).where(
+        Puzzle.batch_id == batch_id, Puzzle.symbols.is_not(None)
     )
+    symbols = {puzzle_id: printed for puzzle_id, printed in session.execute(query)}
     entries = []
     for record, title in zip(puzzles, puzzle_titles(puzzles), strict=True):
         box = GridShape(*record["box"]) if record["box"] else None
@@ -60,6 +57,7 @@ def answer_key_entries(session: Session, batch_id: int) -> list[KeyEntry]:
                 f"{record['source']} p. {record['page']}",
                 symbols.get(record["puzzle_id"]),
                 "" if solved else f"not solved: {record['status'].replace('_', ' ')}",
+                f"{PurePath(record['source']).name} p. {record['page']}",
             )
         )
     return entries

@@ -147,9 +147,9 @@ def test_captions_stay_in_their_slot(tmp_path, paper, shape):
         )
         assert inside, (text.get_text_range(i, 1), (left, bottom, right, top))
     for entry, slot in zip(entries, places, strict=True):
-        lines = caption_lines(entry, slot.width)
-        assert all(stringWidth(t, font, size) <= slot.width for t, font, size in lines)
         x, grid_bottom, side = grid_box(slot)
+        lines = caption_lines(entry, slot.x + slot.width - x)
+        assert all(stringWidth(t, font, size) <= slot.x + slot.width - x for t, font, size in lines)
         below_caption = slot.top - sum(size * 1.2 for _, _, size in lines)
         assert grid_bottom + side <= below_caption + 0.01
         assert slot.x <= x and x + side <= slot.x + slot.width + 0.01
