@@ -4,11 +4,18 @@ scored higher, decided per board, and printed the same way."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from pipeline.grid import GridShape, Puzzle
 from pipeline.reading import LETTERS, NUMBERS, DigitReading, printed_symbols, symbol_of
 from pipeline.recognise.ocr.base import digit_symbols
 from pipeline.recognise.ocr.ctc_lines import DOUBLE_SLOT, CtcLineEngine
 from pipeline.recognise.ocr.text_lines import FRAME_WIDTH
+from pipeline.recognise.read_board import recognise_board
+from pipeline.vision.cells import classify_cells
+from synth.grid_image import render_grid
+from synth.puzzles import random_solution
+from tests.ocr.boards import board_from_corners
 
 CHARACTERS = ["<blank>", *"0123456789ABCDEFG"]
 
@@ -66,3 +73,17 @@ def test_symbols_print_as_the_book_printed_them():
     assert [symbol_of(v, NUMBERS) for v in (9, 10, 16)] == ["9", "10", "16"]
     assert [symbol_of(v, None) for v in (9, 10, 16)] == ["9", "10", "16"]
     assert [symbol_of(v, LETTERS) for v in (9, 10, 16)] == ["9", "A", "G"]
+
+
+@pytest.mark.parametrize("labels", [NUMBERS, LETTERS])
+def test_a_sixteen_is_read_with_the_symbols_it_was_printed_with(engine, labels):
+    shape = GridShape(4, 4)
+    rng = np.random.default_rng(16)
+    solution = random_solution(shape, rng)
+    givens = np.where(rng.random(solution.shape) < 0.5, solution, 0)
+    puzzle = Puzzle(shape, tuple(map(tuple, givens.tolist())))
+    grid = render_grid(puzzle, cell_px=48, labels=labels, rng=rng)
+    board = board_from_corners(grid.image, grid.corners, shape)
+    recognised = recognise_board(board, classify_cells(board), engine)
+    assert recognised.reading.givens() == puzzle.givens
+    assert recognised.reading.symbols == labels
