@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import groupby
 from pathlib import Path
 
@@ -40,8 +41,13 @@ THIN, THICK = 0.5, 1.5  # line widths: cells, boxes and the frame
 ELLIPSIS = "\u2026"
 
 FONT, BOLD = "Vera", "VeraBd"
-pdfmetrics.registerFont(TTFont(FONT, "Vera.ttf"))
-pdfmetrics.registerFont(TTFont(BOLD, "VeraBd.ttf"))
+
+
+@cache
+def _register_fonts() -> None:
+    """ReportLab knows fonts by name, process-wide: registered once, on first use."""
+    pdfmetrics.registerFont(TTFont(FONT, "Vera.ttf"))
+    pdfmetrics.registerFont(TTFont(BOLD, "VeraBd.ttf"))
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,7 @@ def write_answer_key_pdf(
 ) -> int:
     """Write the PDF and return its page count (one titled page when there are no entries,
     so the file is always a valid PDF)."""
+    _register_fonts()
     page_size = PAGE_SIZES[paper]
     canvas = Canvas(str(path), pagesize=page_size, pageCompression=1, invariant=1)
     canvas.setTitle(title)
@@ -152,6 +159,7 @@ def caption_lines(entry: KeyEntry, width: float) -> tuple[tuple[str, str, float]
     """The caption as (text, font, size) lines, each at most ``width`` points wide: the title
     set smaller if need be, then shortened; the place wrapped to ``SOURCE_LINES`` lines, the
     last shortened in the middle (a path's end, the file and page, says most)."""
+    _register_fonts()
     lines = [_fitted(entry.title, BOLD, NUMBER_SIZE, width)]
     if entry.caption:
         wrapped = simpleSplit(entry.caption, FONT, SOURCE_SIZE, width)
