@@ -103,7 +103,8 @@ def write_answer_key_pdf(
     canvas.showOutline()
     pages = list(_pages(entries))
     for number, page in enumerate(pages or [[]]):
-        _page(canvas, page, page_size, f"{title} ({number + 1}/{max(len(pages), 1)})")
+        heading = f"{title} ({number + 1}/{max(len(pages), 1)})"
+        _page(canvas, page, page_size, heading, f"p{number}")
         canvas.showPage()
     canvas.save()
     return max(len(pages), 1)
@@ -141,15 +142,20 @@ def slots(page_size: tuple[float, float], layout: Layout) -> list[Slot]:
 
 
 def _page(
-    canvas: Canvas, entries: list[KeyEntry], page_size: tuple[float, float], heading: str
+    canvas: Canvas,
+    entries: list[KeyEntry],
+    page_size: tuple[float, float],
+    heading: str,
+    name: str,
 ) -> None:
     width, height = page_size
     canvas.setFont(BOLD, TITLE_SIZE)
     canvas.drawString(MARGIN, height - MARGIN - TITLE_SIZE, heading)
     if not entries:
         return
-    for entry, slot in zip(entries, slots(page_size, layout_for(entries[0].size)), strict=False):
-        key = f"entry{id(entry)}"
+    places = slots(page_size, layout_for(entries[0].size))
+    for k, (entry, slot) in enumerate(zip(entries, places, strict=False)):
+        key = f"{name}e{k}"  # the outline entry's destination
         canvas.bookmarkHorizontal(key, slot.x, slot.top)
         canvas.addOutlineEntry(" - ".join(filter(None, (entry.title, entry.source))), key)
         _entry(canvas, entry, slot)
