@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pipeline.board import BoardImage, CellKind
@@ -13,12 +14,14 @@ class DigitReading:
     """An OCR engine's reading of one crop: the best digit, its probability, and runner-ups.
 
     ``alternatives`` lists the next-best (digit, probability) pairs, best first, excluding
-    ``digit`` itself.
+    ``digit`` itself. ``symbol`` is how the digit was printed ("10" or "A" for 10), when the
+    engine tells.
     """
 
     digit: int
     confidence: float
     alternatives: tuple[tuple[int, float], ...] = ()
+    symbol: str | None = None
 
 
 @dataclass(frozen=True)
@@ -33,12 +36,35 @@ class CellReading:
     alternatives: tuple[tuple[int, float], ...] = ()
 
 
+# How a book prints the digits above 9: as numbers (10, 11, ...) or as letters (A, B, ...).
+NUMBERS, LETTERS = "numbers", "letters"
+
+
+def printed_symbols(readings: Iterable[DigitReading]) -> str | None:
+    """LETTERS when most digits above 9 were read as letters, NUMBERS when most were read as
+    numbers, None when none was read (a board up to 9x9, or an engine that does not tell)."""
+    spelled = [r.symbol for r in readings if r.digit > 9 and r.symbol is not None]
+    if not spelled:
+        return None
+    letters = sum(symbol.isalpha() for symbol in spelled)
+    return LETTERS if 2 * letters > len(spelled) else NUMBERS
+
+
+def symbol_of(value: int, symbols: str | None) -> str:
+    """A digit as the book prints it: above 9 a letter (A = 10) only when the book used letters."""
+    if value > 9 and symbols == LETTERS:
+        return chr(ord("A") + value - 10)
+    return str(value)
+
+
 @dataclass(frozen=True)
 class BoardReading:
-    """Every cell of one board, read."""
+    """Every cell of one board, read; ``symbols`` is how it prints digits above 9, when known
+    (``printed_symbols``)."""
 
     shape: GridShape
     cells: tuple[CellReading, ...]
+    symbols: str | None = None
 
     def givens(self) -> Grid:
         n = self.shape.size

@@ -1,31 +1,65 @@
-"""The answer-key PDF of a batch: each solved puzzle's solution under its number (the printed
-number when one was read, else its place in the batch), several per page."""
+"""The answer-key PDF of a batch: each puzzle's solution under its number, several per page.
+
+Numbers: the printed ones (with their printed label, "Easy 12", where the book restarts its
+numbers per section) when every puzzle of the batch has one and no two share one; else every
+puzzle is numbered by its place in the batch, so that a number read wrong or missing never
+puts two solutions under one number. Digits above 9 print as the book printed them
+(``puzzles.symbols``).
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Sequence
+from pathlib import Path, PurePath
+from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pipeline.answer_key_pdf import KeyEntry, write_answer_key_pdf
 from pipeline.grid import GridShape
 from store.book_check import as_grid
+from store.models import Puzzle
 from store.results import result_records
 
 
+def puzzle_titles(records: Sequence[dict[str, Any]]) -> list[str]:
+    """Each puzzle record's title in the key: its printed label and number when the printed
+    numbers are consistent (all present, each (label, number) once), else its place."""
+    printed = [(r["printed_label"], r["printed_number"]) for r in records]
+    consistent = all(number is not None for _, number in printed) and len(set(printed)) == len(
+        printed
+    )
+    if not consistent:
+        return [str(place) for place in range(1, len(records) + 1)]
+    return [" ".join(str(part) for part in key if part is not None) for key in printed]
+
+
 def answer_key_entries(session: Session, batch_id: int) -> list[KeyEntry]:
+    puzzles = [
+        record
+        for record in result_records(session, batch_id)
+        if record["index"] is not None and record["role"] != "answer"
+    ]
+    query = select(Puzzle.id, Puzzle.symbols).where(
+        Puzzle.batch_id == batch_id, Puzzle.symbols.is_not(None)
+    )
+    symbols = {puzzle_id: printed for puzzle_id, printed in session.execute(query)}
     entries = []
-    number = 0
-    for record in result_records(session, batch_id):
-        if record["index"] is None or record["role"] == "answer":
-            continue
-        number += 1  # every puzzle counts, so the numbers follow the book's order
-        if record["status"] != "solved":
-            continue
-        rows, cols = record["box"]
-        place = f"{Path(record['source']).name} p. {record['page']}"
-        label = f"{record['printed_number'] or number}  ({place})"
-        entries.append(KeyEntry(label, as_grid(record["solution"]), GridShape(rows, cols)))
+    for record, title in zip(puzzles, puzzle_titles(puzzles), strict=True):
+        box = GridShape(*record["box"]) if record["box"] else None
+        solved = record["status"] == "solved"
+        entries.append(
+            KeyEntry(
+                title,
+                as_grid(record["solution"]) if solved else None,
+                box,
+                f"{record['source']} p. {record['page']}",
+                symbols.get(record["puzzle_id"]),
+                "" if solved else f"not solved: {record['status'].replace('_', ' ')}",
+                f"{PurePath(record['source']).name} p. {record['page']}",
+            )
+        )
     return entries
 
 
@@ -34,4 +68,5 @@ def write_batch_answer_key(
 ) -> tuple[int, int]:
     """Write the PDF; returns (solutions, pages)."""
     entries = answer_key_entries(session, batch_id)
-    return len(entries), write_answer_key_pdf(entries, path, paper=paper)
+    solved = sum(entry.solution is not None for entry in entries)
+    return solved, write_answer_key_pdf(entries, path, paper=paper)

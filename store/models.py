@@ -413,6 +413,11 @@ class Puzzle(Handover, Base):
         comment="what the caption or page heading printed near the grid calls it: puzzle, or "
         "answer ('Solution 7'); null: neither read",
     )
+    symbols: Mapped[str | None] = mapped_column(
+        String(10),
+        comment="how the grid prints digits above 9, as read: numbers (10, 11, ...) or letters "
+        "(A, B, ...); null: none read",
+    )
 
 
 class Cell(Base):

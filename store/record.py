@@ -375,6 +375,7 @@ def record_readings(
         _set_geometry(puzzle, recognised.board)
         puzzle.givens = grid_json(reading.givens())
         puzzle.lowest_confidence = reading.lowest_confidence()
+        puzzle.symbols = reading.symbols
         puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
         set_facts(puzzle, None)
 

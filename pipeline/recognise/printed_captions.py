@@ -77,7 +77,10 @@ _MARKED = re.compile(
     r"(?:#|\bno\.?|\bnr\.?|\bpuzzle|\bsolution|\bsudoku|\bgame)\s*[:.]?\s*(\d{1,5})\b",
     re.IGNORECASE,
 )
-_LONE = re.compile(r"(?<![\d.])(\d{1,5})(?![\d.])")
+# A lone number stands alone: not joined to letters or digits ("9x9", "16x16"), not a decimal,
+# and not the value of another field ("size:8", "level = 2", "Page 4").
+_LONE = re.compile(r"(?<![\w.])(\d{1,5})(?![\w.])")
+_FIELD_BEFORE = re.compile(r"(?:[^\W\d_]+\s*[:=]|\bpage|\bp\.)\s*$", re.IGNORECASE)
 _ANSWER = re.compile(r"\b(solutions?|answers?)\b", re.IGNORECASE)
 _PUZZLE = re.compile(r"\bpuzzles?\b", re.IGNORECASE)
 
@@ -119,14 +122,19 @@ NO_CAPTION = Caption("", None, None, None)  # a board with none of its own, unde
 def parse_caption(text: str) -> Caption:
     level = _LEVEL.search(text)
     marked = _MARKED.search(text)
-    lone = None if marked else _LONE.search(text)
-    number = marked or lone
+    number = marked or _lone_number(text)
     role = ANSWER if _ANSWER.search(text) else PUZZLE if _PUZZLE.search(text) else None
     return Caption(
         text,
         " ".join(level.group(1).split()).title() if level else None,
         int(number.group(1)) if number else None,
         role,
+    )
+
+
+def _lone_number(text: str) -> re.Match[str] | None:
+    return next(
+        (m for m in _LONE.finditer(text) if not _FIELD_BEFORE.search(text, 0, m.start())), None
     )
 
 

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind
-from pipeline.reading import BoardReading, CellReading, RecognisedBoard
+from pipeline.reading import BoardReading, CellReading, RecognisedBoard, printed_symbols
 from pipeline.recognise.glyphs import Glyph, board_glyphs
 from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 from pipeline.recognise.orientation import read_upright
@@ -62,7 +62,8 @@ def _read(board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine) -> R
                 row, col, cell.kind, reading.digit, reading.confidence, reading.alternatives
             )
     ordered = tuple(placed[row, col] for row in range(size) for col in range(size))
-    return RecognisedBoard(upright, BoardReading(upright.shape, ordered), turns)
+    reading = BoardReading(upright.shape, ordered, printed_symbols(readings))
+    return RecognisedBoard(upright, reading, turns)
 
 
 def cell_interiors(board: BoardImage, positions: Sequence[tuple[int, int]]) -> list[np.ndarray]:

@@ -12,7 +12,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "answer-key",
         help="write the solutions of a batch's puzzles as an answer-key PDF",
-        description="Each solved puzzle's solution under its number, six per page.",
+        description="Each puzzle's solution under its number (printed or its place in the batch), "
+        "as vector text and lines; six 9x9 grids a page, fewer larger ones, more smaller ones.",
     )
     add_batch_arguments(parser)
     parser.add_argument("--out", required=True, type=Path, metavar="PDF")

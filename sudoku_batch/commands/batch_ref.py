@@ -31,16 +31,15 @@ def batch_session(args: argparse.Namespace) -> Iterator[tuple[object, int]]:
     from settings import Settings
     from store.db import make_engine, make_session_factory
     from store.models import Batch
-    from sudoku_batch.embedded import DATABASE_NAME
+    from sudoku_batch.embedded import DATABASE_NAME, open_database
 
     folder = Path(args.batch)
     if args.database_url:
-        url = args.database_url
+        engine = make_engine(args.database_url)
     elif (folder / DATABASE_NAME).is_file():
-        url = f"sqlite:///{(folder / DATABASE_NAME).resolve()}"
+        engine, _ = open_database(folder)  # a folder an older version wrote: migrated first
     else:
-        url = Settings.from_env().database_url
-    engine = make_engine(url)
+        engine = make_engine(Settings.from_env().database_url)
     try:
         with make_session_factory(engine)() as session:
             if (folder / DATABASE_NAME).is_file() and not args.database_url:

@@ -11,8 +11,8 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import pypdfium2 as pdfium
 import pytest
-from pypdf import PdfReader
 
 from pipeline.grid import GridShape
 from pipeline.rating import LEVELS
@@ -105,10 +105,15 @@ def test_the_printed_puzzle_numbers_reach_the_results(book_run) -> None:
 
 
 def test_answer_key_pdf_holds_every_solved_puzzle(book_run, tmp_path: Path) -> None:
-    out, _, _ = book_run
+    out, records, _ = book_run
     pdf = tmp_path / "key.pdf"
     assert main(["answer-key", str(out), "--out", str(pdf)]) == 0
-    assert len(PdfReader(pdf).pages) == 1  # four solutions, six a page
+    pages = pdfium.PdfDocument(pdf)
+    assert len(pages) == 1  # four 9x9 solutions, six a page
+    tokens = pages[0].get_textpage().get_text_range().split()
+    for key in ((1, 0), (1, 1), (2, 0), (2, 1)):
+        digits = [str(v) for row in records[key]["solution"] for v in row]
+        assert any(tokens[i : i + 81] == digits for i in range(len(tokens))), key
 
 
 @pytest.mark.skipif(find_chromium() is None, reason="no chromium (Debian package) installed")

@@ -151,3 +151,23 @@ def test_0010_printed_number_and_printed_role_go_and_come_back(private_url: str)
             assert comment == results.c.printed_number.comment
     finally:
         engine.dispose()
+
+
+def test_0012_symbols_goes_and_comes_back(private_url: str) -> None:
+    def columns() -> set[str]:
+        return {column["name"] for column in inspect(engine).get_columns("puzzles")}
+
+    upgrade(private_url)
+    engine = make_engine(private_url)
+    try:
+        assert "symbols" in columns()
+        command.downgrade(alembic_config(private_url), "0011")
+        engine.dispose()
+        assert "symbols" not in columns()
+        assert "results" in inspect(engine).get_view_names()
+        upgrade(private_url)
+        check(private_url)
+        engine.dispose()
+        assert "symbols" in columns()
+    finally:
+        engine.dispose()

@@ -32,6 +32,12 @@ from pipeline.vision.page_boards import rectify_page
         ("Medium", "Medium", None, None),
         ("Easy Solutions", "Easy", None, ANSWER),
         ("jarnotmaciej.com", None, None, None),
+        # Numbers that are not the puzzle's: another field's value, the grid's size, a page.
+        ("size:8", None, None, None),
+        ("Size: 8 Easy 3", "Easy", 3, None),
+        ("level = 2", None, None, None),
+        ("16x16 Hard", "Hard", None, None),
+        ("Page 4", None, None, None),
     ],
 )
 def test_parse_caption(text, label, number, role):

@@ -56,46 +56,47 @@ class CtcLineEngine:
         except KeyError as exc:
             raise EngineUnavailable(f"the recogniser cannot read the symbol {symbol!r}") from exc
 
-    def value_log_likelihoods(
-        self, crops: Sequence[np.ndarray], symbols: Mapping[str, int]
-    ) -> tuple[list[int], np.ndarray]:
-        """The distinct values and log P(value | crop) [crops, values]: a value printed in two
-        ways (10 and A) is either spelling."""
-        spellings = {symbol: self.spell(symbol) for symbol in symbols}
-        longest = max(len(labels) for labels in spellings.values())
-        slot_width = SINGLE_SLOT if longest == 1 else DOUBLE_SLOT
+    def symbol_log_likelihoods(
+        self, crops: Sequence[np.ndarray], symbols: Sequence[str]
+    ) -> np.ndarray:
+        """log P(symbol | crop) [crops, symbols]."""
+        spellings = [self.spell(symbol) for symbol in symbols]
+        slot_width = SINGLE_SLOT if max(map(len, spellings)) == 1 else DOUBLE_SLOT
         # Only the blank and the symbols' characters take part: keep just those columns.
-        classes = sorted({BLANK, *(c for labels in spellings.values() for c in labels)})
+        classes = sorted({BLANK, *(c for labels in spellings for c in labels)})
         position = {cls: i for i, cls in enumerate(classes)}
         probs = self.frame_probabilities(crops, slot_width)[:, :, classes]
-        symbol_scores = sequence_log_likelihoods(
+        return sequence_log_likelihoods(
             np.log(np.maximum(probs, LOG_FLOOR)),
-            [tuple(position[c] for c in labels) for labels in spellings.values()],
+            [tuple(position[c] for c in labels) for labels in spellings],
             position[BLANK],
         )
-        values = sorted(set(symbols.values()))
-        column = {value: i for i, value in enumerate(values)}
-        scores = np.full((len(crops), len(values)), -np.inf)
-        for j, symbol in enumerate(spellings):
-            k = column[symbols[symbol]]
-            scores[:, k] = np.logaddexp(scores[:, k], symbol_scores[:, j])
-        return values, scores
 
     def read_digits(
         self, crops: Sequence[np.ndarray], symbols: Mapping[str, int]
     ) -> list[DigitReading]:
+        """Each crop's value (a value printed in two ways, 10 and A, is either spelling) with
+        the spelling that scored higher: what the book printed."""
         if not crops:
             return []
         if not symbols:
             raise ValueError("no symbols to read")
-        values, scores = self.value_log_likelihoods(crops, symbols)
+        names = list(symbols)
+        symbol_scores = self.symbol_log_likelihoods(crops, names)
+        values = sorted(set(symbols.values()))
+        spelled = [[j for j, name in enumerate(names) if symbols[name] == v] for v in values]
+        scores = np.stack(
+            [np.logaddexp.reduce(symbol_scores[:, js], axis=1) for js in spelled], axis=1
+        )
         tempered = scores / self.temperature
         tempered -= tempered.max(axis=1, keepdims=True)
         confidence = np.exp(tempered)
         confidence /= confidence.sum(axis=1, keepdims=True)
         readings = []
-        for row in confidence:
+        for i, row in enumerate(confidence):
             best = np.argsort(-row, kind="stable")[:READINGS]
-            ranked = [(values[i], float(row[i])) for i in best]
-            readings.append(DigitReading(ranked[0][0], ranked[0][1], tuple(ranked[1:])))
+            ranked = [(values[k], float(row[k])) for k in best]
+            js = spelled[best[0]]
+            symbol = names[js[int(np.argmax(symbol_scores[i, js]))]]
+            readings.append(DigitReading(*ranked[0], tuple(ranked[1:]), symbol))
         return readings
