@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -194,6 +195,13 @@ def api_client(settings: Settings, key_name: str | None = None) -> TestClient:
     finally:
         engine.dispose()
     return TestClient(create_app(settings), headers={"Authorization": f"Bearer {key}"})
+
+
+def form_token(browser: TestClient, page: str = "/ui/login") -> str:
+    """The login and logout forms' token, as a browser gets it with ``page`` (api.ui)."""
+    found = re.search(r'name="form_token" value="([^"]+)"', browser.get(page).text)
+    assert found, f"no form token on {page}"
+    return found.group(1)
 
 
 def queued(settings: Settings, queue: str) -> list[dict]:
