@@ -138,15 +138,12 @@ class Misread:
     true_digit: int
 
 
-def seed_misread(stack: Stack, sessions: sessionmaker[Session]) -> Misread:
-    """A grid page run through the worker, then its reading recorded again as a reader that
-    misread one digit of the last row (as the digit of another given of that row, so the two
-    clash) would give it, and solved again by the worker: unsolvable."""
-    generated = unique_puzzle(GridShape(3, 3), np.random.default_rng(15), givens=32)
+def run_page(stack: Stack, name: str, page: bytes, label: str) -> tuple[str, list[dict]]:
+    """``page`` uploaded as ``name`` in a batch labelled ``label``, run through the worker: the
+    batch's id and its results records."""
     headers = {"Authorization": f"Bearer {stack.key}"}
     with httpx.Client(base_url=stack.url, headers=headers, timeout=30) as api:
-        page = ("files", ("book-page.png", page_of(generated.puzzle)))
-        submitted = api.post("/batches", files=[page], data={"label": "Puzzle book, page 12"})
+        submitted = api.post("/batches", files=[("files", (name, page))], data={"label": label})
         assert submitted.status_code == 201, submitted.text
         batch_id = submitted.json()["batch_id"]
         wait_until(
@@ -155,6 +152,16 @@ def seed_misread(stack: Stack, sessions: sessionmaker[Session]) -> Misread:
             f"batch {batch_id} to finish:\n{stack.logs()}",
             1.0,
         )
+        return batch_id, api.get(f"/batches/{batch_id}/results").json()["items"]
+
+
+def seed_misread(stack: Stack, sessions: sessionmaker[Session]) -> Misread:
+    """A grid page run through the worker, then its reading recorded again as a reader that
+    misread one digit of the last row (as the digit of another given of that row, so the two
+    clash) would give it, and solved again by the worker: unsolvable."""
+    generated = unique_puzzle(GridShape(3, 3), np.random.default_rng(15), givens=32)
+    page = page_of(generated.puzzle)
+    batch_id, _ = run_page(stack, "book-page.png", page, "Puzzle book, page 12")
     truth = generated.puzzle.givens
     row = len(truth) - 1
     first, second = [c for c, v in enumerate(truth[row]) if v][:2]
@@ -271,19 +278,7 @@ def test_markup_in_names_labels_and_the_login_link_runs_no_script(
     from selenium.webdriver.common.keys import Keys
 
     generated = unique_puzzle(GridShape(3, 3), np.random.default_rng(25), givens=30)
-    headers = {"Authorization": f"Bearer {stack.key}"}
-    with httpx.Client(base_url=stack.url, headers=headers, timeout=30) as api:
-        page = ("files", (IMG_NAME, page_of(generated.puzzle)))
-        submitted = api.post("/batches", files=[page], data={"label": SCRIPT_LABEL})
-        assert submitted.status_code == 201, submitted.text
-        batch_id = submitted.json()["batch_id"]
-        wait_until(
-            lambda: api.get(f"/batches/{batch_id}").json()["finished"],
-            BATCH_LIMIT,
-            f"batch {batch_id} to finish:\n{stack.logs()}",
-            1.0,
-        )
-        (record,) = api.get(f"/batches/{batch_id}/results").json()["items"]
+    batch_id, (record,) = run_page(stack, IMG_NAME, page_of(generated.puzzle), SCRIPT_LABEL)
     puzzle_id = record["puzzle_id"]
     # Synchronous, so that had it run, the correction is stored before the page has loaded.
     attack = (

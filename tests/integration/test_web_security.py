@@ -13,7 +13,6 @@ from urllib.parse import quote
 import pytest
 from fastapi.testclient import TestClient
 from markupsafe import escape
-from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from api.app import create_app
@@ -21,8 +20,7 @@ from api.auth import KEY_COOKIE
 from api.headers import UI_CSP
 from reports.html import REPORT_CSP
 from settings import Settings
-from store.models import Batch, InputFile, Page, Puzzle
-from tests.integration.conftest import api_client, form_token
+from tests.integration.conftest import add_read_puzzle, api_client, form_token
 from tests.raw_http import raw_upload, served
 
 pytestmark = pytest.mark.services
@@ -71,19 +69,7 @@ def crafted(client: TestClient, sessions: sessionmaker[Session]) -> tuple[str, s
     )
     assert submitted.status_code == 201, submitted.text
     batch_id = submitted.json()["batch_id"]
-    with sessions.begin() as db:
-        batch = db.scalars(select(Batch).where(Batch.public_id == batch_id)).one()
-        upload = db.scalars(select(InputFile).where(InputFile.batch_id == batch.id)).one()
-        page = Page(
-            batch_id=batch.id, input_file_id=upload.id, source=IMG_NAME, page_number=1,
-            format="image", status="done",
-        )  # fmt: skip
-        db.add(page)
-        db.flush()
-        puzzle = Puzzle(batch_id=batch.id, page_id=page.id, index_on_page=0, status="read")
-        db.add(puzzle)
-        db.flush()
-        return batch_id, str(puzzle.public_id)
+    return batch_id, str(add_read_puzzle(sessions, batch_id, IMG_NAME))
 
 
 def logged_in(client: TestClient, key: str) -> TestClient:
