@@ -119,6 +119,8 @@ def _box_shape(value: str | None) -> tuple[int, int] | None:
 
 
 Limit = Annotated[int, Query(ge=1, le=MAX_PAGE)]
+# PostgreSQL text holds no NUL character: refused here, not by the database.
+Label = Annotated[str | None, Form(max_length=200, pattern=r"^[^\x00]*$")]
 Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
 
 
@@ -234,7 +236,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def submit_batch(
         key_id: ApiKeyId,
         files: Annotated[list[UploadFile], File(description="images, PDFs or zip archives")],
-        label: Annotated[str | None, Form(max_length=200)] = None,
+        label: Label = None,
     ) -> Submitted:
         """Store the files and queue them; answers the batch id at once."""
         return store_and_queue(files, label, key_id, Step.INGEST)
@@ -246,7 +248,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             list[UploadFile],
             File(description="UTF-8 text files, one puzzle per line (the solve-text format)"),
         ],
-        label: Annotated[str | None, Form(max_length=200)] = None,
+        label: Label = None,
         box: Annotated[
             str | None,
             Form(

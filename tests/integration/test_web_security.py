@@ -224,6 +224,11 @@ def test_an_out_of_range_parameter_answers_422(
     assert answer.status_code == 422, answer.text
 
 
+def test_a_label_the_database_cannot_hold_answers_422(client: TestClient) -> None:
+    labelled = client.post("/batches", files=[("files", ("a.png", PNG))], data={"label": "a\x00"})
+    assert labelled.status_code == 422, labelled.text
+
+
 def test_the_largest_offsets_allowed_answer_an_empty_page(
     client: TestClient, crafted: tuple[str, str]
 ) -> None:
