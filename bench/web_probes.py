@@ -81,6 +81,7 @@ def probes(host: str, port: int, counter, key: str, settings: Settings) -> list[
     for name, headers, declared, expect in (
         ("upload, no key, 200 MB, Expect: 100-continue", {}, 200 * MB, True),
         ("upload, no key, 200 MB, body sent at once", {}, 200 * MB, False),
+        ("upload, no key, declared over the limit", {}, limit + 1, True),
         ("upload, key, declared over the limit", bearer, limit + 1, True),
     ):
         sent = raw_upload(host, port, "/batches", declared, headers, expect)
@@ -92,14 +93,21 @@ def probes(host: str, port: int, counter, key: str, settings: Settings) -> list[
             )
         )
     url = f"http://{host}:{port}"
+    # A connection per request below: after an app's error uvicorn drops the connection.
     with httpx.Client(base_url=url, headers=bearer, timeout=60) as api:
         submitted = api.post(
             "/batches", files=[("files", (IMG_NAME, PNG))], data={"label": SCRIPT_LABEL}
         )
         batch = submitted.json()["batch_id"]
+        nul = api.post(
+            "/batches",
+            files=[("files", ("a.png", PNG))],
+            data={"label": "a\x00"},
+            headers={"Connection": "close"},
+        )
+        rows.append(("POST /batches, label with a NUL character", f"HTTP {nul.status_code}"))
         for path, params in OUT_OF_RANGE:
             try:
-                # A connection of its own: after an app's error uvicorn drops the connection.
                 answer = api.get(
                     path.format(batch=batch), params=params, headers={"Connection": "close"}
                 )
