@@ -16,13 +16,14 @@ from uuid import UUID
 import kombu.exceptions
 import redis.exceptions
 import sqlalchemy.exc
-from fastapi import FastAPI, File, Form, HTTPException, Path, Query, Request, UploadFile
+from fastapi import APIRouter, FastAPI, File, Form, HTTPException, Path, Query, Request, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from sqlalchemy import select, text
 
-from api.auth import ApiKeyId
+from api.auth import ApiKeyId, KeyBeforeBody
 from api.batch_status import MAX_WAIT_SECONDS, batch_status
 from api.deps import Db, owned_batch, owned_puzzle, public_puzzle_ids
+from api.headers import SecurityHeaders
 from api.schemas import (
     BatchPage,
     BatchStatus,
@@ -66,7 +67,9 @@ from workers.publish import hand_over
 logger = logging.getLogger(__name__)
 
 BOX_PATTERN = r"^[1-9][0-9]?x[1-9][0-9]?$"
+STATUS_PATTERN = r"^[a-z_]{1,40}$"
 MAX_PAGE = 1000
+MAX_OFFSET = 10**9  # past any listing, and well inside the database's bigint
 BROKER_ERRORS = (kombu.exceptions.OperationalError, redis.exceptions.RedisError, OSError)
 DATABASE_ERRORS = (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError)
 
@@ -116,7 +119,9 @@ def _box_shape(value: str | None) -> tuple[int, int] | None:
 
 
 Limit = Annotated[int, Query(ge=1, le=MAX_PAGE)]
-Offset = Annotated[int, Query(ge=0)]
+# PostgreSQL text holds no NUL character: refused here, not by the database.
+Label = Annotated[str | None, Form(max_length=200, pattern=r"^[^\x00]*$")]
+Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
 
 
 def _public_record(record: dict[str, Any], batch: Batch, public: dict[int, UUID]) -> dict:
@@ -144,6 +149,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_body_size=int(settings.max_request_mb * 2**20),
     )
     app.state.sessions = sessions
+    app.add_middleware(SecurityHeaders)
+    # Uploads: the key is checked before the body is read (api.auth.KeyBeforeBody).
+    uploads = APIRouter(route_class=KeyBeforeBody)
 
     @app.exception_handler(sqlalchemy.exc.OperationalError)
     @app.exception_handler(sqlalchemy.exc.InterfaceError)
@@ -224,23 +232,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ok = state.database and state.broker
         return JSONResponse(state.model_dump(), status_code=200 if ok else 503)
 
-    @app.post("/batches", status_code=201, responses=UPLOAD_ERRORS)
+    @uploads.post("/batches", status_code=201, responses=UPLOAD_ERRORS)
     def submit_batch(
         key_id: ApiKeyId,
         files: Annotated[list[UploadFile], File(description="images, PDFs or zip archives")],
-        label: Annotated[str | None, Form(max_length=200)] = None,
+        label: Label = None,
     ) -> Submitted:
         """Store the files and queue them; answers the batch id at once."""
         return store_and_queue(files, label, key_id, Step.INGEST)
 
-    @app.post("/text-batches", status_code=201, responses=UPLOAD_ERRORS)
+    @uploads.post("/text-batches", status_code=201, responses=UPLOAD_ERRORS)
     def submit_text_batch(
         key_id: ApiKeyId,
         files: Annotated[
             list[UploadFile],
             File(description="UTF-8 text files, one puzzle per line (the solve-text format)"),
         ],
-        label: Annotated[str | None, Form(max_length=200)] = None,
+        label: Label = None,
         box: Annotated[
             str | None,
             Form(
@@ -253,6 +261,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Store text files of puzzles and queue each line to be solved as written (no
         recognition): results are one record per line, ``page`` being the line number."""
         return store_and_queue(files, label, key_id, Step.INGEST_TEXT, _box_shape(box))
+
+    app.include_router(uploads)
 
     @app.get("/batches", responses=ERRORS)
     def list_batches(
@@ -315,7 +325,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         batch_id: UUID,
         key_id: ApiKeyId,
         db: Db,
-        status: Annotated[str | None, Query(description="only records of this status")] = None,
+        status: Annotated[
+            str | None,
+            Query(pattern=STATUS_PATTERN, description="only records of this status"),
+        ] = None,
         confidence_below: Annotated[
             float | None, Query(ge=0, le=1, description="only grids read with less confidence")
         ] = None,

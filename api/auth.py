@@ -6,13 +6,22 @@ The cookie is HttpOnly (no script reads it) and SameSite=Strict (no other site's
 it). A request that changes something on the strength of the cookie alone must also carry
 the ``X-Sudoku-Batch-UI`` header: a plain cross-site form cannot set a header, and a script of
 another origin that tries is stopped by the browser's preflight, which this API never allows.
+
+FastAPI reads a request's body before it resolves the route's dependencies, so a route whose
+body may be large (an upload) is a ``KeyBeforeBody`` route: its key is checked before a byte
+of the body is read, and a request without one is answered 401 and its connection closed.
+A client that sent ``Expect: 100-continue`` is never asked for the body (uvicorn sends
+``100 Continue`` only when the app first reads it).
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable, Coroutine
+from typing import Annotated, Any
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, HTTPException, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from fastapi.routing import APIRoute
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 
 from store.keys import key_owner
@@ -39,6 +48,15 @@ def api_key(
     cookie: Annotated[str | None, Depends(_cookie)],
 ) -> int:
     """The id of the caller's key; 401 without a live one."""
+    checked = getattr(request.state, "key_id", None)  # by KeyBeforeBody
+    if checked is not None:
+        return checked
+    return _checked_key(request, credentials, cookie)
+
+
+def _checked_key(
+    request: Request, credentials: HTTPAuthorizationCredentials | None, cookie: str | None
+) -> int:
     key_id = None
     if credentials is not None:
         key_id = key_id_of(request, credentials.credentials)
@@ -56,3 +74,27 @@ def api_key(
 
 
 ApiKeyId = Annotated[int, Depends(api_key)]
+
+
+class KeyBeforeBody(APIRoute):
+    """A route that checks the caller's key (as ``api_key`` does) before its body is read."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        read_body_and_answer = super().get_route_handler()
+
+        async def handler(request: Request) -> Response:
+            credentials, cookie = await _bearer(request), await _cookie(request)
+            try:
+                request.state.key_id = await run_in_threadpool(
+                    _checked_key, request, credentials, cookie
+                )
+            except HTTPException as refused:
+                # The body is never read: close the connection rather than drain it.
+                raise HTTPException(
+                    refused.status_code,
+                    refused.detail,
+                    headers={**(refused.headers or {}), "Connection": "close"},
+                ) from None
+            return await read_body_and_answer(request)
+
+        return handler

@@ -7,19 +7,27 @@ Pages are rendered on the server (Jinja2, ``api/templates/``); one small script
 own ``PATCH /puzzles/{id}/cells/{row}/{col}``, then follows ``GET /puzzles/{id}`` until the
 new verdict is in. The login keeps the API key in an HttpOnly cookie (``api.auth``), so the
 pages and the script's calls are the key's, as any API client's.
+
+Everything a page shows is escaped (autoescape on every template); the pages hold no inline
+script, style or handler, so the policy of ``api.headers`` runs nothing else. The login and
+logout forms carry a token that must equal the ``sudoku_batch_form`` cookie (a double-submit
+token: another site can neither read the cookie nor, SameSite=Strict, send it).
 """
 
 from __future__ import annotations
 
+import re
+import secrets
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, FastAPI, Form, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi import APIRouter, Depends, FastAPI, Form, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader
 
 from api.auth import KEY_COOKIE, UI_HEADER, key_id_of
 from api.deps import Db, owned_batch, owned_puzzle, public_puzzle_ids
@@ -32,7 +40,14 @@ from store.progress import batches_of_key, stage_progress
 from store.results import puzzle_result, result_records
 
 HERE = Path(__file__).parent
-TEMPLATES = Jinja2Templates(directory=HERE / "templates")
+# Every template is HTML (``*.html.j2``, a suffix Jinja's default never escapes): escape all.
+TEMPLATES = Jinja2Templates(
+    env=Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=True)
+)
+FORM_COOKIE = "sudoku_batch_form"
+# Where a login may send the browser: a path of these pages, in URL path and query
+# characters only (no scheme, host, backslash, quote, space or control character).
+LOCAL_PATH = re.compile(r"/ui/[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*")
 BATCHES_SHOWN = 100
 PLAIN_CELL_PX = 60  # a cell of the grid drawn when no board image is stored
 VERDICTS = ("solved", "unsolvable", "multiple_solutions", "timeout", "failed", "pending", "read")
@@ -54,7 +69,39 @@ KeyId = Annotated[int, Depends(_ui_key)]
 
 
 def _page(request: Request, template: str, **context: Any) -> HTMLResponse:
-    return TEMPLATES.TemplateResponse(request, template, {"ui_header": UI_HEADER, **context})
+    """A page, with the form token its login or logout form sends (a new one if the browser
+    has none yet)."""
+    token = request.cookies.get(FORM_COOKIE)
+    fresh = not token
+    token = token or secrets.token_urlsafe(32)
+    response = TEMPLATES.TemplateResponse(
+        request, template, {"ui_header": UI_HEADER, "form_token": token, **context}
+    )
+    if fresh:
+        _set_cookie(request, response, FORM_COOKIE, token)
+    return response
+
+
+def _set_cookie(request: Request, response: Response, name: str, value: str) -> None:
+    response.set_cookie(
+        name,
+        value,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+
+
+def _check_form_token(request: Request, token: str) -> None:
+    """403 unless the form's token is the browser's own: a form posted from another site
+    (login or logout forced on the user) has none."""
+    expected = request.cookies.get(FORM_COOKIE) or ""
+    if not (expected and secrets.compare_digest(token.encode(), expected.encode())):
+        raise HTTPException(403, "the form is stale or not from these pages: load it again")
+
+
+FormToken = Annotated[str, Form(max_length=100)]
 
 
 def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
@@ -65,30 +112,32 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
         return RedirectResponse(f"/ui/login?next={quote(request.url.path)}", status_code=303)
 
     @router.get("/login")
-    def login_form(request: Request, next: str = "/ui/", failed: bool = False) -> HTMLResponse:
+    def login_form(
+        request: Request,
+        next: Annotated[str, Query(max_length=2000)] = "/ui/",
+        failed: bool = False,
+    ) -> HTMLResponse:
         return _page(request, "login.html.j2", next=_local(next), failed=failed)
 
     @router.post("/login")
     def login(
-        request: Request, key: Annotated[str, Form()], next: Annotated[str, Form()] = "/ui/"
+        request: Request,
+        key: Annotated[str, Form(max_length=200)],
+        form_token: FormToken = "",
+        next: Annotated[str, Form(max_length=2000)] = "/ui/",
     ) -> RedirectResponse:
+        _check_form_token(request, form_token)
         if key_id_of(request, key.strip()) is None:
             return RedirectResponse(
                 f"/ui/login?failed=true&next={quote(_local(next))}", status_code=303
             )
         response = RedirectResponse(_local(next), status_code=303)
-        response.set_cookie(
-            KEY_COOKIE,
-            key.strip(),
-            httponly=True,
-            samesite="strict",
-            secure=request.url.scheme == "https",
-            path="/",
-        )
+        _set_cookie(request, response, KEY_COOKIE, key.strip())
         return response
 
     @router.post("/logout")
-    def logout() -> RedirectResponse:
+    def logout(request: Request, form_token: FormToken = "") -> RedirectResponse:
+        _check_form_token(request, form_token)
         response = RedirectResponse("/ui/login", status_code=303)
         response.delete_cookie(KEY_COOKIE, path="/")
         return response
@@ -192,5 +241,6 @@ def _cells_shown(record: dict[str, Any], corrected: dict) -> list[dict[str, Any]
 
 
 def _local(target: str) -> str:
-    """Only a path of these pages: a login never sends the browser to another site."""
-    return target if target.startswith("/ui/") and "//" not in target else "/ui/"
+    """Only a path of these pages (else ``/ui/``): a login never sends the browser to another
+    site, whatever a browser makes of ``//host``, ``/\\host`` or a tab in a URL."""
+    return target if LOCAL_PATH.fullmatch(target) and "//" not in target else "/ui/"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -27,6 +28,7 @@ import pytest
 import redis
 from fastapi.testclient import TestClient
 from kombu.transport.redis import PRIORITY_STEPS, Channel
+from sqlalchemy import select
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -35,6 +37,7 @@ from settings import Settings
 from store.db import make_engine, make_session_factory, transaction
 from store.keys import create_key
 from store.migrate import upgrade
+from store.models import Batch, InputFile, Page, Puzzle
 from tests.conftest import REPO_ROOT
 from workers import runtime
 
@@ -194,6 +197,31 @@ def api_client(settings: Settings, key_name: str | None = None) -> TestClient:
     finally:
         engine.dispose()
     return TestClient(create_app(settings), headers={"Authorization": f"Bearer {key}"})
+
+
+def add_read_puzzle(sessions: sessionmaker[Session], batch_id: str, source: str) -> uuid.UUID:
+    """A page of the batch's one input file, named ``source``, with one puzzle read on it (no
+    cells): the puzzle's public id."""
+    with sessions.begin() as db:
+        batch = db.scalars(select(Batch).where(Batch.public_id == batch_id)).one()
+        upload = db.scalars(select(InputFile).where(InputFile.batch_id == batch.id)).one()
+        page = Page(
+            batch_id=batch.id, input_file_id=upload.id, source=source, page_number=1,
+            format="image", status="done",
+        )  # fmt: skip
+        db.add(page)
+        db.flush()
+        puzzle = Puzzle(batch_id=batch.id, page_id=page.id, index_on_page=0, status="read")
+        db.add(puzzle)
+        db.flush()
+        return puzzle.public_id
+
+
+def form_token(browser: TestClient, page: str = "/ui/login") -> str:
+    """The login and logout forms' token, as a browser gets it with ``page`` (api.ui)."""
+    found = re.search(r'name="form_token" value="([^"]+)"', browser.get(page).text)
+    assert found, f"no form token on {page}"
+    return found.group(1)
 
 
 def queued(settings: Settings, queue: str) -> list[dict]:

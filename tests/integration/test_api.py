@@ -13,8 +13,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from api.app import create_app
 from settings import Settings
-from store.models import Batch, InputFile, Page, Puzzle
-from tests.integration.conftest import api_client, queued
+from store.models import Batch, InputFile
+from tests.integration.conftest import add_read_puzzle, api_client, queued
 
 pytestmark = pytest.mark.services
 
@@ -106,19 +106,7 @@ def test_another_keys_batch_and_puzzles_do_not_exist(
     client: TestClient, stranger: TestClient, sessions: sessionmaker[Session]
 ) -> None:
     batch = submit(client, ("grid.png", PNG))
-    with sessions.begin() as db:
-        row = db.scalars(select(Batch).where(Batch.public_id == batch["batch_id"])).one()
-        input_file = db.scalars(select(InputFile).where(InputFile.batch_id == row.id)).one()
-        page = Page(
-            batch_id=row.id, input_file_id=input_file.id, source="grid.png", page_number=1,
-            format="image", status="done",
-        )  # fmt: skip
-        db.add(page)
-        db.flush()
-        puzzle = Puzzle(batch_id=row.id, page_id=page.id, index_on_page=0, status="read")
-        db.add(puzzle)
-        db.flush()
-        puzzle_id = puzzle.public_id
+    puzzle_id = add_read_puzzle(sessions, batch["batch_id"], "grid.png")
     urls = [
         f"/batches/{batch['batch_id']}",
         f"/batches/{batch['batch_id']}/results",

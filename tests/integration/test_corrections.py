@@ -23,7 +23,7 @@ from store import load
 from store.models import ApiKey, Batch, Cell, CellCorrection, InputFile, Page, Puzzle, Solution
 from store.results_view import cell_readings
 from synth.unique import unique_puzzle
-from tests.integration.conftest import api_client
+from tests.integration.conftest import api_client, form_token
 
 pytestmark = pytest.mark.services
 
@@ -237,10 +237,15 @@ def test_the_pages_need_a_login_and_show_only_the_keys_own_puzzles(
         sent_away = browser.get(page)
         assert sent_away.status_code == 303
         assert sent_away.headers["location"] == f"/ui/login?next={page}"
-        refused = browser.post("/ui/login", data={"key": "sbk_not-a-key", "next": page})
+        token = form_token(browser)
+        refused = browser.post(
+            "/ui/login", data={"key": "sbk_not-a-key", "next": page, "form_token": token}
+        )
         assert "failed=true" in refused.headers["location"] and KEY_COOKIE not in browser.cookies
         # A login never sends the browser off to another site.
-        offsite = browser.post("/ui/login", data={"key": key, "next": "//evil.example/ui/"})
+        offsite = browser.post(
+            "/ui/login", data={"key": key, "next": "//evil.example/ui/", "form_token": token}
+        )
         assert offsite.headers["location"] == "/ui/"
         cookie = offsite.headers["set-cookie"].lower()
         assert "httponly" in cookie and "samesite=strict" in cookie
@@ -248,7 +253,7 @@ def test_the_pages_need_a_login_and_show_only_the_keys_own_puzzles(
         assert shown.status_code == 200 and "unsolvable" in shown.text
         assert f'data-row="0" data-col="{col}"' in shown.text
         assert browser.get(f"/puzzles/{puzzle_id}/board.png").status_code == 404  # none stored
-        browser.post("/ui/logout")
+        browser.post("/ui/logout", data={"form_token": token})
         assert browser.get(page).status_code == 303
     stranger_key = stranger.headers["Authorization"].removeprefix("Bearer ")
     with TestClient(client.app, cookies={KEY_COOKIE: stranger_key}) as other:

@@ -1,7 +1,8 @@
 """The review pages in a real browser: the API and a Celery worker run as processes on the test
 database and a Redis prefix of their own, headless Chromium (Debian's, driven by Selenium
 through Debian's chromedriver) logs in with a key, finds a puzzle that is unsolvable because
-one digit was misread, corrects it by keyboard alone and sees it solved.
+one digit was misread, corrects it by keyboard alone and sees it solved; and opens pages
+holding markup in a file name, a batch label and a crafted login link, none of which runs.
 
 Screenshots of the pages are kept in ``$SUDOKU_BATCH_TEST_ARTIFACTS`` if set, else under
 pytest's tmp path (``review-screenshots``).
@@ -14,6 +15,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import httpx
 import numpy as np
@@ -136,15 +138,12 @@ class Misread:
     true_digit: int
 
 
-def seed_misread(stack: Stack, sessions: sessionmaker[Session]) -> Misread:
-    """A grid page run through the worker, then its reading recorded again as a reader that
-    misread one digit of the last row (as the digit of another given of that row, so the two
-    clash) would give it, and solved again by the worker: unsolvable."""
-    generated = unique_puzzle(GridShape(3, 3), np.random.default_rng(15), givens=32)
+def run_page(stack: Stack, name: str, page: bytes, label: str) -> tuple[str, list[dict]]:
+    """``page`` uploaded as ``name`` in a batch labelled ``label``, run through the worker: the
+    batch's id and its results records."""
     headers = {"Authorization": f"Bearer {stack.key}"}
     with httpx.Client(base_url=stack.url, headers=headers, timeout=30) as api:
-        page = ("files", ("book-page.png", page_of(generated.puzzle)))
-        submitted = api.post("/batches", files=[page], data={"label": "Puzzle book, page 12"})
+        submitted = api.post("/batches", files=[("files", (name, page))], data={"label": label})
         assert submitted.status_code == 201, submitted.text
         batch_id = submitted.json()["batch_id"]
         wait_until(
@@ -153,6 +152,16 @@ def seed_misread(stack: Stack, sessions: sessionmaker[Session]) -> Misread:
             f"batch {batch_id} to finish:\n{stack.logs()}",
             1.0,
         )
+        return batch_id, api.get(f"/batches/{batch_id}/results").json()["items"]
+
+
+def seed_misread(stack: Stack, sessions: sessionmaker[Session]) -> Misread:
+    """A grid page run through the worker, then its reading recorded again as a reader that
+    misread one digit of the last row (as the digit of another given of that row, so the two
+    clash) would give it, and solved again by the worker: unsolvable."""
+    generated = unique_puzzle(GridShape(3, 3), np.random.default_rng(15), givens=32)
+    page = page_of(generated.puzzle)
+    batch_id, _ = run_page(stack, "book-page.png", page, "Puzzle book, page 12")
     truth = generated.puzzle.givens
     row = len(truth) - 1
     first, second = [c for c, v in enumerate(truth[row]) if v][:2]
@@ -252,3 +261,74 @@ def test_a_misread_digit_is_corrected_by_keyboard_and_the_puzzle_is_solved(
         f"{stack.url}/batches/{misread.batch_id}/results", headers=headers, timeout=30
     ).json()["items"]
     assert [(r["status"], r["corrected"]) for r in results] == [("solved", True)]
+
+
+IMG_NAME = "<img src=x onerror=alert(1)>.jpg"
+SCRIPT_LABEL = "<script>alert('label')</script>"
+
+
+def test_markup_in_names_labels_and_the_login_link_runs_no_script(
+    stack: Stack, sessions: sessionmaker[Session], browser, screenshots: Path
+) -> None:
+    """A file named as an image with a handler, a batch labelled with a script, and a login
+    link whose ``next`` closes the attribute and adds a script that corrects a cell (with the
+    pages' header, as the pages' own script does): shown as text, nothing runs."""
+    from selenium.common.exceptions import NoAlertPresentException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    generated = unique_puzzle(GridShape(3, 3), np.random.default_rng(25), givens=30)
+    batch_id, (record,) = run_page(stack, IMG_NAME, page_of(generated.puzzle), SCRIPT_LABEL)
+    puzzle_id = record["puzzle_id"]
+    # Synchronous, so that had it run, the correction is stored before the page has loaded.
+    attack = (
+        "<script>var x = new XMLHttpRequest();"
+        f"x.open('PATCH', '/puzzles/{puzzle_id}/cells/0/0', false);"
+        "x.setRequestHeader('Content-Type', 'application/json');"
+        "x.setRequestHeader('X-Sudoku-Batch-UI', '1');"
+        "x.send(JSON.stringify({kind: 'blocked'})); alert('login')</script>"
+    )
+
+    def nothing_ran(where: str) -> None:
+        # The driver's get() returns once the page has loaded, images (and their errors) too.
+        try:
+            text = browser.switch_to.alert.text
+        except NoAlertPresentException:
+            text = None
+        assert text is None, f"a script ran on {where}: alert({text!r})"
+        inline = browser.execute_script(
+            "return [...document.scripts].filter((s) => !s.src).length"
+            " + document.querySelectorAll('[onerror], [onload], [onclick]').length"
+        )
+        assert inline == 0, f"inline script or handler on {where}"
+
+    browser.get(f"{stack.url}/ui/login")
+    browser.find_element(By.ID, "key").send_keys(stack.key + Keys.ENTER)
+    wait_until(lambda: browser.find_elements(By.CSS_SELECTOR, ".batch-card"), PAGE_LIMIT, "/ui/")
+    nothing_ran("/ui/")
+    card = browser.find_element(By.CSS_SELECTOR, f'a[href="/ui/batches/{batch_id}"]')
+    assert card.text == SCRIPT_LABEL
+    browser.save_screenshot(str(screenshots / "markup-batches.png"))
+
+    browser.get(f"{stack.url}/ui/batches/{batch_id}")
+    nothing_ran("the batch page")
+    assert browser.find_element(By.TAG_NAME, "h1").text == SCRIPT_LABEL
+    assert browser.find_element(By.CSS_SELECTOR, "table.puzzles td a").text == IMG_NAME
+    browser.save_screenshot(str(screenshots / "markup-batch.png"))
+
+    browser.get(f"{stack.url}/ui/puzzles/{puzzle_id}")
+    nothing_ran("the puzzle page")
+    assert browser.find_element(By.TAG_NAME, "h1").text.startswith(f"{IMG_NAME}, page 1")
+    assert browser.find_element(By.LINK_TEXT, SCRIPT_LABEL)
+    browser.save_screenshot(str(screenshots / "markup-puzzle.png"))
+
+    browser.get(f'{stack.url}/ui/login?next=/ui/">{quote(attack)}')
+    nothing_ran("the crafted login link")
+    assert browser.find_element(By.NAME, "next").get_attribute("value") == "/ui/"
+    browser.save_screenshot(str(screenshots / "markup-login.png"))
+
+    with sessions() as db:
+        puzzle = db.scalars(select(Puzzle).where(Puzzle.public_id == puzzle_id)).one()
+        assert not db.scalars(
+            select(CellCorrection).where(CellCorrection.puzzle_id == puzzle.id)
+        ).all()
