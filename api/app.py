@@ -198,7 +198,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not any(readable):
             raise HTTPException(415, not_media_message(files[0]))
         names = [base_name(upload.filename) for upload in files]
-        saved: list[str] = []
+        written: list[str] = []
         try:
             with transaction(sessions) as db:
                 batch_id = create_batch(db, label, key_id)
@@ -209,8 +209,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     stored = artifacts.upload(batch_id, ordinal, name)
                     input_id = add_input_file(db, batch_id, name, stored, box, text=text)
                     if ok:
+                        written.append(stored)  # before: a failed write leaves its folders
                         artifacts.save_stream(stored, upload.file)
-                        saved.append(stored)
                         input_ids.append(input_id)
                     else:
                         record_failure(
@@ -219,7 +219,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 public_id = db.get_one(Batch, batch_id).public_id
         except BaseException:
             # Nothing was committed: no file may stay behind without its row.
-            artifacts.remove(saved)
+            artifacts.remove(written)
             raise
         # Committed first: if the queue (or the database, to note them sent) is down now, the
         # recovery sweep sends these later. Either way the batch is stored: 201, not an error

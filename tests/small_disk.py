@@ -4,7 +4,6 @@ that need it skip, and under CI=true they fail."""
 
 from __future__ import annotations
 
-import errno
 import os
 import subprocess
 from collections.abc import Iterator
@@ -12,6 +11,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from bench.disk_full import fill  # noqa: F401 - with the mount, what the tests use
 
 
 @contextmanager
@@ -31,21 +32,6 @@ def small_disk(folder: Path, size: str) -> Iterator[Path]:
         yield folder
     finally:
         subprocess.run(["umount", "--lazy", str(folder)], check=True)
-
-
-def fill(folder: Path) -> Path:
-    """Write a file until the kernel says no space is left; the file, to free it later."""
-    filler = folder / "filler"
-    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
-    chunk = b"\0" * 2**20
-    try:
-        while True:
-            os.write(fd, chunk)
-    except OSError as error:
-        assert error.errno == errno.ENOSPC, error
-    finally:
-        os.close(fd)
-    return filler
 
 
 def remount(folder: Path, mode: str) -> None:
