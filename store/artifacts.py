@@ -101,11 +101,14 @@ class PageRef:
 class Artifacts:
     """Files of a batch under ``data_dir``: one folder per batch on a server
     (``batches/<id>/``), or the data dir itself when it belongs to one batch (an embedded
-    run's output folder)."""
+    run's output folder). ``make_folder``: a write makes ``data_dir`` if missing (a run's
+    own output folder); else a missing one is ``StorageUnavailable`` (the API makes the
+    server's, and a worker must never write into an empty folder in its place)."""
 
-    def __init__(self, data_dir: Path, *, folder_per_batch: bool = True):
+    def __init__(self, data_dir: Path, *, folder_per_batch: bool = True, make_folder: bool = False):
         self.data_dir = data_dir
         self.folder_per_batch = folder_per_batch
+        self.make_folder = make_folder
 
     def path(self, relative: str) -> Path:
         return self.data_dir / relative
@@ -217,7 +220,7 @@ class Artifacts:
         writing succeeded, else remove it."""
         target = self.path(relative)
         try:
-            if not self.data_dir.is_dir():  # made by the API or the run, never here
+            if not self.make_folder and not self.data_dir.is_dir():
                 raise self._missing(relative)
             target.parent.mkdir(parents=True, exist_ok=True)
             fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".partial-")

@@ -132,7 +132,7 @@ def _run_listed(
                     with sessions.begin() as session:
                         _persist(session, page.page_id, outcome)
                 except Exception as error:
-                    run.stopped_by = _database_storage_fault(error, options.out_dir)
+                    run.stopped_by = output_storage_fault(error, options.out_dir)
                     if run.stopped_by is None:
                         raise
             if run.stopped_by is not None:
@@ -150,7 +150,7 @@ def _run_listed(
                 _mark_interrupted(session, prepared.batch_id, run.stopped_by)
         run.records = write_results(engine, sessions, prepared.batch_id, options.out_dir)
     except Exception as error:
-        fault = run.stopped_by or _database_storage_fault(error, options.out_dir)
+        fault = run.stopped_by or output_storage_fault(error, options.out_dir)
         if fault is None:
             raise
         raise type(fault)(f"{fault.message}; {RUN_AGAIN}") from error
@@ -163,7 +163,7 @@ def _storage_fault(outcome: PageOutcome) -> StorageUnavailable | None:
     return next((error for error in errors if isinstance(error, StorageUnavailable)), None)
 
 
-def _database_storage_fault(error: Exception, out_dir: Path) -> StorageUnavailable | None:
+def output_storage_fault(error: Exception, out_dir: Path) -> StorageUnavailable | None:
     """The storage fault a failed write of the output folder's SQLite database (or of
     results.jsonl) is, if it is one."""
     import sqlite3

@@ -66,7 +66,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from sudoku_batch.embedded import RUN_AGAIN, EmbeddedOptions, run_batch
+    from sudoku_batch.embedded import (
+        RUN_AGAIN,
+        EmbeddedOptions,
+        output_storage_fault,
+        run_batch,
+    )
     from sudoku_batch.outcome import ExitCode, exit_code, summarise
 
     options = EmbeddedOptions(
@@ -87,7 +92,13 @@ def _run(args: argparse.Namespace) -> int:
     if args.text:
         from sudoku_batch.embedded_text import run_text_batch
 
-        records = run_text_batch(args.inputs, options, box)
+        try:
+            records = run_text_batch(args.inputs, options, box)
+        except Exception as error:
+            fault = output_storage_fault(error, args.out)  # exit 3 with its reason, not a bug
+            if fault is None:
+                raise
+            raise fault from error
     else:
         run = run_batch(args.inputs, options)
         records, interrupted, stopped_by = run.records, run.interrupted, run.stopped_by
