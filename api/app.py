@@ -45,7 +45,8 @@ from pipeline.board import CellKind
 from reports.book_report import build_report
 from reports.html import render_report_html
 from settings import Settings
-from store.artifacts import Artifacts
+from store import data_folder
+from store.artifacts import Artifacts, StorageFull, StorageUnavailable
 from store.corrections import (
     BadCorrection,
     CellValue,
@@ -76,7 +77,10 @@ DATABASE_ERRORS = (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceErro
 # Every authenticated route can answer these; OpenAPI lists them with their schema.
 ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": Problem, "description": "no valid API key"},
-    503: {"model": Problem, "description": "the database is unreachable; try again shortly"},
+    503: {
+        "model": Problem,
+        "description": "the database or the data folder is unavailable; try again shortly",
+    },
 }
 NOT_FOUND: dict[int | str, dict[str, Any]] = {
     **ERRORS,
@@ -87,6 +91,7 @@ UPLOAD_ERRORS: dict[int | str, dict[str, Any]] = {
     413: {"model": Problem, "description": "a file or the request is over the size limit"},
     415: {"model": Problem, "description": "a file's content is not of an accepted kind"},
     422: {"model": Problem, "description": "the form is not valid"},
+    507: {"model": Problem, "description": "no space left to store the files; nothing was kept"},
 }
 
 
@@ -140,6 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     sessions = make_session_factory(make_engine(settings.database_url))
     queue = make_celery(settings)
+    data_folder.prepare(settings.data_dir)
     artifacts = Artifacts(settings.data_dir)
     max_file = int(settings.max_file_mb * 2**20)
     app = FastAPI(
@@ -163,6 +169,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             headers={"Retry-After": "10"},
         )
 
+    @app.exception_handler(StorageUnavailable)
+    async def storage_down(_: Request, error: StorageUnavailable) -> JSONResponse:
+        # The server's fault, not the request's: 507 when out of space, else 503.
+        logger.error("data folder unavailable: %s", error.message)
+        status = 507 if isinstance(error, StorageFull) else 503
+        return JSONResponse(
+            {"detail": error.message}, status_code=status, headers={"Retry-After": "60"}
+        )
+
     def store_and_queue(
         files: list[UploadFile],
         label: str | None,
@@ -183,20 +198,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not any(readable):
             raise HTTPException(415, not_media_message(files[0]))
         names = [base_name(upload.filename) for upload in files]
-        with transaction(sessions) as db:
-            batch_id = create_batch(db, label, key_id)
-            input_ids = []
-            for ordinal, (upload, name, ok) in enumerate(zip(files, names, readable, strict=True)):
-                stored = artifacts.upload(batch_id, ordinal, name)
-                input_id = add_input_file(db, batch_id, name, stored, box, text=text)
-                if ok:
-                    artifacts.save_stream(stored, upload.file)
-                    input_ids.append(input_id)
-                else:
-                    record_failure(
-                        db, not_media(upload, name), Stage.INGEST, input_file_id=input_id
-                    )
-            public_id = db.get_one(Batch, batch_id).public_id
+        written: list[str] = []
+        try:
+            with transaction(sessions) as db:
+                batch_id = create_batch(db, label, key_id)
+                input_ids = []
+                for ordinal, (upload, name, ok) in enumerate(
+                    zip(files, names, readable, strict=True)
+                ):
+                    stored = artifacts.upload(batch_id, ordinal, name)
+                    input_id = add_input_file(db, batch_id, name, stored, box, text=text)
+                    if ok:
+                        written.append(stored)  # before: a failed write leaves its folders
+                        artifacts.save_stream(stored, upload.file)
+                        input_ids.append(input_id)
+                    else:
+                        record_failure(
+                            db, not_media(upload, name), Stage.INGEST, input_file_id=input_id
+                        )
+                public_id = db.get_one(Batch, batch_id).public_id
+        except BaseException:
+            # Nothing was committed: no file may stay behind without its row.
+            artifacts.remove(written)
+            raise
         # Committed first: if the queue (or the database, to note them sent) is down now, the
         # recovery sweep sends these later. Either way the batch is stored: 201, not an error
         # that would make the client send it twice.
@@ -215,8 +239,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/health", response_model=Health, responses={503: {"model": Health}})
     def health() -> JSONResponse:
-        """Whether the database and the broker answer (no key needed): 200, or 503."""
-        state = Health(database=False, broker=False)
+        """Whether the database and the broker answer and the data folder can be written (no
+        key needed): 200, or 503 with what is wrong with the data folder."""
+        problem = data_folder.problem(settings.data_dir)
+        state = Health(database=False, broker=False, storage=problem is None, problem=problem)
         try:
             with sessions() as db:
                 db.execute(text("SELECT 1"))
@@ -229,7 +255,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             state.broker = True
         except BROKER_ERRORS:
             pass
-        ok = state.database and state.broker
+        ok = state.database and state.broker and state.storage
         return JSONResponse(state.model_dump(), status_code=200 if ok else 503)
 
     @uploads.post("/batches", status_code=201, responses=UPLOAD_ERRORS)

@@ -180,3 +180,5 @@ class PuzzleDetail(ResultRecord):
 class Health(BaseModel):
     database: bool
     broker: bool
+    storage: bool  # the data folder is there, is the API's and can be written
+    problem: str | None = None  # what is wrong with the data folder

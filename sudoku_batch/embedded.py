@@ -3,11 +3,13 @@
 Pages run on a process pool (``page_pool``: one OCR engine and SAT backend per process, one
 ONNX Runtime thread each, since one thread per process beat two here; a worker that dies fails
 only its page); an unfinished batch of the same inputs is resumed (``resume``); Ctrl-C stops
-cleanly (``interrupt``). A lone page is not queued: it starts in a forked process before
-the store is even imported (``page_ahead``). This coordinating process owns the
-SQLite database and the progress bar, and persists each page through ``store.record``, the same
-functions the Celery workers call. ``results.jsonl`` is then read back from the database, so it
-says exactly what a person querying the tables would see.
+cleanly (``interrupt``), and so does an output folder that cannot be written (no space left,
+read-only): no page is failed for it, and the same command run again resumes. A lone page is
+not queued: it starts in a forked process before the store is even imported (``page_ahead``).
+This coordinating process owns the SQLite database and the progress bar, and persists each
+page through ``store.record``, the same functions the Celery workers call. ``results.jsonl``
+is then read back from the database, so it says exactly what a person querying the tables
+would see.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import PageSource, expand_inputs
 from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
 from pipeline.solve.backends import DEFAULT_BACKEND
+from store.artifacts import StorageFull, StorageUnavailable
 from sudoku_batch.collection import collection_paused
 from sudoku_batch.interrupt import stop_requested
 from sudoku_batch.page_ahead import PageAhead
@@ -36,6 +39,7 @@ if TYPE_CHECKING:  # SQLAlchemy is imported when used: `run --help` need not loa
     from tqdm import tqdm
 
 DATABASE_NAME = "sudoku-batch.sqlite"
+RUN_AGAIN = "then run the same command again to finish"
 RESULTS_NAME = "results.jsonl"
 
 
@@ -74,13 +78,17 @@ class BatchRun:
     pages_kept: int = 0  # finished pages of a resumed batch, not redone
     pages_done: int = 0  # pages this run processed
     interrupted: bool = False
+    # Why the run stopped early, when not by a signal: the output folder could not be written.
+    stopped_by: StorageUnavailable | None = None
 
 
 def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> BatchRun:
     """Process every page of ``inputs`` (resuming an unfinished batch of the same inputs in
     the output folder unless ``options.restart``); the records are also written to
-    ``out_dir/results.jsonl``. On SIGINT or SIGTERM the pages not done are marked
-    ``interrupted`` and the results of the others are still written."""
+    ``out_dir/results.jsonl``. On SIGINT or SIGTERM, or when the output folder cannot be
+    written (``BatchRun.stopped_by``), the pages not done are marked ``interrupted`` and the
+    results of the others are still written; if even that cannot be written, the
+    ``StorageUnavailable`` is raised (the pages not done stay pending, and are resumed)."""
     inputs = [str(path) for path in inputs]
     # Listed before the database exists: a folder's listing skips the database file anyway.
     sources = list(expand_inputs(inputs, options.limits))
@@ -118,19 +126,67 @@ def _run_listed(
                 stopping,
             )
         for page, outcome in outcomes:
-            with sessions.begin() as session:
-                _persist(session, page.page_id, outcome)
+            run.stopped_by = _storage_fault(outcome)
+            if run.stopped_by is None:
+                try:
+                    with sessions.begin() as session:
+                        _persist(session, page.page_id, outcome)
+                except Exception as error:
+                    run.stopped_by = output_storage_fault(error, options.out_dir)
+                    if run.stopped_by is None:
+                        raise
+            if run.stopped_by is not None:
+                _close(outcomes)  # pages running are stopped and stay unfinished
+                break
             run.pages_done += 1
             if bar is not None:
                 bar.update(1)
     if bar is not None:
         bar.close()
-    run.interrupted = stopping()
-    if run.interrupted:
-        with sessions.begin() as session:
-            _mark_interrupted(session, prepared.batch_id)
-    run.records = write_results(engine, sessions, prepared.batch_id, options.out_dir)
+    run.interrupted = stopping() or run.stopped_by is not None
+    try:
+        if run.interrupted:
+            with sessions.begin() as session:
+                _mark_interrupted(session, prepared.batch_id, run.stopped_by)
+        run.records = write_results(engine, sessions, prepared.batch_id, options.out_dir)
+    except Exception as error:
+        fault = run.stopped_by or output_storage_fault(error, options.out_dir)
+        if fault is None:
+            raise
+        raise type(fault)(f"{fault.message}; {RUN_AGAIN}") from error
     return run
+
+
+def _storage_fault(outcome: PageOutcome) -> StorageUnavailable | None:
+    """The output folder's fault that stopped a page or one of its boards, if any."""
+    errors = [outcome.error, *(board.error for board in outcome.boards)]
+    return next((error for error in errors if isinstance(error, StorageUnavailable)), None)
+
+
+def output_storage_fault(error: Exception, out_dir: Path) -> StorageUnavailable | None:
+    """The storage fault a failed write of the output folder's SQLite database (or of
+    results.jsonl) is, if it is one."""
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    from store.artifacts import storage_fault
+
+    if isinstance(error, OSError):
+        return storage_fault(error, out_dir)
+    cause = error.orig if isinstance(error, OperationalError) else None
+    code = getattr(cause, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_FULL:
+        return StorageFull(f"no space left in the output folder {out_dir}: free some space")
+    if code is not None and code & 0xFF in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR):
+        return StorageUnavailable(f"the output folder {out_dir} cannot be written ({cause})")
+    return None
+
+
+def _close(outcomes: Iterable) -> None:
+    close = getattr(outcomes, "close", None)
+    if close is not None:
+        close()
 
 
 def _page_ahead(sources: list[PageSource], options: EmbeddedOptions) -> PageAhead | None:
@@ -150,7 +206,7 @@ def _progress_bar(pages: int) -> tqdm:
     return tqdm(total=pages, unit="page", smoothing=0.1)
 
 
-def _mark_interrupted(session, batch_id: int) -> None:
+def _mark_interrupted(session, batch_id: int, fault: StorageUnavailable | None) -> None:
     from sqlalchemy import select
 
     from store.models import Page, PageStatus
@@ -159,6 +215,8 @@ def _mark_interrupted(session, batch_id: int) -> None:
     message = (
         "the run was stopped before this page was done; run the same command again to finish it"
     )
+    if fault is not None:
+        message = f"{fault.message}; {message}"
     pending = select(Page.id).where(Page.batch_id == batch_id, Page.status == PageStatus.PENDING)
     for page_id in session.scalars(pending).all():
         record_failure(session, Interrupted(message), Stage.RECTIFY, page_id=page_id)

@@ -22,7 +22,9 @@ class ExitCode(IntEnum):
     OK = 0  # every grid found was solved, every input read
     INTERNAL_ERROR = 1  # a bug in sudoku-batch (a traceback says where)
     BAD_ARGS = 2  # bad arguments or settings; nothing was done
-    UNAVAILABLE = 3  # the database, the API or an engine cannot be reached or started
+    # the database, the API or an engine cannot be reached or started, or the output folder
+    # cannot be written (no space left, read-only)
+    UNAVAILABLE = 3
     SOME_INPUTS_FAILED = 4  # some file, zip member or page could not be read or processed
     SOME_NOT_SOLVED = (
         5  # every input read, but some page had no grid or some grid no unique solution
@@ -96,6 +98,8 @@ _EXIT_OF_CODE = {
     "database_unavailable": ExitCode.UNAVAILABLE,
     "api_error": ExitCode.UNAVAILABLE,
     "engine_unavailable": ExitCode.UNAVAILABLE,
+    "storage_full": ExitCode.UNAVAILABLE,
+    "storage_unavailable": ExitCode.UNAVAILABLE,
     "internal_error": ExitCode.INTERNAL_ERROR,
 }
 

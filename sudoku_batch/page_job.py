@@ -78,7 +78,7 @@ def process_page(
 ) -> PageOutcome:
     """Run every step on one page. Errors end the page (or one board) with a reason, never
     the batch."""
-    artifacts = Artifacts(settings.out_dir, folder_per_batch=False)
+    artifacts = Artifacts(settings.out_dir, folder_per_batch=False, make_folder=True)
     outcome = PageOutcome()
     clock = Clock()  # load and find together, as the rectify task counts them
     try:

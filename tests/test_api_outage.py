@@ -25,4 +25,9 @@ def test_a_database_outage_answers_503_and_health_says_so(tmp_path: Path) -> Non
         assert response.headers["retry-after"]
         health = client.get("/health")
         assert health.status_code == 503
-        assert health.json() == {"database": False, "broker": False}
+        assert health.json() == {
+            "database": False,
+            "broker": False,
+            "storage": True,  # the data folder is fine: only the services are down
+            "problem": None,
+        }

@@ -133,3 +133,38 @@ def test_boards_are_stored_in_grey_and_whole_pages_only_when_asked(
         (page,) = [row[0] for row in db.execute("select image_path from pages")]
     assert cv2.imread(str(out / page)).shape[2] == 3
     assert list((out / "cells").iterdir())
+
+
+def test_a_full_output_folder_stops_the_run_as_interrupted_and_running_again_finishes(
+    tmp_path: Path,
+) -> None:
+    import threading
+
+    from tests.small_disk import fill, small_disk
+
+    with small_disk(tmp_path / "disk", "16m") as disk:
+        out = disk / "out"
+        filled: list[Path] = []
+
+        def fill_after_the_first_render() -> None:  # mid-run: some grids done, others not
+            while not (out / "renders").is_dir() or not any((out / "renders").iterdir()):
+                threading.Event().wait(0.005)
+            filled.append(fill(disk))
+
+        filler = threading.Thread(target=fill_after_the_first_render, daemon=True)
+        filler.start()
+        argv = ["run", str(EXAMPLES), "--out", str(out), "--jobs", "1", "--no-progress"]
+        assert main(argv) == ExitCode.UNAVAILABLE
+        filler.join(timeout=60)
+        assert filled
+        results = out / "results.jsonl"
+        if results.exists():  # else even it could not be written: the pages stay pending
+            records = [json.loads(line) for line in results.read_text().splitlines()]
+            assert "failed" not in {record["status"] for record in records}
+            stopped = [record for record in records if record["status"] == "interrupted"]
+            assert stopped and all("no space left" in r["message"] for r in stopped)
+        filled[0].unlink()
+        assert main(argv) == ExitCode.OK
+        records = [json.loads(line) for line in results.read_text().splitlines()]
+        assert len(records) == len(_truth())
+        assert {record["status"] for record in records} == {"solved"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import settings  # noqa: F401 - defines InvalidSetting
+import store.artifacts  # noqa: F401 - defines StorageUnavailable, StorageFull
 import store.corrections  # noqa: F401 - defines BadCorrection, CorrectionRefused
 import store.keys  # noqa: F401 - defines KeyProblem
 import sudoku_batch.commands.flower  # noqa: F401 - defines FlowerAuthMissing

@@ -6,6 +6,7 @@ a prefork parent holds no connection or model that its children would share afte
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import uuid
@@ -20,10 +21,13 @@ from pipeline.recognise.printed_captions import CaptionReader
 from pipeline.recognise.printed_captions import caption_reader as make_caption_reader
 from pipeline.solve.backend import SatBackend
 from settings import Settings
+from store import data_folder
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory
 from store.schema_template import cache_dir
 from workers.cached_artifacts import CachedArtifacts
+
+logger = logging.getLogger(__name__)
 
 
 @cache
@@ -104,6 +108,16 @@ def _name_incarnation(sender: object = None, **_: object) -> None:
     global INCARNATION
     hostname = getattr(sender, "hostname", None) or socket.gethostname()
     INCARNATION = f"{hostname}/{uuid.uuid4().hex[:8]}"
+
+
+@worker_init.connect
+def _check_data_folder(**_: object) -> None:
+    # Said at start, in the worker's log: tasks needing the folder wait (retried) until fixed.
+    problem = data_folder.problem(settings().data_dir)
+    if problem is None:
+        logger.info("data folder: %s", settings().data_dir)
+    else:
+        logger.error("%s; tasks that need it are retried until it is fixed", problem)
 
 
 @worker_process_init.connect

@@ -2,7 +2,8 @@
 
 - A ``SudokuBatchError`` (bad page, no grid, engine missing...) is recorded at once as the
   subject's failure with its user-facing message; the batch goes on.
-- A transient error (database or Redis unreachable) is retried with exponential backoff
+- A transient error (database or Redis unreachable; the data folder full, read-only, missing
+  or without a file the database says is stored) is retried with exponential backoff
   (capped at ``OUTAGE_BACKOFF_MAX``) for as long as the outage lasts, never recorded as the
   subject's failure: the task is idempotent, so running it again is safe. If even the retry
   cannot be sent (Redis down too), the recovery sweep hands the subject out again.
@@ -35,6 +36,7 @@ from sqlalchemy.orm import Session
 
 from jobs.steps import Clock
 from pipeline.errors import InternalError, SudokuBatchError
+from store.artifacts import StorageUnavailable
 from store.db import transaction
 from store.handover import Claimed, Step, all_still_waiting, claim, still_waiting
 from store.record import Stage, record_failure
@@ -48,6 +50,7 @@ TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
     redis.exceptions.ConnectionError,
     redis.exceptions.TimeoutError,
     kombu.exceptions.OperationalError,
+    StorageUnavailable,  # the deployment's fault, never the input's (store.artifacts)
 )
 UNEXPECTED_ERROR_RETRIES = 2
 UNEXPECTED_ERROR_DELAY = 5.0  # seconds, doubled on each retry
@@ -120,7 +123,8 @@ def failures_recorded(task: StageTask, subject_id: int) -> Iterator[Clock]:
 
 @contextmanager
 def outages_retried(task: StageTask) -> Iterator[None]:
-    """Retry the task while the database or Redis is down, as long as it takes."""
+    """Retry the task while the database, Redis or the data folder is down, as long as it
+    takes."""
     try:
         yield
     except TRANSIENT_ERRORS as error:

@@ -66,7 +66,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from sudoku_batch.embedded import EmbeddedOptions, run_batch
+    from sudoku_batch.embedded import (
+        RUN_AGAIN,
+        EmbeddedOptions,
+        output_storage_fault,
+        run_batch,
+    )
     from sudoku_batch.outcome import ExitCode, exit_code, summarise
 
     options = EmbeddedOptions(
@@ -83,17 +88,27 @@ def _run(args: argparse.Namespace) -> int:
     )
     box = text_batch_box(args)
     interrupted = False
+    stopped_by = None
     if args.text:
         from sudoku_batch.embedded_text import run_text_batch
 
-        records = run_text_batch(args.inputs, options, box)
+        try:
+            records = run_text_batch(args.inputs, options, box)
+        except Exception as error:
+            fault = output_storage_fault(error, args.out)  # exit 3 with its reason, not a bug
+            if fault is None:
+                raise
+            raise fault from error
     else:
         run = run_batch(args.inputs, options)
-        records, interrupted = run.records, run.interrupted
+        records, interrupted, stopped_by = run.records, run.interrupted, run.stopped_by
         if run.resumed:
             print(f"resumed batch {run.batch_id}: {run.pages_kept} page(s) were already done")
     print(summarise(records))
     print(f"results: {args.out / 'results.jsonl'}")
+    if stopped_by is not None:
+        print(f"sudoku-batch: {stopped_by.message}; {RUN_AGAIN}", file=sys.stderr)
+        return ExitCode.UNAVAILABLE
     code = exit_code(records, interrupted)
     if code is ExitCode.INTERRUPTED:
         print("interrupted: run the same command again to finish", file=sys.stderr)

@@ -5,8 +5,13 @@ from __future__ import annotations
 import argparse
 import os
 import socket
+import sys
+from typing import TYPE_CHECKING
 
 from pipeline.errors import SudokuBatchError
+
+if TYPE_CHECKING:
+    from celery import Celery
 
 ALL_QUEUES = "ingest,rectify,ocr,solve"
 PING_SECONDS = 10.0
@@ -41,8 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--ping",
         action="store_true",
-        help="instead of running a worker, ask the one of this node name whether it is up"
-        " (exit 0 if it answers; for healthchecks)",
+        help="instead of running a worker, check this host's data folder (there, the API's,"
+        " writable, not full) and ask the worker of this node name whether it is up"
+        " (exit 0 if both are well; for healthchecks)",
     )
     parser.set_defaults(func=_worker)
 
@@ -63,7 +69,7 @@ def _worker(args: argparse.Namespace) -> int:
         )
     hostname = args.hostname or default_hostname(queues)
     if args.ping:
-        return 0 if app.control.ping(destination=[hostname], timeout=PING_SECONDS) else 1
+        return _ping(app, hostname)
     app.worker_main(
         argv=[
             "worker",
@@ -74,6 +80,20 @@ def _worker(args: argparse.Namespace) -> int:
             f"--hostname={hostname}",
         ]
     )
+    return 0
+
+
+def _ping(app: Celery, hostname: str) -> int:
+    from store import data_folder
+    from workers import runtime
+
+    problem = data_folder.problem(runtime.settings().data_dir)
+    if problem is not None:
+        print(f"sudoku-batch: {problem}", file=sys.stderr)
+        return 1
+    if not app.control.ping(destination=[hostname], timeout=PING_SECONDS):
+        print(f"sudoku-batch: the worker {hostname} does not answer", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -87,7 +87,12 @@ def test_every_route_but_health_needs_a_live_key(settings: Settings) -> None:
             assert response.headers["www-authenticate"] == "Bearer"
         wrong = anonymous.get("/batches", headers={"Authorization": "Bearer sbk_not-a-key"})
         assert wrong.status_code == 401
-        assert anonymous.get("/health").json() == {"database": True, "broker": True}
+        assert anonymous.get("/health").json() == {
+            "database": True,
+            "broker": True,
+            "storage": True,
+            "problem": None,
+        }
 
 
 def test_a_revoked_key_is_refused(settings: Settings, sessions: sessionmaker[Session]) -> None:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
+import sys
+import uuid
+from pathlib import Path
 
 import pytest
 
@@ -82,3 +86,55 @@ def test_compose_publishes_on_localhost_checks_health_and_outlasts_tasks() -> No
         assert "--ping" in services[name]["healthcheck"]["test"]
         minutes = int(services[name]["stop_grace_period"].rstrip("m"))
         assert minutes * 60 > longest
+
+
+README = (REPO_ROOT / "README.md").read_text()
+
+
+def test_the_readme_names_every_variable_compose_requires() -> None:
+    required = set(re.findall(r"\$\{(\w+):\?", (REPO_ROOT / "docker-compose.yml").read_text()))
+    docker = README[README.index("With Docker:") : README.index("By hand,")]
+    assert {name for name in required if f"`{name}`" in docker} == required
+    compose(env={name: "user:secret" for name in required})  # those alone are enough
+
+
+def by_hand_block() -> list[str]:
+    """The README's by-hand commands, as a reader pastes them."""
+    after = README[README.index("By hand, with Redis and PostgreSQL running") :]
+    block = re.search(r"\n\n((?:    .*\n)+)", after)
+    assert block is not None
+    return [line[4:] for line in block.group(1).splitlines()]
+
+
+def test_the_readme_by_hand_section_sets_up_a_database_and_an_absolute_data_folder(
+    tmp_path: Path, database_url: str
+) -> None:
+    from sqlalchemy.engine import make_url
+
+    from tests.integration.conftest import ADMIN_POSTGRES_URL
+
+    # Pasted up to the migration, on a database of its own (dropped after) and a HOME of its own.
+    lines = by_hand_block()
+    setup = lines[: lines.index("sudoku-batch migrate") + 1]
+    assert any(line.startswith("createdb ") for line in setup)
+    name = f"readme_{uuid.uuid4().hex[:8]}"
+    script = (
+        "set -e\n"
+        + "\n".join(setup).replace("/sudoku\n", f"/{name}\n").replace(" sudoku\n", f" {name}\n")
+        + '\necho "$SUDOKU_BATCH_DATA_DIR"\n'
+    )
+    admin = make_url(ADMIN_POSTGRES_URL)
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "PGHOST": admin.host or "127.0.0.1",
+    }
+    try:
+        done = subprocess.run(
+            ["bash", "-c", script], env=env, capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, done.stderr
+        assert Path(done.stdout.split()[-1]).is_absolute()
+    finally:
+        subprocess.run(["dropdb", "--if-exists", "-h", env["PGHOST"], "-U", "postgres", name])

@@ -13,14 +13,13 @@ import pytest
 import redis
 from sqlalchemy.orm import Session, sessionmaker
 
-from pipeline.ingest.sources import PageFormat, PageSource
 from settings import Settings
 from store.handover import Step
 from store.models import Page
 from store.progress import subject_states
 from store.results import state_counts
 from tests.integration.conftest import Service, queued, settings_env, wait_until
-from tests.integration.test_stage_failures import new_page
+from tests.integration.test_stage_failures import PNG, new_page
 from workers.app import make_celery
 from workers.publish import hand_over
 
@@ -47,7 +46,7 @@ def test_a_task_that_never_finishes_is_recorded_as_failed_once_and_for_all(
     tmp_path: Path,
 ) -> None:
     settings = make_settings(f"lost-{mode}")
-    page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
+    page_id = new_page(sessions, PNG, settings.data_dir)
     log = tmp_path / "calls"
     worker = Service(
         "worker",

@@ -5,6 +5,8 @@ as a failure; a final outcome is never redone or undone."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import redis
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
@@ -12,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from pipeline.errors import UnsupportedInput
 from pipeline.ingest.sources import PageFormat, PageSource
+from settings import Settings
 from store.db import transaction
 from store.models import Page, StageRun
 from store.record import add_input_file, add_pages, create_batch
@@ -20,11 +23,19 @@ from workers.tasks import rectify
 
 pytestmark = pytest.mark.services
 
+PNG = PageSource("p.png", 1, "p.png", PageFormat.IMAGE)
 
-def new_page(sessions: sessionmaker[Session], source: PageSource) -> int:
+
+def new_page(sessions: sessionmaker[Session], source: PageSource, data_dir: Path) -> int:
+    # Its upload is where the database says, as the API stores it: one missing is the
+    # deployment's fault (retried until found), never the page's.
+    stored = f"uploads/{source.source}"
+    upload = data_dir / stored
+    upload.parent.mkdir(parents=True, exist_ok=True)
+    upload.touch()
     with transaction(sessions) as db:
         batch_id = create_batch(db, "failure policy")
-        input_file_id = add_input_file(db, batch_id, source.source, f"uploads/{source.source}")
+        input_file_id = add_input_file(db, batch_id, source.source, stored)
         [page_id] = add_pages(db, input_file_id, [source], 0.0)
     return page_id
 
@@ -40,12 +51,11 @@ def outcome(
 
 
 def test_a_page_refused_at_listing_is_final_at_once_and_no_stage_redoes_it(
-    worker_runtime: None, sessions: sessionmaker[Session]
+    worker_runtime: Settings, sessions: sessionmaker[Session]
 ) -> None:
     problem = "notes.txt: not an image, PDF or zip archive"
-    page_id = new_page(
-        sessions, PageSource("notes.txt", 1, "notes.txt", PageFormat.UNSUPPORTED, problem=problem)
-    )
+    notes = PageSource("notes.txt", 1, "notes.txt", PageFormat.UNSUPPORTED, problem=problem)
+    page_id = new_page(sessions, notes, worker_runtime.data_dir)
     failed = ("failed", "unsupported_input", problem)
     assert outcome(sessions, page_id, stage="ingest") == failed
     rectify.rectify_page_boards.apply(args=[page_id])  # a stray message finds nothing to do
@@ -55,7 +65,7 @@ def test_a_page_refused_at_listing_is_final_at_once_and_no_stage_redoes_it(
 
 
 def test_an_unexpected_error_is_retried_then_recorded(
-    worker_runtime: None, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+    worker_runtime: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = []
 
@@ -64,7 +74,7 @@ def test_an_unexpected_error_is_retried_then_recorded(
         raise RuntimeError("boom")
 
     monkeypatch.setattr(rectify, "load_page_step", broken)
-    page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
+    page_id = new_page(sessions, PNG, worker_runtime.data_dir)
     rectify.rectify_page_boards.apply(args=[page_id])
     status, code, message = outcome(sessions, page_id)
     assert (status, code) == ("failed", "internal_error")
@@ -73,19 +83,19 @@ def test_an_unexpected_error_is_retried_then_recorded(
 
 
 def test_a_task_past_its_soft_time_limit_is_recorded_as_too_slow(
-    worker_runtime: None, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+    worker_runtime: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def slow(source: PageSource, *_: object) -> None:
         raise SoftTimeLimitExceeded()
 
     monkeypatch.setattr(rectify, "load_page_step", slow)
-    page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
+    page_id = new_page(sessions, PNG, worker_runtime.data_dir)
     rectify.rectify_page_boards.apply(args=[page_id])
     assert outcome(sessions, page_id)[:2] == ("failed", "stage_timeout")
 
 
 def test_an_outage_is_retried_until_it_ends_and_never_recorded_as_the_page_failing(
-    worker_runtime: None, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+    worker_runtime: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = []
     outage = StageTask.max_retries + 3  # longer than any retry budget: outages have none
@@ -97,14 +107,14 @@ def test_an_outage_is_retried_until_it_ends_and_never_recorded_as_the_page_faili
         raise UnsupportedInput("p.png: back, and not an image")
 
     monkeypatch.setattr(rectify, "load_page_step", unreachable_for_a_while)
-    page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
+    page_id = new_page(sessions, PNG, worker_runtime.data_dir)
     rectify.rectify_page_boards.apply(args=[page_id])
     assert len(calls) == outage + 1
     assert outcome(sessions, page_id)[:2] == ("failed", "unsupported_input")
 
 
 def test_a_second_delivery_neither_redoes_nor_undoes_a_final_outcome(
-    worker_runtime: None, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+    worker_runtime: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = []
 
@@ -113,7 +123,7 @@ def test_a_second_delivery_neither_redoes_nor_undoes_a_final_outcome(
         raise UnsupportedInput("p.png: not an image")
 
     monkeypatch.setattr(rectify, "load_page_step", user_error)
-    page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
+    page_id = new_page(sessions, PNG, worker_runtime.data_dir)
     rectify.rectify_page_boards.apply(args=[page_id])
     rectify.rectify_page_boards.apply(args=[page_id])  # redelivered: the page is final
     assert len(calls) == 1
@@ -125,9 +135,9 @@ def test_a_second_delivery_neither_redoes_nor_undoes_a_final_outcome(
 
 
 def test_a_gave_up_outage_leaves_the_page_waiting_for_the_sweep(
-    worker_runtime: None, sessions: sessionmaker[Session]
+    worker_runtime: Settings, sessions: sessionmaker[Session]
 ) -> None:
-    page_id = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
+    page_id = new_page(sessions, PNG, worker_runtime.data_dir)
     record_final_failure(
         sender=rectify.rectify_page_boards,
         exception=redis.exceptions.ConnectionError("down"),

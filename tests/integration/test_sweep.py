@@ -8,18 +8,18 @@ import subprocess
 import sys
 from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
-from pipeline.ingest.sources import PageFormat, PageSource
 from settings import Settings
 from store.db import transaction
 from store.handover import Deadlines, Step, stranded
 from store.models import Page, WorkerHeartbeat, utc_now
 from tests.integration.conftest import queued, settings_env
-from tests.integration.test_stage_failures import new_page
+from tests.integration.test_stage_failures import PNG, new_page
 from workers.app import make_celery
 from workers.sweep import beat, sweep_once
 
@@ -42,8 +42,8 @@ def stranded_pages(sessions: sessionmaker[Session], empty: set[Step]) -> set[int
         return {h.subject_id for h in stranded(db, DEADLINES, empty) if h.step is Step.RECTIFY}
 
 
-def test_what_counts_as_stranded(sessions: sessionmaker[Session]) -> None:
-    page = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
+def test_what_counts_as_stranded(sessions: sessionmaker[Session], tmp_path: Path) -> None:
+    page = new_page(sessions, PNG, tmp_path)
     now = utc_now()
     everything = set(Step)
 
@@ -78,7 +78,7 @@ def test_a_sweep_sends_a_stranded_subject_once(
     make_settings: Callable[[str], Settings], sessions: sessionmaker[Session]
 ) -> None:
     settings = make_settings("sweep")
-    page = new_page(sessions, PageSource("p.png", 1, "p.png", PageFormat.IMAGE))
+    page = new_page(sessions, PNG, settings.data_dir)
 
     def sent() -> list[int]:
         """The subject ids of the rectify messages in this test's queue (from their argsrepr,
