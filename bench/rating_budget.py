@@ -113,7 +113,7 @@ def units(args: argparse.Namespace) -> int:
 def _run_text(
     lines: list[str], out: Path, args: argparse.Namespace, kill_after: float | None
 ) -> tuple[list[dict] | None, float]:
-    source = out / "puzzles.txt"
+    source = out.with_suffix(".txt")
     source.write_text("".join(f"{line}\n" for line in lines))
     command = [sys.executable, "-c", CLI, "run", "--text", str(source), "--out", str(out)]
     command += ["--timeout", str(args.timeout), "--jobs", str(args.jobs)]
@@ -146,7 +146,7 @@ def run_text(args: argparse.Namespace) -> int:
                 rows.append((number, records[0] if records else None, wall))
             total = sum(wall for _, _, wall in rows if wall is not None)
         else:
-            records, total = _run_text(lines, Path(scratch), args, None)
+            records, total = _run_text(lines, Path(scratch) / "all", args, None)
             assert records is not None
             rows = [(number, record, None) for number, record in enumerate(records, start=1)]
     checkout = args.checkout or str(REPO)

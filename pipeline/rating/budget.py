@@ -5,8 +5,8 @@ step of their inner loops: a combination tried, a cell scanned, a literal follow
 budget holds inside compiled code too, where no signal would be seen, and for every size. A
 budget in units stops a rating at the same point on every machine and in both cores, so ratings
 do not depend on the machine. Work answered from a memo is charged as if it were done again
-(``candidates.memo``, ``candidates.part_memo``): what a rating is charged does not depend on
-what was rated before it in the same process.
+(``candidates.memo``, ``candidates.costly_part_memo``): what a rating is charged does not
+depend on what was rated before it in the same process.
 
 The deadline is only a backstop for a machine far slower than the one the units were measured
 on; it is read when the units spent cross a checkpoint, so checking it costs nothing per step.

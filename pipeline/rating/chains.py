@@ -89,7 +89,9 @@ def _static_links(board: Board) -> StaticLinks:
         links.reach()  # here, so that the memo charges its work on every use
         return links
 
-    return memo(("static links",), board, linked)
+    links = memo(("static links",), board, linked)
+    links.budget = board.budget  # the memo may hold it from an earlier rating's board
+    return links
 
 
 def forcing_chains(board: Board) -> Step | None:
