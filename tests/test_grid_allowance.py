@@ -53,3 +53,17 @@ def test_run_text_ends_every_hard_25x25_within_its_timeout_and_allowance(tmp_pat
         check_grid_ended_in_time(
             record["status"], record["seconds"]["solve"], record["rating"], record["message"]
         )
+
+
+def test_a_grid_past_the_canonical_forms_bound_says_so_in_its_message(tmp_path):
+    source = tmp_path / "blank.txt"
+    source.write_text("." * 625 + "\n")
+    out = tmp_path / "out"
+    command = [sys.executable, "-c", CLI, "run", "--text", str(source), "--out", str(out)]
+    command += ["--timeout", str(TIMEOUT), "--jobs", "1", "--no-progress"]
+    subprocess.run(command, cwd=REPO_ROOT, timeout=PER_GRID + 120, check=False)
+    [record] = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert record["status"] == "multiple_solutions"
+    assert record["message"].startswith("the givens admit more than one solution; ")
+    assert "no canonical form" in record["message"] and record["duplicate_of"] is None
+    assert record["seconds"]["solve"] < 2 * PER_GRID
