@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,19 @@ def test_a_budget_in_units_stops_both_cores_at_the_same_point():
     assert full // 3 < third < two_thirds < full
     if True in answers:
         assert answers[True] == pure
+
+
+def test_the_clock_backstop_stops_a_rating_with_units_to_spare(shared_data):
+    """The wall-clock deadline, for a machine far slower than the one the units were measured
+    on, is read inside the same loops (whichever core this process runs)."""
+    from pipeline.ingest.textpuzzle import parse_puzzle_line
+    from pipeline.rating import rate_puzzle
+    from pipeline.rating.budget import Budget, BudgetExhausted
+
+    puzzle = parse_puzzle_line(hard_lines(shared_data)[0]).puzzle
+    budget = Budget(deadline=time.perf_counter() + BUDGET)
+    started = time.process_time()
+    with pytest.raises(BudgetExhausted) as stopped:
+        rate_puzzle(puzzle, None, budget)
+    assert stopped.value.by_clock
+    assert time.process_time() - started < CPU_BOUND
