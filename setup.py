@@ -21,9 +21,8 @@ from setuptools.command.build_ext import build_ext
 
 RATING = Path("pipeline/rating")
 MANIFEST = "compiled_sources.json"  # pipeline.rating.compiled_core.MANIFEST
-# Kept interpreted: the package's import-time choice, and the rater's step loop so the budget
-# alarm of pipeline/book/bounded_rating.py (a signal, seen only between Python bytecodes) can
-# stop a rating between two techniques; the levels are not hot.
+# Kept interpreted: the package's import-time choice; the rater's step loop and the levels,
+# which are not hot. (The rater's budget is spent inside the compiled loops, budget.py.)
 INTERPRETED = {"__init__", "compiled_core", "rater", "levels"}
 SOURCES = sorted(path for path in RATING.glob("*.py") if path.stem not in INTERPRETED)
 

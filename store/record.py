@@ -465,7 +465,16 @@ def record_solutions(
         set_facts(puzzle, each.facts)
         puzzle.status = PUZZLE_STATUS_OF_VERDICT[verdict]
         puzzle.error_code = None if verdict is Verdict.SOLVED else str(verdict)
-        puzzle.message = message
+        puzzle.message = _with_form_reason(message, each.facts)
+
+
+def _with_form_reason(message: str | None, facts: PuzzleFacts | None) -> str | None:
+    """A puzzle without a canonical form says why in its message (after the verdict's, or the
+    rating's note, which the results show when there is no message)."""
+    if facts is None or facts.canonical_reason is None:
+        return message
+    first = message or facts.rating_reason
+    return f"{first}; {facts.canonical_reason}" if first else facts.canonical_reason
 
 
 def set_facts(puzzle: Puzzle, facts: PuzzleFacts | None) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from pipeline.book.bounded_rating import BACKSTOP, DEFAULT_RATING_SECONDS
 from settings import InvalidSetting, Settings
 from sudoku_batch.commands import run
 from workers.app import solve_time_limits
@@ -25,4 +25,4 @@ def test_the_embedded_run_takes_it_from_the_environment(monkeypatch):
 def test_the_solve_task_limit_leaves_room_for_the_rater():
     short = solve_time_limits(Settings.from_env({}))
     long = solve_time_limits(Settings.from_env({"SUDOKU_BATCH_RATING_SECONDS": "100"}))
-    assert long[0] - short[0] == pytest.approx(100 - DEFAULT_RATING_SECONDS)
+    assert long[0] - short[0] == pytest.approx(BACKSTOP * (100 - DEFAULT_RATING_SECONDS))

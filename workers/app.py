@@ -10,6 +10,7 @@ from typing import Any
 
 from celery import Celery
 
+from pipeline.book.facts import facts_allowance
 from settings import Settings
 from store.handover import Step
 
@@ -53,9 +54,10 @@ STAGE_TIME_LIMITS = (300.0, 360.0)
 
 
 def solve_time_limits(settings: Settings) -> tuple[float, float]:
-    # Reconciling doubtful readings may run the solver a few times, then the render and the
-    # rater (which stops itself at its own budget).
-    soft = 4 * settings.solve_timeout + settings.rating_seconds + 60
+    # A last resort only: a grid ends within its solve timeout (doubts included) and the
+    # allowance for its rating, canonical form and render (pipeline.book.facts), each bounded
+    # on its own. The margin is for the database and a slow first call.
+    soft = 4 * settings.solve_timeout + facts_allowance(settings.rating_seconds) + 60
     return soft, soft + 60
 
 

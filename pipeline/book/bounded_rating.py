@@ -1,83 +1,59 @@
-"""The rater under a time budget: a puzzle that needs the slow chain tiers must not hold a
-solve worker for seconds, so past the budget the rating is given up (null, with the reason).
+"""The rater under a budget: a puzzle that needs the slow chain tiers, or a large grid whose
+backtracking fallback has no end in sight, must not hold a solve worker, so past the budget the
+rating is given up (null, with the reason).
 
-``pipeline.rating`` has no step budget of its own, so the budget is a wall-clock alarm
-(SIGALRM via ``setitimer``) that raises inside the rater. Signals reach only the main thread;
-where the rater runs elsewhere (a threaded Celery pool, a test runner's thread) it runs in a
-helper thread that is abandoned past the budget: the caller returns in time, the helper finishes
-in the background. Both drivers run the solve step in a process's main thread.
-
-A budget in seconds is not deterministic across machines: a puzzle rated just under the budget
-here may be unrated on a slower machine. The default leaves a wide margin over the basic
-techniques (3-20 ms) and cuts only the chain tiers' worst cases.
+The budget is given in seconds (``SUDOKU_BATCH_RATING_SECONDS``) and spent in work units
+(``pipeline.rating.budget``), ``UNITS_PER_SECOND`` to the second, so a rating stops at the same
+point on every machine and in both cores. The units are counted inside the technique, chain and
+search loops, so the budget holds in compiled code and for every size, with no signal and no
+helper thread. A unit is cheapest in the 25x25 search and dearest in the 9x9 chain tiers
+(``bench/rating_budget.py units``); ``UNITS_PER_SECOND`` is set a little under the compiled
+core's rate on the chains, so a budget of S seconds is at most about S seconds of its work (the
+pure core's chains take about 1.3 S, its 25x25 search 0.7 S). A wall-clock deadline of
+``BACKSTOP`` times the budget backs the units up, for a machine much slower or busier than the
+one measured: no rating holds its caller longer than that.
 """
 
 from __future__ import annotations
 
-import signal
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+import time
 
 from pipeline.grid import Grid, Puzzle
 from pipeline.rating import Rating, level_of, rate_puzzle
+from pipeline.rating.budget import Budget, BudgetExhausted
 
 DEFAULT_RATING_SECONDS = 2.0
+# bench/rating_budget.py units: the compiled core spends 3.3 million a CPU second on the 9x9
+# chain tiers, 6.6 on the 16x16s, 14 in the 25x25 search; the pure core 2.3, 4.1 and 4.3.
+UNITS_PER_SECOND = 3_000_000
+BACKSTOP = 2.0  # the wall-clock deadline, in budgets
 
 
-class RatingBudgetExceeded(BaseException):
-    """Raised by the alarm inside the rater; a BaseException so no ``except Exception``
-    in between swallows it."""
+def rating_budget(seconds: float) -> Budget:
+    return Budget(
+        units=round(seconds * UNITS_PER_SECOND),
+        deadline=time.perf_counter() + BACKSTOP * seconds,
+    )
 
 
-def over_budget(seconds: float) -> Rating:
+def over_budget(seconds: float, by_clock: bool) -> Rating:
+    how = (
+        f"stopped by the clock at {BACKSTOP * seconds:g} s"
+        if by_clock
+        else f"{round(seconds * UNITS_PER_SECOND):,} work units"
+    )
     return Rating(
         None,
         (),
         level_of(None),
-        f"not rated: the rater needed more than its budget of {seconds:g} s",
+        f"not rated: the rater needed more than its budget of {seconds:g} s ({how})",
     )
 
 
 def rate_within(puzzle: Puzzle, solution: Grid | None, seconds: float) -> Rating:
-    """``rate_puzzle`` if it finishes within ``seconds``; else an unrated ``Rating`` saying so."""
-    if _alarm_usable():
-        try:
-            with _alarm(seconds):
-                return rate_puzzle(puzzle, solution)
-        except RatingBudgetExceeded:
-            return over_budget(seconds)
-    return _rate_in_thread(puzzle, solution, seconds)
-
-
-def _alarm_usable() -> bool:
-    # Not in another thread, and not over an alarm someone else set (we would cancel it).
-    return (
-        threading.current_thread() is threading.main_thread()
-        and hasattr(signal, "setitimer")
-        and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
-    )
-
-
-@contextmanager
-def _alarm(seconds: float) -> Iterator[None]:
-    def expire(signum: int, frame: object) -> None:
-        raise RatingBudgetExceeded
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    """``rate_puzzle`` if it finishes within the budget of ``seconds``; else an unrated
+    ``Rating`` saying so."""
     try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def _rate_in_thread(puzzle: Puzzle, solution: Grid | None, seconds: float) -> Rating:
-    answer: list[Rating] = []
-    helper = threading.Thread(
-        target=lambda: answer.append(rate_puzzle(puzzle, solution)), daemon=True
-    )
-    helper.start()
-    helper.join(seconds)
-    return answer[0] if answer else over_budget(seconds)
+        return rate_puzzle(puzzle, solution, rating_budget(seconds))
+    except BudgetExhausted as exhausted:
+        return over_budget(seconds, exhausted.by_clock)

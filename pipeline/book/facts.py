@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS, rate_within
+from pipeline.book.bounded_rating import BACKSTOP, DEFAULT_RATING_SECONDS, rate_within
 from pipeline.grid import Puzzle
 from pipeline.rating import Rating
-from pipeline.solve.canonical import canonical_form
+from pipeline.solve.canonical import CanonicalForm, FormTooCostly, canonical_form
 from pipeline.solve.result import SolveResult, Verdict
 
 
@@ -29,6 +29,19 @@ class PuzzleFacts:
     rating_reason: str | None  # why unrated, or a caveat on the score (e.g. not 9x9)
     canonical: str | None  # None for answers and for grids with blocked cells
     canonical_complete: bool | None  # False: a weaker form (16x16 and up), copies may be missed
+    canonical_reason: str | None = None  # why a puzzle has no form (it was past its bound)
+
+
+# After the rater, one grid's canonical form (bounded in cells compared: at most about 0.4 s,
+# pipeline.solve.canonical.MAX_FORM_CELLS), its render and its rows.
+AFTER_RATING_SECONDS = 1.0
+
+
+def facts_allowance(rating_seconds: float) -> float:
+    """The most one grid takes after its solve, in seconds: the rater's wall-clock backstop and
+    ``AFTER_RATING_SECONDS``. A grid holds its process for at most its solve timeout (doubted
+    readings included) plus this."""
+    return BACKSTOP * rating_seconds + AFTER_RATING_SECONDS
 
 
 # Of a grid's cells: a grid captioned as a solution is taken for one with this share printed.
@@ -71,7 +84,7 @@ def puzzle_facts(
     rating = _rating(puzzle, result, rating_seconds)
     blocked = any(v is None for row in puzzle.givens for v in row)
     # A blocked cell would count as an empty one in the form: no form rather than a false match.
-    form = None if blocked else canonical_form(puzzle)
+    form, why = (None, None) if blocked else _form(puzzle)
     return PuzzleFacts(
         role,
         rating.score,
@@ -80,7 +93,15 @@ def puzzle_facts(
         rating.reason,
         form.text if form else None,
         form.complete if form else None,
+        why,
     )
+
+
+def _form(puzzle: Puzzle) -> tuple[CanonicalForm | None, str | None]:
+    try:
+        return canonical_form(puzzle), None
+    except FormTooCostly as error:
+        return None, f"{error}; copies of it are not looked for"
 
 
 def _rating(puzzle: Puzzle, result: SolveResult, seconds: float) -> Rating:

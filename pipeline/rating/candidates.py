@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from pipeline.grid import Grid, GridShape, Puzzle
+from pipeline.rating.budget import Budget
 
 T = TypeVar("T")
 
@@ -79,7 +80,7 @@ def part_memo(compute: Callable[..., T], geo: Geometry, *part: Hashable) -> T:
     depends on nothing else (e.g. a technique's scan of one digit, given that digit's places).
     A step changes a few digits and units, so most per-digit or per-unit scans see the same part
     again on the next state and are answered from here instead of rescanned. Callers must not
-    mutate what it returns."""
+    mutate what it returns. For a ``compute`` that spends nothing (see ``costly_part_memo``)."""
     parts = geo.parts
     key = (compute, part)
     if key in parts:
@@ -87,6 +88,26 @@ def part_memo(compute: Callable[..., T], geo: Geometry, *part: Hashable) -> T:
     if len(parts) >= PARTS_KEPT:
         parts.clear()
     value = parts[key] = compute(geo, *part)
+    return value
+
+
+def costly_part_memo(
+    compute: Callable[..., T], budget: Budget, geo: Geometry, *part: Hashable
+) -> T:
+    """``part_memo`` for a ``compute(geo, *part, budget)`` that spends from ``budget``: what it
+    spent is kept with its result and charged again on every answer from the memo, so a rating
+    is charged the same whatever was rated before it."""
+    parts = geo.parts
+    key = (compute, part)
+    if key in parts:
+        value, cost = parts[key]
+        budget.spend(cost)
+        return value
+    if len(parts) >= PARTS_KEPT:
+        parts.clear()
+    before = budget.spent
+    value = compute(geo, *part, budget)
+    parts[key] = (value, budget.spent - before)
     return value
 
 
@@ -117,42 +138,57 @@ def digits_of(mask: int) -> list[int]:
     return out
 
 
-_MEMO: dict[tuple, tuple[Geometry, Any]] = {}
+_MEMO: dict[tuple, tuple[Geometry, Any, int]] = {}
 
 
 def memo(key: tuple, board: Board, compute):
     """``compute()`` once per board state and ``key``: several techniques of a pass share one
-    scan (e.g. direct and plain hidden pairs); a few recent states are kept."""
+    scan (e.g. direct and plain hidden pairs); a few recent states are kept. What ``compute``
+    spent of the board's budget is charged again on each answer from here (as in
+    ``costly_part_memo``)."""
     full = (key, id(board.geo), tuple(board.cands))
-    if full not in _MEMO:
+    budget = board.budget
+    if full in _MEMO:
+        budget.spend(_MEMO[full][2])
+    else:
         if len(_MEMO) > 64:
             _MEMO.clear()
-        _MEMO[full] = (board.geo, compute())  # the geometry kept alive: its id stays unique
+        before = budget.spent
+        value = compute()
+        # The geometry kept alive: its id stays unique.
+        _MEMO[full] = (board.geo, value, budget.spent - before)
     return _MEMO[full][1]
 
 
 class Board:
     """Placed digits (0 = open) and the candidates of the open cells (0 for placed cells), and
     the same candidates per digit (``places``, see ``digit_places``), kept in step by ``place``
-    and ``eliminate`` so no technique has to rebuild them."""
+    and ``eliminate`` so no technique has to rebuild them. ``budget``: what the techniques
+    working on this board (and its copies) may still spend."""
 
-    __slots__ = ("geo", "values", "cands", "places")
+    __slots__ = ("geo", "values", "cands", "places", "budget")
 
     def __init__(
-        self, geo: Geometry, values: list[int], cands: list[int], places: list[int] | None = None
+        self,
+        geo: Geometry,
+        values: list[int],
+        cands: list[int],
+        places: list[int] | None = None,
+        budget: Budget | None = None,
     ) -> None:
         self.geo = geo
         self.values = values
         self.cands = cands
         self.places = digit_places(cands, geo.size) if places is None else places
+        self.budget = Budget() if budget is None else budget
 
     @classmethod
-    def from_puzzle(cls, puzzle: Puzzle) -> Board:
+    def from_puzzle(cls, puzzle: Puzzle, budget: Budget | None = None) -> Board:
         """The givens placed and struck from their peers. Raises ``Contradiction`` when givens
         clash. Blocked cells are not supported here (the rater refuses them before)."""
         geo = geometry(puzzle.shape)
         n = geo.size
-        board = cls(geo, [0] * geo.cells, [(1 << n) - 1] * geo.cells)
+        board = cls(geo, [0] * geo.cells, [(1 << n) - 1] * geo.cells, None, budget)
         for r, row in enumerate(puzzle.givens):
             for c, value in enumerate(row):
                 if value:
@@ -160,7 +196,7 @@ class Board:
         return board
 
     def copy(self) -> Board:
-        return Board(self.geo, self.values[:], self.cands[:], self.places[:])
+        return Board(self.geo, self.values[:], self.cands[:], self.places[:], self.budget)
 
     def place(self, cell: int, digit: int) -> None:
         bit = 1 << (digit - 1)

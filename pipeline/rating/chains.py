@@ -83,7 +83,15 @@ def _candidates(board: Board) -> list[int]:
 def _static_links(board: Board) -> StaticLinks:
     """The links of this board state, shared by the static tiers (forcing chains, then
     multiple forcing chains on the same state when Nishio finds nothing in between)."""
-    return memo(("static links",), board, lambda: StaticLinks(board))
+
+    def linked() -> StaticLinks:
+        links = StaticLinks(board)
+        links.reach()  # here, so that the memo charges its work on every use
+        return links
+
+    links = memo(("static links",), board, linked)
+    links.budget = board.budget  # the memo may hold it from an earlier rating's board
+    return links
 
 
 def forcing_chains(board: Board) -> Step | None:
@@ -187,6 +195,7 @@ def _common_hints(
         if board.values[cell]:
             continue
         size = sum(len(ancestors(b.parents, (lit,))) for b in branches)
+        board.budget.spend(size)
         hints.append((base + length_bonus(size), lit, True))
     return hints
 

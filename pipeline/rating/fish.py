@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
+from math import comb
 
-from pipeline.rating.candidates import Board, Geometry, board_places, part_memo
+from pipeline.rating.budget import Budget
+from pipeline.rating.candidates import Board, Geometry, board_places, costly_part_memo
 from pipeline.rating.intersections import Finding, eliminations_step
 from pipeline.rating.step import Step
 
@@ -19,10 +21,10 @@ FISH = {2: ("X-wing", 3.2), 3: ("Swordfish", 3.8), 4: ("Jellyfish", 5.2)}
 def fish_findings(board: Board, k: int) -> Iterator[Finding]:
     geo = board.geo
     for digit, places in enumerate(board_places(board), start=1):
-        yield from part_memo(_digit_fish, geo, k, digit, places)
+        yield from costly_part_memo(_digit_fish, board.budget, geo, k, digit, places)
 
 
-def _digit_fish(geo: Geometry, k: int, digit: int, places: int) -> list[Finding]:
+def _digit_fish(geo: Geometry, k: int, digit: int, places: int, budget: Budget) -> list[Finding]:
     """The fish of size ``k`` of one digit, from its places alone."""
     n = geo.size
     unit_masks = geo.unit_masks
@@ -42,6 +44,7 @@ def _digit_fish(geo: Geometry, k: int, digit: int, places: int) -> list[Finding]
                 c = low.bit_length() - 1
                 where |= 1 << (c // n if base_start else c % n)
             lines.append((u, where, here))
+        budget.spend(n + comb(len(lines), k))
         for group in combinations(lines, k):
             cover = 0
             base_cells = 0

@@ -63,6 +63,7 @@ class StaticLinks:
 
     def __init__(self, board: Board) -> None:
         self.geo = board.geo
+        self.budget = board.budget
         self.off = off_base(board)
         # Copies: the board is changed in place by the next step, these links are not.
         self.cands = board.cands[:]
@@ -127,6 +128,7 @@ class StaticLinks:
     def _closure(self) -> dict[int, int]:
         geo, cands, off = self.geo, self.cands, self.off
         n = geo.size
+        self.budget.spend(off)
         present = 0
         for c, m in enumerate(cands):
             if m:
@@ -182,12 +184,15 @@ class StaticLinks:
         record: (the strong-link kinds the two clashing literals were reached by, the number of
         literals they rest on); (0, 0) when there is no contradiction."""
         parents, clash, kind = self._walk(start, stop_at_contradiction=True)
+        self.budget.spend(len(parents))
         if clash is None:
             return 0, 0
         return kind[clash[0]] | kind[clash[1]], len(ancestors(parents, clash))
 
     def follow(self, start: int, stop_at_contradiction: bool) -> Consequences:
-        return Consequences(*self._walk(start, stop_at_contradiction))
+        found = Consequences(*self._walk(start, stop_at_contradiction))
+        self.budget.spend(len(found.parents))
+        return found
 
     def _walk(
         self, start: int, stop_at_contradiction: bool
@@ -401,6 +406,7 @@ def follow_dynamic(board: Board, start: int, digit_only: int = 0) -> Consequence
                     break
                 parents[on] = tuple(x for x in emptied if x != on + off)
                 queue.append(on)
+    board.budget.spend(len(parents))
     return Consequences(parents, clash[0] if clash else None)
 
 

@@ -11,6 +11,9 @@ the same search counts them before anything is said.
 
 9x9 is what the SE scale is defined on. Other sizes get the same techniques up to XYZ-wing, then
 a stated fallback: the effort of a plain backtracking search, mapped onto the upper SE range.
+
+The work is bounded by a ``Budget`` (``pipeline.rating.budget``) that the techniques, chains and
+search spend from as they go; when it runs out ``BudgetExhausted`` leaves ``rate_puzzle``.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pipeline.rating import (
     uniqueness,
     wings,
 )
+from pipeline.rating.budget import Budget
 from pipeline.rating.candidates import Board, Contradiction
 from pipeline.rating.levels import level_of
 from pipeline.rating.search import search
@@ -93,13 +97,16 @@ def unrated(reason: str) -> Rating:
     return Rating(None, (), level_of(None), reason)
 
 
-def rate_puzzle(puzzle: Puzzle, solution: Grid | None = None) -> Rating:
+def rate_puzzle(
+    puzzle: Puzzle, solution: Grid | None = None, budget: Budget | None = None
+) -> Rating:
     """The rating of ``puzzle``; ``solution`` (e.g. the SAT solver's) is checked against the
-    grid the techniques reach, and a difference refuses the rating."""
+    grid the techniques reach, and a difference refuses the rating. ``budget`` None: no limit;
+    else ``BudgetExhausted`` is raised when it runs out."""
     if any(v is None for row in puzzle.givens for v in row):
         return unrated("puzzles with blocked cells are not rated")
     try:
-        board = Board.from_puzzle(puzzle)
+        board = Board.from_puzzle(puzzle, budget)
     except Contradiction:
         return unrated("the givens clash")
     nine = puzzle.size == 9
@@ -109,7 +116,7 @@ def rate_puzzle(puzzle: Puzzle, solution: Grid | None = None) -> Rating:
     assumed_unique = False
     try:
         while not board.is_solved():
-            step = next((s for s in (t(board) for t in ladder) if s), None)
+            step = _first_step(board, ladder)
             if step is None:
                 break
             assumed_unique |= step.technique.startswith(UNIQUENESS_PREFIXES)
@@ -146,6 +153,17 @@ def rate_puzzle(puzzle: Puzzle, solution: Grid | None = None) -> Rating:
             "this is the same techniques' difficulty applied unchanged"
         )
     return Rating(score, techniques, level_of(score), reason)
+
+
+def _first_step(board: Board, ladder: tuple[Technique, ...]) -> Step | None:
+    """The step of the first technique that finds one; each try is charged a scan of the
+    cells, the least any technique does (their loops charge the rest)."""
+    for technique in ladder:
+        board.budget.spend(board.geo.cells)
+        step = technique(board)
+        if step:
+            return step
+    return None
 
 
 def _count_reason(solutions: int) -> str:

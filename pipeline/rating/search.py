@@ -17,14 +17,17 @@ class SearchResult:
 
 
 def search(board: Board, limit: int = 2) -> SearchResult:
+    """Spends the board's budget: a node's scan of the cells, per node."""
     nodes = 0
     found: list[tuple[int, ...]] = []
+    budget, cells = board.budget, board.geo.cells
 
     def walk(b: Board) -> None:
         nonlocal nodes
         nodes += 1
         if len(found) >= limit:
             return
+        budget.spend(cells)
         # Naked singles first: cheap, and they keep the tree small.
         try:
             while True:

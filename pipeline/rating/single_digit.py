@@ -16,7 +16,8 @@ meets the other arm.
 
 from __future__ import annotations
 
-from pipeline.rating.candidates import Board, Geometry, board_places, part_memo
+from pipeline.rating.budget import Budget
+from pipeline.rating.candidates import Board, Geometry, board_places, costly_part_memo, part_memo
 from pipeline.rating.step import Step
 
 SKYSCRAPER = 4.0
@@ -61,19 +62,20 @@ def _two_link_findings(board: Board) -> dict[float, tuple[str, set[tuple[int, in
     geo = board.geo
     found: dict[float, tuple[str, set[tuple[int, int]]]] = {}
     for i, places in enumerate(board_places(board)):
-        by_digit = part_memo(_digit_two_links, geo, i, places)
+        by_digit = costly_part_memo(_digit_two_links, board.budget, geo, i, places)
         for difficulty, (name, gone) in by_digit.items():
             found.setdefault(difficulty, (name, set()))[1].update(gone)
     return found
 
 
 def _digit_two_links(
-    geo: Geometry, i: int, places: int
+    geo: Geometry, i: int, places: int, budget: Budget
 ) -> dict[float, tuple[str, set[tuple[int, int]]]]:
     """Skyscrapers, kites and turbot fish of one digit (index ``i``), from its places alone."""
     peer_masks = geo.peer_masks
     found: dict[float, tuple[str, set[tuple[int, int]]]] = {}
     links = strong_links(geo, places)
+    budget.spend(len(geo.unit_masks) + len(links) * len(links))
     for a, b, u1 in links:
         near = peer_masks[b] & ~(1 << a)
         for c, e, u2 in links:
@@ -174,7 +176,7 @@ def three_strong_links(board: Board) -> Step | None:
     geo = board.geo
     found: dict[float, set[tuple[int, int]]] = {}
     for i, places in enumerate(board_places(board)):
-        by_digit = part_memo(_digit_three_links, geo, i, places)
+        by_digit = costly_part_memo(_digit_three_links, board.budget, geo, i, places)
         for difficulty, gone in by_digit.items():
             found.setdefault(difficulty, set()).update(gone)
     if not found:
@@ -186,12 +188,15 @@ def three_strong_links(board: Board) -> Step | None:
     return Step(name, difficulty, eliminations=tuple(sorted(found[difficulty])))
 
 
-def _digit_three_links(geo: Geometry, i: int, places: int) -> dict[float, set[tuple[int, int]]]:
+def _digit_three_links(
+    geo: Geometry, i: int, places: int, budget: Budget
+) -> dict[float, set[tuple[int, int]]]:
     """The three-strong-link patterns of one digit (index ``i``), from its places alone."""
     n = geo.size
     peer_masks = geo.peer_masks
     found: dict[float, set[tuple[int, int]]] = {}
     links = strong_links(geo, places)
+    budget.spend(len(geo.unit_masks))
     by_start: dict[int, list[tuple[int, int, int]]] = {}
     for link in links:
         by_start.setdefault(link[0], []).append(link)
@@ -201,7 +206,9 @@ def _digit_three_links(geo: Geometry, i: int, places: int) -> dict[float, set[tu
                 if u2 == u1 or e in (a, b):
                     continue
                 used = 1 << a | 1 << b | 1 << c | 1 << e
-                for f in _bits(peer_masks[e] & places & ~used):
+                fs = _bits(peer_masks[e] & places & ~used)
+                budget.spend(1 + len(fs))
+                for f in fs:
                     for _, g, u3 in by_start.get(f, ()):
                         if u3 in (u1, u2) or used >> g & 1:
                             continue

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
+from math import comb
 
-from pipeline.rating.candidates import Board, Geometry, memo, part_memo
+from pipeline.rating.budget import Budget
+from pipeline.rating.candidates import Board, Geometry, costly_part_memo, memo
 from pipeline.rating.intersections import Finding, eliminations_step
 from pipeline.rating.step import Step
 
@@ -26,6 +28,7 @@ def naked_findings(board: Board, k: int) -> Iterator[Finding]:
         small = [c for c in unit if cands[c] and (cands[c]).bit_count() <= k]
         if len(small) < k:
             continue
+        board.budget.spend(comb(len(small), k))
         for group in combinations(small, k):
             union = 0
             for c in group:
@@ -55,12 +58,14 @@ def _hidden_findings_by_unit(board: Board, k: int) -> Iterator[tuple[tuple[int, 
     cands, geo = board.cands, board.geo
     for u, unit in enumerate(geo.units):
         unit_cands = tuple(map(cands.__getitem__, unit))
-        gone = part_memo(_unit_hidden, geo, k, u, unit_cands)
+        gone = costly_part_memo(_unit_hidden, board.budget, geo, k, u, unit_cands)
         for finding in gone:
             yield unit, finding
 
 
-def _unit_hidden(geo: Geometry, k: int, u: int, unit_cands: tuple[int, ...]) -> list[Finding]:
+def _unit_hidden(
+    geo: Geometry, k: int, u: int, unit_cands: tuple[int, ...], budget: Budget
+) -> list[Finding]:
     """The hidden subsets of size ``k`` in unit ``u``, from its cells' candidates alone."""
     # Digits with 1..k places and digits present, counted bitwise: many units stop here.
     present = twice = thrice = four = five = 0  # the digits with at least 1, 2, ... places
@@ -89,6 +94,7 @@ def _unit_hidden(geo: Geometry, k: int, u: int, unit_cands: tuple[int, ...]) -> 
         groups.append(((here & -here).bit_length(), bit, here))
     groups.sort()
     found = []
+    budget.spend(comb(len(groups), k))
     for group in combinations(groups, k):
         where = 0
         keep = 0

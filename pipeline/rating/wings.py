@@ -21,6 +21,7 @@ def _wings(board: Board, pivot_size: int) -> list[tuple[int, int]]:
         if pm.bit_count() != pivot_size:
             continue
         pincers = [p for p in geo.peers[pivot] if cands[p].bit_count() == 2 and cands[p] & pm]
+        board.budget.spend(len(geo.peers[pivot]) + len(pincers) * len(pincers))
         for i, a in enumerate(pincers):
             for b in pincers[i + 1 :]:
                 am, bm = cands[a], cands[b]
@@ -66,9 +67,11 @@ def wxyz_wing(board: Board) -> Step | None:
     peer_masks = geo.peer_masks
     where = board_places(board)
     best: dict[float, set[tuple[int, int]]] = {}
+    budget = board.budget
     for pivot, pm in enumerate(cands):
         if not 2 <= pm.bit_count() <= 4:
             continue
+        budget.spend(len(geo.peers[pivot]))
         wings = [
             p
             for p in geo.peers[pivot]
@@ -77,12 +80,14 @@ def wxyz_wing(board: Board) -> Step | None:
         # The pivot sees every wing, so a digit is unrestricted exactly when two wings that do
         # not see each other both hold it: z is the union of those shared digits, if single.
         for i, a in enumerate(wings):
+            budget.spend(len(wings) - i)
             ua = pm | cands[a]
             for j in range(i + 1, len(wings)):
                 b = wings[j]
                 ub = ua | cands[b]
                 if ub.bit_count() > 4:
                     continue
+                budget.spend(len(wings) - j)
                 zab = 0 if peer_masks[a] >> b & 1 else cands[a] & cands[b]
                 for c in wings[j + 1 :]:
                     union = ub | cands[c]

@@ -16,6 +16,12 @@ Sizes whose column orders run past ``MAX_COLUMN_ORDERS`` (16x16 has 7,962,624) a
 weaker form, stated by ``CanonicalForm.complete``: invariant under relabelling, band, stack, row
 and column moves only as far as the column orders tried (the stack order and identity within
 stacks), so disguised copies there may be missed, never wrongly matched.
+
+The work grows with the ties: a grid with few givens ties on many row choices (a blank 25x25
+keeps thousands of survivors at every row). It is bounded by ``MAX_FORM_CELLS``, the cells of
+candidate rows compared in all, counted before each row is scored; past it ``FormTooCostly``
+is raised and the grid has no form (its copies are not looked for). The bound is in cells, not
+seconds, so the same grids get a form on every machine.
 """
 
 from __future__ import annotations
@@ -29,6 +35,14 @@ import numpy as np
 from pipeline.grid import GridShape, Puzzle
 
 MAX_COLUMN_ORDERS = 100_000
+# About 0.4 s. The published sets of ../shared/data/puzzles need at most 71,055 (a hard 9x9; a
+# 25x25 at most 14,400); grids with next to no givens need more (a blank 9x9 1.7 million, a
+# blank 25x25 19 million, 8 s).
+MAX_FORM_CELLS = 1_000_000
+
+
+class FormTooCostly(Exception):
+    """The canonical form would compare more than ``MAX_FORM_CELLS`` cells."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +111,7 @@ def _minimal_rows(grid: np.ndarray, band_height: int, orders: np.ndarray) -> tup
     labels[:, 0] = 0
     next_label = np.ones(len(orders), dtype=np.int64)
     keys: list[int] = []
+    compared = 0
     for step in range(n):
         if step == 0:
             # Nothing is labelled yet and a row's digits are distinct, so a first row's
@@ -112,6 +127,11 @@ def _minimal_rows(grid: np.ndarray, band_height: int, orders: np.ndarray) -> tup
         else:
             band_free = ~used.reshape(len(used), bands, band_height).any(axis=2)
             states, rows = np.nonzero(band_free[:, row_band] & ~used)
+        compared += len(rows) * n
+        if compared > MAX_FORM_CELLS:
+            raise FormTooCostly(
+                f"no canonical form: its ties need more than {MAX_FORM_CELLS:,} cells compared"
+            )
         values = grid[rows[:, None], orders[order_idx[states]]]  # (m, n): the row, columns moved
         lab = labels[states]
         nxt = next_label[states]

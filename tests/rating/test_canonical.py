@@ -72,3 +72,19 @@ def test_a_thousand_distinct_puzzles_have_a_thousand_forms(shared_data):
         texts = [line for line in lines if is_puzzle_line(line)][:1000]
     forms = {canonical_form(parse_puzzle_line(t).puzzle).text for t in texts}
     assert len(forms) == 1000
+
+
+def test_a_grid_whose_ties_run_past_the_bound_gets_no_form_and_says_why():
+    """A blank 25x25 ties on nearly every row choice (19 million cells compared, seconds of
+    work): past ``MAX_FORM_CELLS`` it gets no form, counted not timed, and the facts say why."""
+    from pipeline.book.facts import puzzle_facts
+    from pipeline.solve.canonical import MAX_FORM_CELLS, FormTooCostly
+    from pipeline.solve.result import SolveResult, Verdict
+
+    blank = Puzzle.from_rows([[0] * 25 for _ in range(25)], GridShape(5, 5))
+    with pytest.raises(FormTooCostly, match=f"{MAX_FORM_CELLS:,} cells"):
+        canonical_form(blank)
+    facts = puzzle_facts(blank, blank, SolveResult(Verdict.MULTIPLE_SOLUTIONS))
+    assert facts.canonical is None and facts.canonical_complete is None
+    assert "no canonical form" in facts.canonical_reason
+    assert "copies of it are not looked for" in facts.canonical_reason
