@@ -18,6 +18,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, FastAPI, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import JSONResponse, RedirectResponse, Response
+from starlette.datastructures import UploadFile as StarletteUpload
 
 from api.auth import UI_HEADER, PageFormBeforeBody
 from api.schemas import Submitted
@@ -28,13 +29,14 @@ from store.handover import Step
 TYPED_NAME = "typed.txt"  # the name the text area's puzzles are stored and reported under
 # Starlette holds a form field (the text area) to 1 MB; larger text goes as a .txt file.
 MAX_TYPED = 2**20
-Chosen = Annotated[list[UploadFile], File()]
+# A file input left empty sends one part without a file name, which arrives as "".
+Chosen = Annotated[list[UploadFile | str], File()]
 OptionalBox = Annotated[str, Form(pattern=r"^([1-9][0-9]?x[1-9][0-9]?)?$")]
 
 
-def _chosen(files: list[UploadFile]) -> list[UploadFile]:
-    """The files a person chose: a file input left empty sends one part without a name."""
-    return [f for f in files if f.filename]
+def _chosen(files: list[UploadFile | str]) -> list[StarletteUpload]:
+    """The files a person chose."""
+    return [f for f in files if isinstance(f, StarletteUpload) and f.filename]
 
 
 def _answer(request: Request, send: Callable[[], Submitted]) -> Response:
@@ -60,7 +62,7 @@ def mount_send(app: FastAPI, submit: Submission) -> None:
     @router.post("/batches")
     def send_files(
         request: Request,
-        files: Chosen,
+        files: Chosen = [],  # noqa: B006 (FastAPI copies defaults)
         form_token: FormToken = "",
         label: Label = None,
     ) -> Response:
