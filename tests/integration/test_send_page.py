@@ -1,0 +1,189 @@
+"""Sending a batch from ``/ui/`` in a real browser, on the review pages' stack (the API and a
+Celery worker of every image stage as processes, headless Chromium through Debian's
+chromedriver): the photo and the PDF book of ``examples/`` chosen in the file input are
+sent, the batch's progress per stage is shown as it moves, then its solved grids with their
+renders; a file of the wrong kind shows its reason beside its name while the other goes
+through; a form posted by another site's page is refused.
+
+The time from choosing the files to the first solved grid shown is written to
+``send-timing.json`` beside the screenshots (reported, never asserted on).
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from store.models import Batch
+from tests.conftest import REPO_ROOT
+from tests.integration import test_review_pages as review
+from tests.integration.conftest import free_port, wait_until
+from tests.integration.test_review_pages import BATCH_LIMIT, PAGE_LIMIT, Stack
+
+pytestmark = pytest.mark.services
+
+# The review pages' fixtures: their stack (started once for this module), browser, screenshots.
+stack, browser, screenshots = review.stack, review.browser, review.screenshots
+
+EXAMPLES = REPO_ROOT / "examples"
+EXAMPLE_GRIDS = sum(
+    len(page["grids"])
+    for source in json.loads((EXAMPLES / "truth.json").read_text()).values()
+    for page in source["pages"]
+)
+
+
+def _log_in(browser, stack: Stack) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get(f"{stack.url}/ui/")
+    browser.find_element(By.ID, "key").send_keys(stack.key + Keys.ENTER)
+    wait_until(lambda: browser.find_elements(By.ID, "files"), PAGE_LIMIT, "the send form")
+
+
+def _solved_shown(browser) -> int:
+    """How many solved grids the page shows with their render loaded."""
+    return browser.execute_script(
+        "return [...document.querySelectorAll('#sent-grids .grid-card')]"
+        ".filter((c) => c.querySelector('.tag.solved'))"
+        ".filter((c) => { const i = c.querySelector('img'); return i && i.naturalWidth > 0; })"
+        ".length"
+    )
+
+
+def test_a_photo_and_a_pdf_sent_from_the_page_are_followed_until_solved(
+    stack: Stack, browser, screenshots: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    _log_in(browser, stack)
+    browser.find_element(By.ID, "files-label").send_keys("examples from the page")
+    browser.save_screenshot(str(screenshots / "send-form.png"))
+    chosen = time.monotonic()
+    browser.find_element(By.ID, "files").send_keys(
+        f"{EXAMPLES / 'photo.jpg'}\n{EXAMPLES / 'book.pdf'}"
+    )
+    assert [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#chosen li")] == [
+        "photo.jpg (0.0 MB)",
+        "book.pdf (0.2 MB)",
+    ]
+    browser.find_element(By.CSS_SELECTOR, "#send-files button[type=submit]").click()
+
+    title = wait_until(
+        lambda: "batch" in browser.find_element(By.ID, "sent-title").text,
+        PAGE_LIMIT,
+        "the batch sent",
+        0.05,
+    )
+    assert title
+    files = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#sent-files li")]
+    assert files == ["photo.jpg: sent", "book.pdf: sent"]
+    # Progress per stage, drawn from the API's status while the batch runs.
+    stages = wait_until(
+        lambda: [
+            r.get_attribute("data-stage")
+            for r in browser.find_elements(By.CSS_SELECTOR, "#sent-stages tbody tr")
+        ],
+        PAGE_LIMIT,
+        "the stages",
+        0.05,
+    )
+    assert stages == ["ingest", "rectify", "ocr", "solve"]
+    progress_shot = False
+    first_solved = None
+    deadline = time.monotonic() + BATCH_LIMIT
+    while time.monotonic() < deadline:
+        state = browser.find_element(By.ID, "sent-state").text
+        if not progress_shot and state.startswith("Running"):
+            browser.save_screenshot(str(screenshots / "send-progress.png"))
+            progress_shot = True
+        solved = _solved_shown(browser)
+        if solved and first_solved is None:
+            first_solved = time.monotonic() - chosen
+        if state.startswith("Finished") and solved == EXAMPLE_GRIDS:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail(f"the examples were not shown solved:\n{stack.logs()}")
+    finished = time.monotonic() - chosen
+    assert progress_shot, "the batch's progress was never shown while it ran"
+    assert state == f"Finished: {EXAMPLE_GRIDS} grids found."
+    done = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "#sent-stages tbody tr")]
+    assert done[-1].startswith(f"solve 0 0 {EXAMPLE_GRIDS} 0"), done
+    browser.save_screenshot(str(screenshots / "send-result.png"))
+    timing = {"first_solved_grid_seconds": first_solved, "all_shown_seconds": finished}
+    (screenshots / "send-timing.json").write_text(json.dumps(timing))
+    print(f"examples/ from the page: {timing}")
+
+
+def test_a_file_of_the_wrong_kind_shows_its_reason_and_the_other_goes_through(
+    stack: Stack, browser, tmp_path: Path, screenshots: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    notes = tmp_path / "chapter-1.pdf"
+    notes.write_text("Chapter 1: not a PDF at all")
+    _log_in(browser, stack)
+    browser.find_element(By.ID, "files").send_keys(f"{notes}\n{EXAMPLES / 'photo.jpg'}")
+    browser.find_element(By.CSS_SELECTOR, "#send-files button[type=submit]").click()
+    wait_until(
+        lambda: browser.find_elements(By.CSS_SELECTOR, "#sent-files li"), PAGE_LIMIT, "files"
+    )
+    files = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#sent-files li")]
+    assert files == [
+        "chapter-1.pdf: not read: chapter-1.pdf is not an image, PDF or zip archive by its content",
+        "photo.jpg: sent",
+    ]
+    wait_until(lambda: _solved_shown(browser) == 1, BATCH_LIMIT, "the photo solved", 0.2)
+    not_read = browser.find_element(By.CSS_SELECTOR, "#sent-grids .not-read").text
+    assert "chapter-1.pdf: failed chapter-1.pdf is not an image, PDF or zip archive" in not_read
+    browser.save_screenshot(str(screenshots / "send-wrong-kind.png"))
+
+
+@pytest.fixture
+def other_site(tmp_path: Path, stack: Stack) -> Iterator[str]:
+    """A page of another origin (same host, another port: the same site to the browser, so
+    it even sends the SameSite cookies) whose form posts a file to the send form's action."""
+    (tmp_path / "index.html").write_text(
+        f'<form method="post" action="{stack.url}/ui/batches" enctype="multipart/form-data">'
+        '<input type="hidden" name="form_token" value="guessed">'
+        '<input id="files" type="file" name="files"><button id="go">go</button></form>'
+    )
+    handler = lambda *a: http.server.SimpleHTTPRequestHandler(  # noqa: E731
+        *a, directory=str(tmp_path)
+    )
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    server.shutdown()
+
+
+def test_a_form_posted_by_another_site_is_refused(
+    stack: Stack, browser, other_site: str, sessions: sessionmaker[Session]
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    _log_in(browser, stack)
+    with sessions() as db:
+        before = db.scalar(select(func.count()).select_from(Batch))
+    browser.get(other_site)
+    browser.find_element(By.ID, "files").send_keys(str(EXAMPLES / "photo.jpg"))
+    browser.find_element(By.ID, "go").click()
+    wait_until(lambda: browser.current_url.startswith(stack.url), PAGE_LIMIT, "the answer", 0.1)
+    answer = browser.find_element(By.TAG_NAME, "pre").text
+    assert json.loads(answer) == {"detail": "a form sent from another site is refused"}
+    status = browser.execute_script(
+        "return performance.getEntriesByType('navigation')[0].responseStatus"
+    )
+    assert status == 403
+    with sessions() as db:
+        assert db.scalar(select(func.count()).select_from(Batch)) == before
