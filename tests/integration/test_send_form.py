@@ -11,13 +11,13 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from api.auth import KEY_COOKIE, UI_HEADER
 from settings import Settings
-from store.models import Batch, InputFile
-from tests.integration.conftest import api_client, form_token, queued
+from store.models import Batch, InputFile, Puzzle
+from tests.integration.conftest import add_read_puzzle, api_client, form_token, queued
 
 pytestmark = pytest.mark.services
 
@@ -234,3 +234,20 @@ def test_a_form_from_another_site_is_refused_before_its_body(
         answer = stranger.post("/ui/batches", files=files, data=data)
         assert answer.status_code == 401 and answer.headers["connection"] == "close"
     assert _batch_count(sessions) == before + 1
+
+
+def test_the_grids_shown_while_a_batch_runs_put_those_that_need_review_first(
+    browser: TestClient, client: TestClient, sessions: sessionmaker[Session]
+) -> None:
+    submitted = client.post("/batches", files=[("files", ("book.png", PNG))])
+    batch_id = submitted.json()["batch_id"]
+    first = add_read_puzzle(sessions, batch_id, "a.png")
+    second = add_read_puzzle(sessions, batch_id, "b.png")
+    with sessions.begin() as db:
+        db.execute(update(Puzzle).where(Puzzle.public_id == second).values(status="unsolvable"))
+    html = browser.get(f"/ui/batches/{batch_id}/grids").text
+    cards = re.findall(r'<li class="grid-card([^"]*)">\s*<p><a href="/ui/puzzles/([^"]+)"', html)
+    assert cards == [(" needs-review", str(second)), ("", str(first))]
+    assert "Needs review: unsolvable." in html
+    stranger = TestClient(client.app, follow_redirects=False)
+    assert stranger.get(f"/ui/batches/{batch_id}/grids").status_code == 303  # to the login
