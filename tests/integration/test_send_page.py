@@ -67,7 +67,7 @@ def test_a_photo_and_a_pdf_sent_from_the_page_are_followed_until_solved(
 
     _log_in(browser, stack)
     browser.find_element(By.ID, "files-label").send_keys("examples from the page")
-    browser.save_screenshot(str(screenshots / "send-form.png"))
+    browser.find_element(By.CSS_SELECTOR, ".send").screenshot(str(screenshots / "send-form.png"))
     chosen = time.monotonic()
     browser.find_element(By.ID, "files").send_keys(
         f"{EXAMPLES / 'photo.jpg'}\n{EXAMPLES / 'book.pdf'}"
@@ -98,14 +98,19 @@ def test_a_photo_and_a_pdf_sent_from_the_page_are_followed_until_solved(
         0.05,
     )
     assert stages == ["ingest", "rectify", "ocr", "solve"]
-    progress_shot = False
+    progress_shot = 0  # 1: shown running, 2: with a later stage under way
     first_solved = None
     deadline = time.monotonic() + BATCH_LIMIT
     while time.monotonic() < deadline:
         state = browser.find_element(By.ID, "sent-state").text
-        if not progress_shot and state.startswith("Running"):
-            browser.save_screenshot(str(screenshots / "send-progress.png"))
-            progress_shot = True
+        # The first view of it running, then one with a stage under way if there is one.
+        if progress_shot < 2 and state.startswith("Running"):
+            rows = browser.find_elements(By.CSS_SELECTOR, "#sent-stages tbody tr")
+            moving = any(int(r.text.split()[3]) for r in rows[1:])
+            if not progress_shot or moving:
+                sent = browser.find_element(By.ID, "sent")
+                sent.screenshot(str(screenshots / "send-progress.png"))
+                progress_shot = 2 if moving else 1
         solved = _solved_shown(browser)
         if solved and first_solved is None:
             first_solved = time.monotonic() - chosen
@@ -119,7 +124,21 @@ def test_a_photo_and_a_pdf_sent_from_the_page_are_followed_until_solved(
     assert state == f"Finished: {EXAMPLE_GRIDS} grids found."
     done = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "#sent-stages tbody tr")]
     assert done[-1].startswith(f"solve 0 0 {EXAMPLE_GRIDS} 0"), done
-    browser.save_screenshot(str(screenshots / "send-result.png"))
+    browser.set_window_size(1280, 1800)  # the whole result in view, for its screenshot
+    browser.find_element(By.ID, "sent").screenshot(str(screenshots / "send-result.png"))
+    # A phone's width: the forms and the grids stack in one column, nothing wider than it.
+    browser.set_window_size(400, 900)
+    overflow = browser.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    wide = browser.execute_script(
+        "const w = document.documentElement.clientWidth;"
+        "return [...document.querySelectorAll('body *')]"
+        ".filter((e) => e.getBoundingClientRect().right > w)"
+        ".map((e) => `${e.tagName}#${e.id}.${e.className.baseVal ?? e.className}`).slice(0, 12)"
+    )
+    assert overflow <= 0, f"the page is {overflow} px wider than a 400 px screen: {wide}"
+    browser.save_screenshot(str(screenshots / "send-small-screen.png"))
     timing = {"first_solved_grid_seconds": first_solved, "all_shown_seconds": finished}
     (screenshots / "send-timing.json").write_text(json.dumps(timing))
     print(f"examples/ from the page: {timing}")
@@ -128,13 +147,24 @@ def test_a_photo_and_a_pdf_sent_from_the_page_are_followed_until_solved(
 def test_a_file_of_the_wrong_kind_shows_its_reason_and_the_other_goes_through(
     stack: Stack, browser, tmp_path: Path, screenshots: Path
 ) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 
     notes = tmp_path / "chapter-1.pdf"
     notes.write_text("Chapter 1: not a PDF at all")
     _log_in(browser, stack)
-    browser.find_element(By.ID, "files").send_keys(f"{notes}\n{EXAMPLES / 'photo.jpg'}")
-    browser.find_element(By.CSS_SELECTOR, "#send-files button[type=submit]").click()
+    files = browser.find_element(By.ID, "files")
+    files.send_keys(f"{notes}\n{EXAMPLES / 'photo.jpg'}")
+    # By keyboard alone: from the file input, Tab to the label, Tab to the button, Enter.
+    browser.execute_script("arguments[0].focus()", files)
+    focused = []
+    for _ in range(2):
+        ActionChains(browser).send_keys(Keys.TAB).perform()
+        active = browser.switch_to.active_element
+        focused.append(active.get_attribute("id") or active.text)
+    assert focused == ["files-label", "Send files"]
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
     wait_until(
         lambda: browser.find_elements(By.CSS_SELECTOR, "#sent-files li"), PAGE_LIMIT, "files"
     )
