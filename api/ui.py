@@ -2,11 +2,12 @@
 verdict or by what needs a person's look), and a puzzle's board with its readings, where a
 cell can be corrected.
 
-The send forms of ``/ui/`` are in ``api.ui_send``. Pages are rendered on the server (Jinja2, ``api/templates/``); one small script
-(``api/static/review.js``) moves round the grid by keyboard and sends corrections to the API's
-own ``PATCH /puzzles/{id}/cells/{row}/{col}``, then follows ``GET /puzzles/{id}`` until the
-new verdict is in. The login keeps the API key in an HttpOnly cookie (``api.auth``), so the
-pages and the script's calls are the key's, as any API client's.
+The send forms of ``/ui/`` are in ``api.ui_send``. Pages are rendered on the server (Jinja2,
+``api/templates/``); one small script (``api/static/review.js``) moves round the grid by
+keyboard and sends corrections to the API's own ``PATCH /puzzles/{id}/cells/{row}/{col}``,
+then follows ``GET /puzzles/{id}`` until the new verdict is in. The login keeps the API key
+in an HttpOnly cookie (``api.auth``), so the pages and the script's calls are the key's, as
+any API client's.
 
 Everything a page shows is escaped (autoescape on every template); the pages hold no inline
 script, style or handler, so the policy of ``api.headers`` runs nothing else. The login and
