@@ -1,9 +1,9 @@
-"""Sending a batch from ``/ui/`` in a real browser, on the review pages' stack (the API and a
-Celery worker of every image stage as processes, headless Chromium through Debian's
-chromedriver): the photo and the PDF book of ``examples/`` chosen in the file input are
-sent, the batch's progress per stage is shown as it moves, then its solved grids with their
-renders; a file of the wrong kind shows its reason beside its name while the other goes
-through; a form posted by another site's page is refused.
+"""Sending a batch from ``/ui/`` in a real browser, on the review pages' stack
+(``browser_stack``: the API and a Celery worker of every image stage as processes, headless
+Chromium through Debian's chromedriver): the photo and the PDF book of ``examples/`` chosen
+in the file input are sent, the batch's progress per stage is shown as it moves, then its
+solved grids with their renders; a file of the wrong kind shows its reason beside its name
+while the other goes through; a form posted by another site's page is refused.
 
 The time from choosing the files to the first solved grid shown is written to
 ``send-timing.json`` beside the screenshots (reported, never asserted on).
@@ -24,14 +24,10 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from store.models import Batch
 from tests.conftest import REPO_ROOT
-from tests.integration import test_review_pages as review
+from tests.integration.browser_stack import BATCH_LIMIT, PAGE_LIMIT, Stack
 from tests.integration.conftest import free_port, wait_until
-from tests.integration.test_review_pages import BATCH_LIMIT, PAGE_LIMIT, Stack
 
 pytestmark = pytest.mark.services
-
-# The review pages' fixtures: their stack (started once for this module), browser, screenshots.
-stack, browser, screenshots = review.stack, review.browser, review.screenshots
 
 EXAMPLES = REPO_ROOT / "examples"
 EXAMPLE_GRIDS = sum(
