@@ -14,10 +14,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from api.app import create_app
 from api.auth import KEY_COOKIE, UI_HEADER
 from settings import Settings
 from store.models import Batch, InputFile, Puzzle
 from tests.integration.conftest import add_read_puzzle, api_client, form_token, queued
+from tests.raw_http import raw_upload, served
 
 pytestmark = pytest.mark.services
 
@@ -251,3 +253,25 @@ def test_the_grids_shown_while_a_batch_runs_put_those_that_need_review_first(
     assert "Needs review: unsolvable." in html
     stranger = TestClient(client.app, follow_redirects=False)
     assert stranger.get(f"/ui/batches/{batch_id}/grids").status_code == 303  # to the login
+
+
+def test_the_send_form_reads_no_body_from_another_site_or_without_a_login(
+    settings: Settings, browser: TestClient
+) -> None:
+    """As the API's uploads (test_web_security): a raw client that waits to be asked for the
+    body (``Expect: 100-continue``) is never asked, and the app reads 0 bytes of it."""
+    key = browser.cookies[KEY_COOKIE]
+    logged_in = {"Cookie": f"{KEY_COOKIE}={key}"}
+    with served(create_app(settings)) as (host, port, counter):
+        for headers, status in (
+            ({**logged_in, "Origin": "http://evil.example"}, 403),
+            ({}, 401),
+            ({"Cookie": f"{KEY_COOKIE}=sbk_not-a-key"}, 401),
+        ):
+            refused = raw_upload(host, port, "/ui/batches", 200 * 2**20, headers, expect=True)
+            assert refused.status == status, refused.answer
+            assert not refused.continued and refused.body_sent == 0 and counter.read == 0
+        # Logged in, from this site: the body is asked for and read (then the token is checked).
+        own = {**logged_in, "Origin": f"http://{host}:{port}"}
+        read = raw_upload(host, port, "/ui/batches", 1024, own, expect=True)
+        assert read.continued and read.status == 403 and counter.read == 1024, read.answer
