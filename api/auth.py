@@ -112,11 +112,16 @@ class KeyBeforeBody(APIRoute):
 
 
 def same_origin(request: Request) -> bool:
-    """Whether a request comes from a page of this site, as far as the browser says: its
-    ``Origin`` (sent with every cross-origin request and every POST) names this host, or it
-    has none (not sent by a browser's page)."""
+    """Whether a request comes from a page of this origin, as far as the browser says (OWASP's
+    fetch metadata): its ``Sec-Fetch-Site`` is ``same-origin``; without that header (older
+    browsers), its ``Origin`` names this host or is absent or ``null`` (which a page of this
+    origin sends too: the pages' ``Referrer-Policy: no-referrer`` makes a form's origin
+    ``null``), and the form's token decides."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        return site == "same-origin"
     origin = request.headers.get("origin")
-    if origin is None:
+    if origin is None or origin == "null":
         return True
     return urlsplit(origin).netloc == request.headers.get("host", "")
 

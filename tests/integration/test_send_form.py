@@ -218,24 +218,32 @@ def test_a_form_without_the_pages_token_is_refused(
 def test_a_form_from_another_site_is_refused_before_its_body(
     browser: TestClient, client: TestClient, sessions: sessionmaker[Session]
 ) -> None:
-    """Another site's page (a browser names it in ``Origin``) is refused even with the
-    cookies a same-site page would send; a browser not logged in gets 401. Neither body is
-    read (answered with ``Connection: close``)."""
+    """Another site's page (as a browser says in ``Sec-Fetch-Site``, or else ``Origin``) is
+    refused even with the cookies a same-site page would send; a browser not logged in gets
+    401. Neither body is read (answered with ``Connection: close``)."""
     before = _batch_count(sessions)
     files = [("files", ("page.png", PNG))]
     data = {"form_token": _token(browser)}
-    for origin in ("http://evil.example", "null", "http://testserver:8080"):
-        answer = browser.post("/ui/batches", files=files, data=data, headers={"Origin": origin})
-        assert answer.status_code == 403, origin
+    for other in (
+        {"Origin": "http://evil.example"},
+        {"Origin": "http://testserver:8080"},
+        {"Sec-Fetch-Site": "cross-site", "Origin": "null"},
+        {"Sec-Fetch-Site": "same-site", "Origin": "http://testserver:8080"},
+    ):
+        answer = browser.post("/ui/batches", files=files, data=data, headers=other)
+        assert answer.status_code == 403, other
         assert answer.headers["connection"] == "close"
-    same = browser.post(
-        "/ui/batches", files=files, data=data, headers={"Origin": "http://testserver"}
-    )
-    assert same.status_code == 303
+    # The pages' own form: with no-referrer, a browser names its origin "null".
+    for own in (
+        {"Origin": "http://testserver"},
+        {"Sec-Fetch-Site": "same-origin", "Origin": "null"},
+    ):
+        same = browser.post("/ui/batches", files=files, data=data, headers=own)
+        assert same.status_code == 303, own
     with TestClient(client.app, follow_redirects=False) as stranger:
         answer = stranger.post("/ui/batches", files=files, data=data)
         assert answer.status_code == 401 and answer.headers["connection"] == "close"
-    assert _batch_count(sessions) == before + 1
+    assert _batch_count(sessions) == before + 2
 
 
 def test_the_grids_shown_while_a_batch_runs_put_those_that_need_review_first(

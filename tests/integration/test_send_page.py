@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from store.models import Batch
 from tests.conftest import REPO_ROOT
-from tests.integration.browser_stack import BATCH_LIMIT, PAGE_LIMIT, Stack
+from tests.integration.browser_stack import BATCH_LIMIT, CHROMEDRIVER, CHROMIUM, PAGE_LIMIT, Stack
 from tests.integration.conftest import free_port, wait_until
 
 pytestmark = pytest.mark.services
@@ -213,3 +213,46 @@ def test_a_form_posted_by_another_site_is_refused(
     assert status == 403
     with sessions() as db:
         assert db.scalar(select(func.count()).select_from(Batch)) == before
+
+
+@pytest.fixture
+def browser_without_script() -> Iterator:
+    """Headless Chromium as the review pages' browser, with script turned off."""
+    webdriver = pytest.importorskip("selenium.webdriver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--window-size=1280,1100"):
+        options.add_argument(argument)
+    options.add_experimental_option(
+        "prefs", {"profile.managed_default_content_settings.javascript": 2}
+    )
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(CHROMEDRIVER))
+    yield driver
+    driver.quit()
+
+
+def test_without_script_the_form_goes_to_the_batch_page_which_refreshes_until_solved(
+    stack: Stack, browser_without_script
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser = browser_without_script
+    _log_in(browser, stack)
+    browser.find_element(By.ID, "files").send_keys(str(EXAMPLES / "photo.jpg"))
+    browser.find_element(By.ID, "files-label").send_keys("sent without script")
+    browser.find_element(By.CSS_SELECTOR, "#send-files button[type=submit]").click()
+    wait_until(
+        lambda: "/ui/batches/" in browser.current_url,
+        PAGE_LIMIT,
+        f"the batch's page, at {browser.current_url}: {browser.page_source[:3000]}",
+        0.1,
+    )
+    assert browser.find_element(By.TAG_NAME, "h1").text == "sent without script"
+    # The page refreshes itself (every 5 s) until the batch is finished.
+    wait_until(
+        lambda: browser.find_elements(By.CSS_SELECTOR, "table.puzzles .tag.solved"),
+        BATCH_LIMIT,
+        f"the photo solved on its batch's page:\n{stack.logs()}",
+        0.5,
+    )
+    assert browser.find_element(By.CSS_SELECTOR, "main .tag").text == "finished"
