@@ -120,20 +120,27 @@ class Submission:
         ]
         if all(refusals):
             raise NothingReadable(judged)
-        with transaction(self.sessions) as db:
-            batch_id = create_batch(db, label, key_id)
-            input_ids = []
-            for ordinal, (upload, name, refused) in enumerate(
-                zip(files, names, refusals, strict=True)
-            ):
-                stored = self.artifacts.upload(batch_id, ordinal, name)
-                input_id = add_input_file(db, batch_id, name, stored, box, text=text)
-                if refused is None:
-                    self.artifacts.save_stream(stored, upload.file)
-                    input_ids.append(input_id)
-                else:
-                    record_failure(db, refused, Stage.INGEST, input_file_id=input_id)
-            public_id = db.get_one(Batch, batch_id).public_id
+        written: list[str] = []
+        try:
+            with transaction(self.sessions) as db:
+                batch_id = create_batch(db, label, key_id)
+                input_ids = []
+                for ordinal, (upload, name, refused) in enumerate(
+                    zip(files, names, refusals, strict=True)
+                ):
+                    stored = self.artifacts.upload(batch_id, ordinal, name)
+                    input_id = add_input_file(db, batch_id, name, stored, box, text=text)
+                    if refused is None:
+                        written.append(stored)  # before: a failed write leaves its folders
+                        self.artifacts.save_stream(stored, upload.file)
+                        input_ids.append(input_id)
+                    else:
+                        record_failure(db, refused, Stage.INGEST, input_file_id=input_id)
+                public_id = db.get_one(Batch, batch_id).public_id
+        except BaseException:
+            # Nothing was committed: no file may stay behind without its row.
+            self.artifacts.remove(written)
+            raise
         # Committed first: if the queue (or the database, to note them sent) is down now, the
         # recovery sweep sends these later. Either way the batch is stored: 201, not an error
         # that would make the client send it twice.
