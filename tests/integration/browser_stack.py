@@ -92,15 +92,26 @@ def screenshots(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.fixture
-def browser() -> Iterator:
+def chromium(script: bool = True):
+    """Headless Chromium driven through Debian's chromedriver; ``script``: whether pages may
+    run script."""
     webdriver = pytest.importorskip("selenium.webdriver")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--window-size=1280,1100"):
         options.add_argument(argument)
+    if not script:
+        options.add_experimental_option(
+            "prefs", {"profile.managed_default_content_settings.javascript": 2}
+        )
     # The driver's path given, Selenium Manager never looks for (or downloads) one.
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(CHROMEDRIVER))
     driver.implicitly_wait(0)
+    return driver
+
+
+@pytest.fixture
+def browser() -> Iterator:
+    driver = chromium()
     yield driver
     driver.quit()

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from store.models import Batch
 from tests.conftest import REPO_ROOT
-from tests.integration.browser_stack import BATCH_LIMIT, CHROMEDRIVER, CHROMIUM, PAGE_LIMIT, Stack
+from tests.integration.browser_stack import BATCH_LIMIT, PAGE_LIMIT, Stack, chromium
 from tests.integration.conftest import free_port, wait_until
 
 pytestmark = pytest.mark.services
@@ -44,6 +44,15 @@ def _log_in(browser, stack: Stack) -> None:
     browser.get(f"{stack.url}/ui/")
     browser.find_element(By.ID, "key").send_keys(stack.key + Keys.ENTER)
     wait_until(lambda: browser.find_elements(By.ID, "files"), PAGE_LIMIT, "the send form")
+
+
+def _stage_rows(browser) -> list[list[str]]:
+    """The stage table's rows (stage, queued, running, done, failed), read at one instant: the
+    page's script redraws it at each status answer."""
+    return browser.execute_script(
+        "return [...document.querySelectorAll('#sent-stages tbody tr')]"
+        ".map((r) => [...r.cells].slice(0, 5).map((c) => c.textContent))"
+    )
 
 
 def _solved_shown(browser) -> int:
@@ -84,16 +93,8 @@ def test_a_photo_and_a_pdf_sent_from_the_page_are_followed_until_solved(
     files = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#sent-files li")]
     assert files == ["photo.jpg: sent", "book.pdf: sent"]
     # Progress per stage, drawn from the API's status while the batch runs.
-    stages = wait_until(
-        lambda: [
-            r.get_attribute("data-stage")
-            for r in browser.find_elements(By.CSS_SELECTOR, "#sent-stages tbody tr")
-        ],
-        PAGE_LIMIT,
-        "the stages",
-        0.05,
-    )
-    assert stages == ["ingest", "rectify", "ocr", "solve"]
+    stages = wait_until(lambda: _stage_rows(browser), PAGE_LIMIT, "the stages", 0.05)
+    assert [row[0] for row in stages] == ["ingest", "rectify", "ocr", "solve"]
     progress_shot = 0  # 1: shown running, 2: with a later stage under way
     first_solved = None
     deadline = time.monotonic() + BATCH_LIMIT
@@ -101,8 +102,7 @@ def test_a_photo_and_a_pdf_sent_from_the_page_are_followed_until_solved(
         state = browser.find_element(By.ID, "sent-state").text
         # The first view of it running, then one with a stage under way if there is one.
         if progress_shot < 2 and state.startswith("Running"):
-            rows = browser.find_elements(By.CSS_SELECTOR, "#sent-stages tbody tr")
-            moving = any(int(r.text.split()[3]) for r in rows[1:])
+            moving = any(int(row[3]) for row in _stage_rows(browser)[1:])
             if not progress_shot or moving:
                 sent = browser.find_element(By.ID, "sent")
                 sent.screenshot(str(screenshots / "send-progress.png"))
@@ -118,8 +118,8 @@ def test_a_photo_and_a_pdf_sent_from_the_page_are_followed_until_solved(
     finished = time.monotonic() - chosen
     assert progress_shot, "the batch's progress was never shown while it ran"
     assert state == f"Finished: {EXAMPLE_GRIDS} grids found."
-    done = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "#sent-stages tbody tr")]
-    assert done[-1].startswith(f"solve 0 0 {EXAMPLE_GRIDS} 0"), done
+    done = _stage_rows(browser)
+    assert done[-1] == ["solve", "0", "0", str(EXAMPLE_GRIDS), "0"], done
     browser.set_window_size(1280, 1800)  # the whole result in view, for its screenshot
     browser.find_element(By.ID, "sent").screenshot(str(screenshots / "send-result.png"))
     # A phone's width: the forms and the grids stack in one column, nothing wider than it.
@@ -170,7 +170,9 @@ def test_a_file_of_the_wrong_kind_shows_its_reason_and_the_other_goes_through(
         "photo.jpg: sent",
     ]
     wait_until(lambda: _solved_shown(browser) == 1, BATCH_LIMIT, "the photo solved", 0.2)
-    not_read = browser.find_element(By.CSS_SELECTOR, "#sent-grids .not-read").text
+    not_read = browser.execute_script(  # at one instant: the script redraws it
+        "return document.querySelector('#sent-grids .not-read').innerText"
+    )
     assert "chapter-1.pdf: failed chapter-1.pdf is not an image, PDF or zip archive" in not_read
     browser.save_screenshot(str(screenshots / "send-wrong-kind.png"))
 
@@ -217,16 +219,7 @@ def test_a_form_posted_by_another_site_is_refused(
 
 @pytest.fixture
 def browser_without_script() -> Iterator:
-    """Headless Chromium as the review pages' browser, with script turned off."""
-    webdriver = pytest.importorskip("selenium.webdriver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--window-size=1280,1100"):
-        options.add_argument(argument)
-    options.add_experimental_option(
-        "prefs", {"profile.managed_default_content_settings.javascript": 2}
-    )
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(CHROMEDRIVER))
+    driver = chromium(script=False)
     yield driver
     driver.quit()
 
