@@ -34,6 +34,8 @@
     drop.classList.add("over");
   }));
   ["dragleave", "drop"].forEach((name) => drop.addEventListener(name, () => drop.classList.remove("over")));
+  // A file dropped beside the area would make the browser open it and leave the page.
+  ["dragover", "drop"].forEach((name) => window.addEventListener(name, (event) => event.preventDefault()));
   drop.addEventListener("drop", (event) => {
     event.preventDefault();
     if (!event.dataTransfer.files.length) return;

@@ -249,3 +249,22 @@ def test_without_script_the_form_goes_to_the_batch_page_which_refreshes_until_so
         0.5,
     )
     assert browser.find_element(By.CSS_SELECTOR, "main .tag").text == "finished"
+
+
+def test_files_dropped_on_the_drop_area_go_into_the_file_input(stack: Stack, browser) -> None:
+    """A drop (its files made in the page: the driver cannot drag from the desktop) fills the
+    file input the form sends, and lists the files."""
+    from selenium.webdriver.common.by import By
+
+    _log_in(browser, stack)
+    dropped = browser.execute_script(
+        "const data = new DataTransfer();"
+        "data.items.add(new File(['x'], 'scan-1.png', {type: 'image/png'}));"
+        "data.items.add(new File(['y'], 'book.pdf', {type: 'application/pdf'}));"
+        "document.getElementById('drop').dispatchEvent("
+        "  new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));"
+        "return [...document.getElementById('files').files].map((f) => f.name)"
+    )
+    assert dropped == ["scan-1.png", "book.pdf"]
+    listed = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#chosen li")]
+    assert listed == ["scan-1.png (0.0 MB)", "book.pdf (0.0 MB)"]
