@@ -13,10 +13,8 @@ import logging
 from typing import Annotated, Any
 from uuid import UUID
 
-import kombu.exceptions
-import redis.exceptions
 import sqlalchemy.exc
-from fastapi import APIRouter, FastAPI, File, Form, HTTPException, Path, Query, Request, UploadFile
+from fastapi import APIRouter, FastAPI, File, HTTPException, Path, Query, Request, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from sqlalchemy import select, text
 
@@ -37,10 +35,10 @@ from api.schemas import (
     ResultPage,
     ResultRecord,
     Submitted,
-    SubmittedFile,
 )
+from api.submission import BROKER_ERRORS, DATABASE_ERRORS, Box, Label, Submission, box_shape
 from api.ui import mount_ui
-from api.uploads import base_name, check_size, check_text, is_media, not_media, not_media_message
+from api.ui_send import mount_send
 from pipeline.board import CellKind
 from reports.book_report import build_report
 from reports.html import render_report_html
@@ -55,24 +53,20 @@ from store.corrections import (
     correct_cell,
     correction_history,
 )
-from store.db import make_engine, make_session_factory, transaction
+from store.db import make_engine, make_session_factory
 from store.exports import write_csv
 from store.handover import Step
 from store.models import Batch, Solution
 from store.progress import batches_of_key
-from store.record import Stage, add_input_file, create_batch, record_failure
 from store.results import count_records, puzzle_result, result_records
 from workers.app import make_celery
 from workers.publish import hand_over
 
 logger = logging.getLogger(__name__)
 
-BOX_PATTERN = r"^[1-9][0-9]?x[1-9][0-9]?$"
 STATUS_PATTERN = r"^[a-z_]{1,40}$"
 MAX_PAGE = 1000
 MAX_OFFSET = 10**9  # past any listing, and well inside the database's bigint
-BROKER_ERRORS = (kombu.exceptions.OperationalError, redis.exceptions.RedisError, OSError)
-DATABASE_ERRORS = (sqlalchemy.exc.OperationalError, sqlalchemy.exc.InterfaceError)
 
 # Every authenticated route can answer these; OpenAPI lists them with their schema.
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -115,17 +109,7 @@ def _correction_record(correction: Correction) -> CellCorrectionRecord:
     )
 
 
-def _box_shape(value: str | None) -> tuple[int, int] | None:
-    """``"2x3"`` as (2, 3): box rows, box columns."""
-    if value is None:
-        return None
-    rows, cols = value.split("x")
-    return int(rows), int(cols)
-
-
 Limit = Annotated[int, Query(ge=1, le=MAX_PAGE)]
-# PostgreSQL text holds no NUL character: refused here, not by the database.
-Label = Annotated[str | None, Form(max_length=200, pattern=r"^[^\x00]*$")]
 Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
 
 
@@ -147,7 +131,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     queue = make_celery(settings)
     data_folder.prepare(settings.data_dir)
     artifacts = Artifacts(settings.data_dir)
-    max_file = int(settings.max_file_mb * 2**20)
     app = FastAPI(
         title="sudoku-batch",
         summary="Submit photos, scans and PDF books of Sudoku; get solved, verified puzzles.",
@@ -155,6 +138,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_body_size=int(settings.max_request_mb * 2**20),
     )
     app.state.sessions = sessions
+    submit = Submission(sessions, queue, artifacts, int(settings.max_file_mb * 2**20))
     app.add_middleware(SecurityHeaders)
     # Uploads: the key is checked before the body is read (api.auth.KeyBeforeBody).
     uploads = APIRouter(route_class=KeyBeforeBody)
@@ -176,65 +160,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         status = 507 if isinstance(error, StorageFull) else 503
         return JSONResponse(
             {"detail": error.message}, status_code=status, headers={"Retry-After": "60"}
-        )
-
-    def store_and_queue(
-        files: list[UploadFile],
-        label: str | None,
-        key_id: int,
-        step: Step,
-        box: tuple[int, int] | None = None,
-    ) -> Submitted:
-        """Store the files as one batch of ``key_id`` and queue ``step`` for each."""
-        text = step is Step.INGEST_TEXT
-        for upload in files:
-            check_size(upload, max_file)
-            if text:
-                check_text(upload)
-        # Content is judged by its bytes. A file that is no image, PDF or zip is never
-        # stored, but it is recorded as failed beside the others (every unit of a bulk upload
-        # gets a record); a request holding nothing else is refused whole.
-        readable = [text or is_media(upload) for upload in files]
-        if not any(readable):
-            raise HTTPException(415, not_media_message(files[0]))
-        names = [base_name(upload.filename) for upload in files]
-        written: list[str] = []
-        try:
-            with transaction(sessions) as db:
-                batch_id = create_batch(db, label, key_id)
-                input_ids = []
-                for ordinal, (upload, name, ok) in enumerate(
-                    zip(files, names, readable, strict=True)
-                ):
-                    stored = artifacts.upload(batch_id, ordinal, name)
-                    input_id = add_input_file(db, batch_id, name, stored, box, text=text)
-                    if ok:
-                        written.append(stored)  # before: a failed write leaves its folders
-                        artifacts.save_stream(stored, upload.file)
-                        input_ids.append(input_id)
-                    else:
-                        record_failure(
-                            db, not_media(upload, name), Stage.INGEST, input_file_id=input_id
-                        )
-                public_id = db.get_one(Batch, batch_id).public_id
-        except BaseException:
-            # Nothing was committed: no file may stay behind without its row.
-            artifacts.remove(written)
-            raise
-        # Committed first: if the queue (or the database, to note them sent) is down now, the
-        # recovery sweep sends these later. Either way the batch is stored: 201, not an error
-        # that would make the client send it twice.
-        queued = True
-        try:
-            hand_over(queue, sessions, step, input_ids)
-        except (*BROKER_ERRORS, *DATABASE_ERRORS) as error:
-            logger.warning("batch %s stored; queue unreachable (%s)", public_id, error)
-            queued = False
-        return Submitted(
-            batch_id=public_id,
-            input_files=[SubmittedFile(name=name) for name in names],
-            status=f"/batches/{public_id}",
-            queued=queued,
         )
 
     @app.get("/health", response_model=Health, responses={503: {"model": Health}})
@@ -265,7 +190,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         label: Label = None,
     ) -> Submitted:
         """Store the files and queue them; answers the batch id at once."""
-        return store_and_queue(files, label, key_id, Step.INGEST)
+        return submit(files, label, key_id, Step.INGEST)
 
     @uploads.post("/text-batches", status_code=201, responses=UPLOAD_ERRORS)
     def submit_text_batch(
@@ -275,18 +200,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             File(description="UTF-8 text files, one puzzle per line (the solve-text format)"),
         ],
         label: Label = None,
-        box: Annotated[
-            str | None,
-            Form(
-                pattern=BOX_PATTERN,
-                description="box shape ROWSxCOLS, e.g. 2x3 for 6x6 puzzles "
-                "(default: the usual one for each puzzle's size)",
-            ),
-        ] = None,
+        box: Box = None,
     ) -> Submitted:
         """Store text files of puzzles and queue each line to be solved as written (no
         recognition): results are one record per line, ``page`` being the line number."""
-        return store_and_queue(files, label, key_id, Step.INGEST_TEXT, _box_shape(box))
+        return submit(files, label, key_id, Step.INGEST_TEXT, box_shape(box))
 
     app.include_router(uploads)
 
@@ -483,4 +401,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(path, media_type=media_type)
 
     mount_ui(app, artifacts)
+    mount_send(app, submit)
     return app

@@ -16,8 +16,9 @@ A client that sent ``Expect: 100-continue`` is never asked for the body (uvicorn
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import Depends, HTTPException, Request, Response
 from fastapi.concurrency import run_in_threadpool
@@ -76,25 +77,68 @@ def _checked_key(
 ApiKeyId = Annotated[int, Depends(api_key)]
 
 
+def _before_body(
+    route: APIRoute, check: Callable[[Request], Awaitable[None]]
+) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+    """``route``'s handler, run only once ``check`` passed; a refusal is answered before a byte
+    of the body is read, and the connection closed rather than drained."""
+    read_body_and_answer = APIRoute.get_route_handler(route)
+
+    async def handler(request: Request) -> Response:
+        try:
+            await check(request)
+        except HTTPException as refused:
+            raise HTTPException(
+                refused.status_code,
+                refused.detail,
+                headers={**(refused.headers or {}), "Connection": "close"},
+            ) from None
+        return await read_body_and_answer(request)
+
+    return handler
+
+
 class KeyBeforeBody(APIRoute):
     """A route that checks the caller's key (as ``api_key`` does) before its body is read."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        read_body_and_answer = super().get_route_handler()
-
-        async def handler(request: Request) -> Response:
+        async def check(request: Request) -> None:
             credentials, cookie = await _bearer(request), await _cookie(request)
-            try:
-                request.state.key_id = await run_in_threadpool(
-                    _checked_key, request, credentials, cookie
-                )
-            except HTTPException as refused:
-                # The body is never read: close the connection rather than drain it.
-                raise HTTPException(
-                    refused.status_code,
-                    refused.detail,
-                    headers={**(refused.headers or {}), "Connection": "close"},
-                ) from None
-            return await read_body_and_answer(request)
+            request.state.key_id = await run_in_threadpool(
+                _checked_key, request, credentials, cookie
+            )
 
-        return handler
+        return _before_body(self, check)
+
+
+def same_origin(request: Request) -> bool:
+    """Whether a request comes from a page of this origin, as far as the browser says (OWASP's
+    fetch metadata): its ``Sec-Fetch-Site`` is ``same-origin``; without that header (older
+    browsers), its ``Origin`` names this host or is absent or ``null`` (which a page of this
+    origin sends too: the pages' ``Referrer-Policy: no-referrer`` makes a form's origin
+    ``null``), and the form's token decides."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        return site == "same-origin"
+    origin = request.headers.get("origin")
+    if origin is None or origin == "null":
+        return True
+    return urlsplit(origin).netloc == request.headers.get("host", "")
+
+
+class PageFormBeforeBody(APIRoute):
+    """A form of the pages that may carry a large body (the send form): refused before its
+    body is read when another site's page sent it (403) or without a logged-in key (401).
+    The form's token (``api.ui``) is checked once the body is read."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        async def check(request: Request) -> None:
+            if not same_origin(request):
+                raise HTTPException(403, "a form sent from another site is refused")
+            cookie = await _cookie(request)
+            key_id = await run_in_threadpool(key_id_of, request, cookie) if cookie else None
+            if key_id is None:
+                raise HTTPException(401, "log in again: the key is unknown or revoked")
+            request.state.key_id = key_id
+
+        return _before_body(self, check)

@@ -15,6 +15,12 @@ class Problem(BaseModel):
 
 class SubmittedFile(BaseModel):
     name: str = Field(description="the file's base name, as the results' `source` shows it")
+    error_code: str | None = Field(
+        default=None,
+        description="why the file will not be read (docs/errors.md), null if it is queued: "
+        "it is recorded as failed beside the others",
+    )
+    message: str | None = Field(default=None, description="the reason, for a person")
 
 
 class Submitted(BaseModel):

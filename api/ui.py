@@ -2,11 +2,12 @@
 verdict or by what needs a person's look), and a puzzle's board with its readings, where a
 cell can be corrected.
 
-Pages are rendered on the server (Jinja2, ``api/templates/``); one small script
-(``api/static/review.js``) moves round the grid by keyboard and sends corrections to the API's
-own ``PATCH /puzzles/{id}/cells/{row}/{col}``, then follows ``GET /puzzles/{id}`` until the
-new verdict is in. The login keeps the API key in an HttpOnly cookie (``api.auth``), so the
-pages and the script's calls are the key's, as any API client's.
+The send forms of ``/ui/`` are in ``api.ui_send``. Pages are rendered on the server (Jinja2,
+``api/templates/``); one small script (``api/static/review.js``) moves round the grid by
+keyboard and sends corrections to the API's own ``PATCH /puzzles/{id}/cells/{row}/{col}``,
+then follows ``GET /puzzles/{id}`` until the new verdict is in. The login keeps the API key
+in an HttpOnly cookie (``api.auth``), so the pages and the script's calls are the key's, as
+any API client's.
 
 Everything a page shows is escaped (autoescape on every template); the pages hold no inline
 script, style or handler, so the policy of ``api.headers`` runs nothing else. The login and
@@ -28,15 +29,17 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader
+from sqlalchemy.orm import Session
 
 from api.auth import KEY_COOKIE, UI_HEADER, key_id_of
 from api.deps import Db, owned_batch, owned_puzzle, public_puzzle_ids
 from reports.book_report import LOW_CONFIDENCE
-from reports.review import needs_review, review_reasons
+from reports.review import review_reasons
 from store.artifacts import Artifacts
 from store.corrections import correction_history, latest_corrections
-from store.models import Puzzle
+from store.models import Batch, Puzzle
 from store.progress import batches_of_key, stage_progress
+from store.progress_token import batch_progress
 from store.results import puzzle_result, result_records
 
 HERE = Path(__file__).parent
@@ -68,7 +71,7 @@ def _ui_key(request: Request) -> int:
 KeyId = Annotated[int, Depends(_ui_key)]
 
 
-def _page(request: Request, template: str, **context: Any) -> HTMLResponse:
+def page(request: Request, template: str, **context: Any) -> HTMLResponse:
     """A page, with the form token its login or logout form sends (a new one if the browser
     has none yet)."""
     token = request.cookies.get(FORM_COOKIE)
@@ -93,7 +96,7 @@ def _set_cookie(request: Request, response: Response, name: str, value: str) -> 
     )
 
 
-def _check_form_token(request: Request, token: str) -> None:
+def check_form_token(request: Request, token: str) -> None:
     """403 unless the form's token is the browser's own: a form posted from another site
     (login or logout forced on the user) has none."""
     expected = request.cookies.get(FORM_COOKIE) or ""
@@ -117,7 +120,7 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
         next: Annotated[str, Query(max_length=2000)] = "/ui/",
         failed: bool = False,
     ) -> HTMLResponse:
-        return _page(request, "login.html.j2", next=_local(next), failed=failed)
+        return page(request, "login.html.j2", next=_local(next), failed=failed)
 
     @router.post("/login")
     def login(
@@ -126,7 +129,7 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
         form_token: FormToken = "",
         next: Annotated[str, Form(max_length=2000)] = "/ui/",
     ) -> RedirectResponse:
-        _check_form_token(request, form_token)
+        check_form_token(request, form_token)
         if key_id_of(request, key.strip()) is None:
             return RedirectResponse(
                 f"/ui/login?failed=true&next={quote(_local(next))}", status_code=303
@@ -137,7 +140,7 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
 
     @router.post("/logout")
     def logout(request: Request, form_token: FormToken = "") -> RedirectResponse:
-        _check_form_token(request, form_token)
+        check_form_token(request, form_token)
         response = RedirectResponse("/ui/login", status_code=303)
         response.delete_cookie(KEY_COOKIE, path="/")
         return response
@@ -149,7 +152,7 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
             {"batch": batch, "finished": done, "stages": stage_progress(db, batch.id)}
             for batch, done in rows
         ]
-        return _page(request, "batches.html.j2", batches=listed, total=total)
+        return page(request, "batches.html.j2", batches=listed, total=total)
 
     @router.get("/batches/{batch_id}")
     def batch_page(
@@ -161,32 +164,43 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
         review: bool = False,
     ) -> HTMLResponse:
         batch = owned_batch(db, batch_id, key_id)
-        public = public_puzzle_ids(db, batch)
-        grids = [r for r in result_records(db, batch.id) if r.get("puzzle_id") is not None]
+        grids, not_read = _outcomes(db, batch)
         shown = [
-            {**r, "public_id": public[r["puzzle_id"]], "reasons": review_reasons(r)}
+            r
             for r in grids
-            if (verdict is None or r["status"] == verdict) and (not review or needs_review(r))
+            if (verdict is None or r["status"] == verdict) and (not review or r["reasons"])
         ]
-        return _page(
+        return page(
             request,
             "batch.html.j2",
             batch=batch,
             puzzles=shown,
+            not_read=not_read,
             total=len(grids),
             verdict=verdict,
             review=review,
             verdicts=VERDICTS,
             stages=stage_progress(db, batch.id),
+            finished=batch_progress(db, batch.id).finished,
         )
 
+    @router.get("/batches/{batch_id}/grids")
+    def batch_grids(request: Request, batch_id: UUID, key_id: KeyId, db: Db) -> HTMLResponse:
+        """The batch's grids as the send form's script shows them while the batch runs: those
+        that need review first, each solved one with its render; and the files and pages
+        that could not be read, with their reasons."""
+        batch = owned_batch(db, batch_id, key_id)
+        grids, not_read = _outcomes(db, batch)
+        grids.sort(key=lambda r: not r["reasons"])  # stable: input order within each
+        return page(request, "_grids.html.j2", grids=grids, not_read=not_read)
+
     @router.get("/puzzles/{puzzle_id}")
-    def puzzle_page(request: Request, puzzle_id: UUID, key_id: KeyId, db: Db) -> HTMLResponse:
+    def puzzlepage(request: Request, puzzle_id: UUID, key_id: KeyId, db: Db) -> HTMLResponse:
         puzzle, batch = owned_puzzle(db, puzzle_id, key_id)
         record = puzzle_result(db, puzzle.id)
         assert record is not None  # it was just found
         board = _board(puzzle, artifacts)
-        return _page(
+        return page(
             request,
             "puzzle.html.j2",
             batch=batch,
@@ -200,6 +214,21 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
 
     app.include_router(router)
     app.mount("/ui/static", StaticFiles(directory=HERE / "static"), name="ui-static")
+
+
+def _outcomes(db: Session, batch: Batch) -> tuple[list[dict], list[dict]]:
+    """The batch's grids (with their public id and what makes them need review), and the
+    records of files and pages that gave no grid (failed, or no grid found), in input order."""
+    public = public_puzzle_ids(db, batch)
+    grids, not_read = [], []
+    for record in result_records(db, batch.id):
+        if record.get("puzzle_id") is None:
+            if record["status"] != "pending":
+                not_read.append(record)
+            continue
+        public_id = public[record["puzzle_id"]]
+        grids.append({**record, "public_id": public_id, "reasons": review_reasons(record)})
+    return grids, not_read
 
 
 def _board(puzzle: Puzzle, artifacts: Artifacts) -> dict[str, Any] | None:

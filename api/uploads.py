@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from fastapi import HTTPException, UploadFile
+from fastapi import UploadFile
 
 from pipeline.errors import SudokuBatchError, UnreadableInput, UnsupportedInput
 from pipeline.ingest.walk import READABLE_SUFFIXES, suffix
@@ -31,11 +31,11 @@ def base_name(filename: str | None) -> str:
     return name.strip() or "upload"
 
 
-def check_size(upload: UploadFile, max_bytes: int) -> None:
+def size_refusal(upload: UploadFile, max_bytes: int) -> str | None:
+    """Why an upload is over the size limit (``MAX_FILE_MB``), or None."""
     if upload.size is not None and upload.size > max_bytes:
-        raise HTTPException(
-            413, f"{base_name(upload.filename)} is larger than {max_bytes // 2**20} MB"
-        )
+        return f"{base_name(upload.filename)} is larger than {max_bytes // 2**20} MB (MAX_FILE_MB)"
+    return None
 
 
 def _head(upload: UploadFile, size: int = 16) -> bytes:
@@ -63,7 +63,8 @@ def not_media(upload: UploadFile, name: str) -> SudokuBatchError:
     return UnsupportedInput(message)
 
 
-def check_text(upload: UploadFile) -> None:
-    """Text (no NUL byte in its first KiB); else 415."""
+def text_refusal(upload: UploadFile) -> str | None:
+    """Why an upload is no text (a NUL byte in its first KiB), or None."""
     if b"\x00" in _head(upload, 1024):
-        raise HTTPException(415, f"{base_name(upload.filename)} is not a text file")
+        return f"{base_name(upload.filename)} is not a text file"
+    return None

@@ -299,3 +299,9 @@ def wait_until(condition: Callable[[], object], limit: float, what: str, interva
         if time.monotonic() > deadline:
             pytest.fail(f"gave up waiting for {what}")
         time.sleep(interval)
+
+
+# The review pages' browser stack, one for the whole run, whichever modules use it.
+from tests.integration import browser_stack  # noqa: E402
+
+stack, browser, screenshots = browser_stack.stack, browser_stack.browser, browser_stack.screenshots

@@ -4,15 +4,11 @@ through Debian's chromedriver) logs in with a key, finds a puzzle that is unsolv
 one digit was misread, corrects it by keyboard alone and sees it solved; and opens pages
 holding markup in a file name, a batch label and a crafted login link, none of which runs.
 
-Screenshots of the pages are kept in ``$SUDOKU_BATCH_TEST_ARTIFACTS`` if set, else under
-pytest's tmp path (``review-screenshots``).
+The stack, the browser and where screenshots go: ``browser_stack``.
 """
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -26,21 +22,15 @@ from sqlalchemy.orm import Session, sessionmaker
 from pipeline.board import CellKind
 from pipeline.grid import GridShape
 from pipeline.reading import BoardReading, CellReading, RecognisedBoard
-from settings import Settings
 from store import load
 from store.artifacts import Artifacts
 from store.db import transaction
 from store.handover import Step
-from store.keys import create_key
 from store.models import Batch, CellCorrection, Puzzle
 from store.record import record_reading
 from synth.unique import unique_puzzle
+from tests.integration.browser_stack import BATCH_LIMIT, PAGE_LIMIT, Stack
 from tests.integration.conftest import (
-    RUN_ID,
-    Service,
-    free_port,
-    image_worker,
-    settings_env,
     wait_until,
 )
 from tests.integration.test_end_to_end import page_of
@@ -49,84 +39,9 @@ from workers.publish import hand_over
 
 pytestmark = pytest.mark.services
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-CLI = [sys.executable, "-m", "sudoku_batch.cli"]
-# Bounds against a hang, not expectations.
-START_LIMIT = 60.0
-BATCH_LIMIT = 150.0
-PAGE_LIMIT = 60.0
 # The solver doubts only the least confident givens (pipeline.solve.reconcile); this many
 # are read unsure, so the misread digit, read surer than they, is never doubted.
 UNSURE_GIVENS = 12
-
-
-@dataclass
-class Stack:
-    settings: Settings
-    url: str
-    key: str
-    services: list[Service]
-
-    def logs(self) -> str:
-        return "\n".join(f"--- {s.name} ---\n{s.log_tail()}" for s in self.services)
-
-
-@pytest.fixture(scope="module")
-def stack(
-    make_settings: Callable[[str], Settings],
-    sessions: sessionmaker[Session],
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[Stack]:
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.skip("needs Debian's chromium and chromium-driver")
-    settings = make_settings("review")
-    env = {**settings_env(settings), "OMP_NUM_THREADS": "1"}
-    logs = tmp_path_factory.mktemp("review-logs")
-    port = free_port()
-    with transaction(sessions) as db:
-        key = create_key(db, f"reviewer-{RUN_ID}")
-    services = []
-    try:
-        services.append(image_worker(f"review-{RUN_ID}@localhost", env, logs))
-        services.append(Service("api", [*CLI, "api", f"--port={port}"], env, logs))
-        stack = Stack(settings, f"http://127.0.0.1:{port}", key, services)
-        wait_until(lambda: _healthy(stack), START_LIMIT, "the API and the broker")
-        yield stack
-    finally:
-        for service in services:
-            service.stop()
-
-
-def _healthy(stack: Stack) -> bool:
-    for service in stack.services:
-        if not service.alive():
-            pytest.fail(f"{service.name} exited early:\n{stack.logs()}")
-    try:
-        return httpx.get(f"{stack.url}/health", timeout=5).is_success
-    except httpx.HTTPError:
-        return False  # still starting
-
-
-@pytest.fixture
-def screenshots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("SUDOKU_BATCH_TEST_ARTIFACTS") or tmp_path) / "review-screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture
-def browser() -> Iterator:
-    webdriver = pytest.importorskip("selenium.webdriver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--window-size=1280,1100"):
-        options.add_argument(argument)
-    # The driver's path given, Selenium Manager never looks for (or downloads) one.
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(CHROMEDRIVER))
-    driver.implicitly_wait(0)
-    yield driver
-    driver.quit()
 
 
 @dataclass(frozen=True)
