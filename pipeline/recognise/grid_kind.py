@@ -21,6 +21,10 @@ SURE_NUMBER = 0.9
 # of them, hold such numbers: a Sudoku misread in a cell or two is still a Sudoku.
 MIN_BEYOND = 3
 MIN_BEYOND_SHARE = 0.25
+# Or when at least this share of its printed cells read as no one symbol, sure neither as a
+# digit of the grid nor as a number: the lattice cuts across what is printed (several numbers
+# or words in a cell, as when a calendar's lattice is taken for a smaller square one).
+MIN_UNREADABLE_SHARE = 0.5
 # A lattice corner this far outside the image, in cells, leaves cells out of the picture (a grid
 # whose border lies on the image's edge is still whole: photos are framed that tight).
 OUTSIDE_CELLS = 0.5
@@ -41,17 +45,36 @@ def numbers_beyond(size: int, numbers: Sequence[NumberReading]) -> list[NumberRe
     return [n for n in numbers if n.value > size and n.confidence >= SURE_NUMBER]
 
 
-def other_reason(size: int, printed: int, numbers: Sequence[NumberReading]) -> str | None:
+def other_reason(
+    size: int, printed: int, numbers: Sequence[NumberReading], sure_digits: int | None = None
+) -> str | None:
     """Why a grid of ``printed`` printed cells, read as ``numbers``, is no Sudoku; None: it
-    may be one."""
+    may be one. ``sure_digits``: how many of the same cells read at ``SURE_NUMBER`` or more
+    as one of the grid's own symbols (None: not known)."""
     beyond = numbers_beyond(size, numbers)
     if len(beyond) < MIN_BEYOND or len(beyond) < MIN_BEYOND_SHARE * printed:
-        return None
+        return _unreadable_reason(size, printed, numbers, sure_digits)
     example = max(beyond, key=lambda n: n.value)
     return (
         f"not a Sudoku: {len(beyond)} of its {printed} printed cells hold numbers beyond "
         f"{size} (r{example.row + 1}c{example.col + 1} reads {example.value}); a hints "
         "(solving order) grid, a number table or a calendar"
+    )
+
+
+def _unreadable_reason(
+    size: int, printed: int, numbers: Sequence[NumberReading], sure_digits: int | None
+) -> str | None:
+    if sure_digits is None:
+        return None
+    sure_numbers = sum(1 for n in numbers if n.confidence >= SURE_NUMBER)
+    unreadable = printed - max(sure_digits, sure_numbers)
+    if unreadable < MIN_BEYOND or unreadable < MIN_UNREADABLE_SHARE * printed:
+        return None
+    return (
+        f"not a Sudoku: {unreadable} of its {printed} printed cells read as no one symbol of "
+        f"a {size}x{size} grid nor as one number (several numbers or words in a cell); a "
+        "calendar or a table whose lattice was taken for a smaller grid"
     )
 
 

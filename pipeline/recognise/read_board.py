@@ -13,6 +13,7 @@ from pipeline.board import BoardImage, CellImage, CellKind
 from pipeline.reading import BoardReading, CellReading, RecognisedBoard, printed_symbols
 from pipeline.recognise.glyphs import Glyph, board_glyphs
 from pipeline.recognise.grid_kind import (
+    SURE_NUMBER,
     NumberReading,
     damage_reason,
     fragment_reason,
@@ -76,7 +77,12 @@ def _numbers_reason(recognised: RecognisedBoard, engine: OcrEngine) -> str | Non
         NumberReading(row, col, reading.digit, reading.confidence)
         for (row, col), reading in zip(given, readings, strict=True)
     ]
-    return other_reason(recognised.board.shape.size, len(given), numbers)
+    sure = sum(
+        1
+        for cell in recognised.reading.cells
+        if cell.kind is CellKind.GIVEN and (cell.confidence or 0.0) >= SURE_NUMBER
+    )
+    return other_reason(recognised.board.shape.size, len(given), numbers, sure)
 
 
 def _other(recognised: RecognisedBoard, reason: str) -> RecognisedBoard:
