@@ -500,7 +500,8 @@ class Solution(Base):
     )
     verdict: Mapped[str] = mapped_column(
         String(20),
-        comment="solved, unsolvable, multiple_solutions, timeout or invalid (givens clash)",
+        comment="solved, unsolvable, multiple_solutions, timeout, invalid (givens clash) or "
+        "not_sudoku (another grid: not solved)",
     )
     grid: Mapped[list[Any] | None] = mapped_column(
         comment="the solution, rows of digits (null blocked); with multiple_solutions, one"

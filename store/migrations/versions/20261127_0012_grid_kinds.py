@@ -89,6 +89,12 @@ COMMENTS = {
         "pending, read, then solved, unsolvable, multiple_solutions, timeout, failed, or "
         "not_sudoku (another grid: no verdict)",
     ),
+    ("solutions", "verdict"): (
+        sa.String(length=20),
+        "solved, unsolvable, multiple_solutions, timeout or invalid (givens clash)",
+        "solved, unsolvable, multiple_solutions, timeout, invalid (givens clash) or not_sudoku "
+        "(another grid: not solved)",
+    ),
     ("puzzles", "role"): (
         sa.String(length=10),
         "puzzle, or answer (a grid printed with every cell filled)",
@@ -126,7 +132,7 @@ def _comment(after: bool) -> None:
             table,
             column,
             existing_type=type_,
-            existing_nullable=column != "status",
+            existing_nullable=column == "role",
             comment=now if after else before,
             existing_comment=before if after else now,
         )
