@@ -73,8 +73,19 @@ def _unreadable_reason(
         return None
     return (
         f"not a Sudoku: {unreadable} of its {printed} printed cells read as no one symbol of "
-        f"a {size}x{size} grid nor as one number (several numbers or words in a cell); a "
-        "calendar or a table whose lattice was taken for a smaller grid"
+        f"a {size}x{size} grid nor as one number (several numbers or words in a cell): a "
+        "calendar or a table, or a grid larger than the 25x25 supported, whose lattice was "
+        "taken for a smaller grid"
+    )
+
+
+def size_reason(size: int, parts: int) -> str:
+    """Why a lattice measured as ``size`` cells a side, each cut into ``parts`` by further
+    lines (``pipeline.vision.lattice.cell_parts``), is no grid read here."""
+    true_size = size * parts
+    return (
+        f"not a supported Sudoku: a {true_size}x{true_size} grid (its lines were first "
+        f"measured as a {size}x{size}); sizes up to 25x25 are read"
     )
 
 

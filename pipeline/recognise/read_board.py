@@ -18,6 +18,7 @@ from pipeline.recognise.grid_kind import (
     damage_reason,
     fragment_reason,
     other_reason,
+    size_reason,
 )
 from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 from pipeline.recognise.orientation import read_upright
@@ -25,6 +26,7 @@ from pipeline.recognise.remeasure import alternative_boards, contradicts
 from pipeline.recognise.turns import turn_board, turn_cell
 from pipeline.solve.encode import clashing_pairs
 from pipeline.vision.cells import classify_cells
+from pipeline.vision.lattice import cell_parts
 
 # The recogniser reads the whole cell interior, unstretched, better than a tight, contrast-
 # stretched digit box: on the wichtounet photos warped with their true corners
@@ -60,7 +62,10 @@ def recognise_board(
         return recognised
     beyond = _numbers_reason(recognised, engine)
     if beyond is not None:
-        return _other(recognised, beyond)
+        # Said as a size when the lattice is finer than measured (a 36x36 read as a 12x12).
+        parts = cell_parts(recognised.board.pixels, recognised.board.lattice)
+        size = recognised.board.shape.size
+        return _other(recognised, size_reason(size, parts) if parts > 1 else beyond)
     for other in alternative_boards(board):
         candidate = _read(other, classify_cells(other), engine)
         if not clashing_pairs(candidate.reading.puzzle()):

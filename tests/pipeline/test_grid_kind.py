@@ -32,3 +32,22 @@ def test_a_lattice_running_out_of_the_image_is_a_fragment() -> None:
     cut = square + np.array([0, 120], np.float32)  # the bottom row of cells below the image
     assert "fragment" in fragment_reason(cut, 9, (400, 400))
     assert fragment_reason(cut, 9, None) is None
+
+
+def test_a_36x36_is_said_to_be_beyond_the_sizes_read_never_read_as_a_12x12() -> None:
+    from pipeline.recognise.ocr.engines import DEFAULT_ENGINE, make_engine
+    from pipeline.recognise.read_board import recognise_board
+    from pipeline.vision.page_boards import rectify_page
+    from synth.other_grids import OtherGrid, draw_other_page
+
+    rng = np.random.default_rng(5)
+    cells = tuple(
+        tuple(str(rng.integers(1, 37)) if rng.random() < 0.3 else "" for _ in range(36))
+        for _ in range(36)
+    )
+    page, _ = draw_other_page([OtherGrid("big", cells, (6, 6))], rng, number=1, dpi=200)
+    engine = make_engine(DEFAULT_ENGINE)
+    (found,) = rectify_page(page)
+    reading = recognise_board(found.board, found.cells, engine).reading
+    assert reading.other_reason is not None
+    assert "36x36" in reading.other_reason and "up to 25x25" in reading.other_reason
