@@ -20,51 +20,28 @@ down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-# 0010's results view, and the page's damage after whether a person corrected the grid.
-RESULTS_VIEW = """
-CREATE VIEW results AS
-SELECT p.batch_id, pg.input_file_id, pg.id AS page_id, p.id AS puzzle_id,
-       pg.source, pg.page_number AS page, p.index_on_page AS "index", p.status,
-       CASE WHEN p.size <> 0 THEN {pair_size} END AS size,
-       CASE WHEN p.box_rows <> 0 THEN {pair_box} END AS box,
-       NULLIF(p.givens, {json_null}) AS givens,
-       NULLIF(s.grid, {json_null}) AS solution,
-       NULLIF(s.second_grid, {json_null}) AS second_solution,
-       p.lowest_confidence AS confidence, COALESCE(p.message, p.rating_reason) AS message,
-       p.error_code,
-       COALESCE(s.doubts, {empty_list}) AS doubts,
-       p.rotation, NULLIF(p.corners, {json_null}) AS corners, s.backend, s.render_path,
-       COALESCE((
-           SELECT {seconds_agg} FROM (
-               SELECT 'rectify' AS stage, r.seconds FROM stage_runs r
-               WHERE r.page_id = p.page_id
-               UNION ALL
-               SELECT r.stage, r.seconds FROM stage_runs r WHERE r.puzzle_id = p.id
-           ) AS runs
-       ), {empty_object}) AS seconds,
-       p.role, p.rating, COALESCE(NULLIF(p.techniques, {json_null}), {empty_list}) AS techniques,
-       p.level, p.printed_label, p.printed_number,
-       EXISTS (SELECT 1 FROM cell_corrections cc WHERE cc.puzzle_id = p.id) AS corrected,
-       pg.damaged
-FROM puzzles p
-JOIN pages pg ON pg.id = p.page_id
-LEFT JOIN solutions s ON s.puzzle_id = p.id
-UNION ALL
-SELECT pg.batch_id, pg.input_file_id, pg.id, NULL, pg.source, pg.page_number, NULL,
-       CASE WHEN pg.status = 'done' THEN 'no_grid' ELSE pg.status END,
-       {null}, {null}, {null}, {null}, {null}, NULL, pg.message, pg.error_code, {empty_list},
-       NULL, {null}, NULL, NULL, {null},
-       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, pg.damaged
-FROM pages pg
-WHERE NOT EXISTS (SELECT 1 FROM puzzles p WHERE p.page_id = pg.id)
-UNION ALL
-SELECT f.batch_id, f.id, NULL, NULL, f.name, NULL, NULL, 'failed',
-       {null}, {null}, {null}, {null}, {null}, NULL, f.message, f.error_code, {empty_list},
-       NULL, {null}, NULL, NULL, {null},
-       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, NULL
-FROM input_files f
-WHERE f.status = 'failed'
-"""
+# What 0010's results view gains: the page's damage, last, in each of its three parts.
+DAMAGED_COLUMNS = (
+    (
+        "cc.puzzle_id = p.id) AS corrected\n",
+        "cc.puzzle_id = p.id) AS corrected,\n       pg.damaged\n",
+    ),
+    ("NULL, NULL, NULL, {false}\nFROM pages", "NULL, NULL, NULL, {false}, pg.damaged\nFROM pages"),
+    (
+        "NULL, NULL, NULL, {false}\nFROM input_files",
+        "NULL, NULL, NULL, {false}, NULL\nFROM input_files",
+    ),
+)
+
+
+def results_view() -> str:
+    view = migration("0010").RESULTS_VIEW
+    for before, after in DAMAGED_COLUMNS:
+        if view.count(before) != 1:
+            raise RuntimeError(f"0010's results view has no single {before!r}")
+        view = view.replace(before, after)
+    return view
+
 
 # From store.models and store.results_view when this migration was written.
 OTHER_REASON_COMMENT = (
@@ -114,7 +91,7 @@ def upgrade() -> None:
     )
     op.add_column("pages", sa.Column("damaged", sa.Text(), nullable=True, comment=DAMAGED_COMMENT))
     _comment(after=True)
-    _views(RESULTS_VIEW, RESULTS_COMMENTS)
+    _views(results_view(), RESULTS_COMMENTS)
 
 
 def downgrade() -> None:
