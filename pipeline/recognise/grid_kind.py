@@ -25,6 +25,8 @@ MIN_BEYOND_SHARE = 0.25
 # digit of the grid nor as a number: the lattice cuts across what is printed (several numbers
 # or words in a cell, as when a calendar's lattice is taken for a smaller square one).
 MIN_UNREADABLE_SHARE = 0.5
+# The largest grid read (pipeline.vision.lattice.SIZES).
+MAX_SIZE = 25
 # A lattice corner this far outside the image, in cells, leaves cells out of the picture (a grid
 # whose border lies on the image's edge is still whole: photos are framed that tight).
 OUTSIDE_CELLS = 0.5
@@ -74,18 +76,24 @@ def _unreadable_reason(
     return (
         f"not a Sudoku: {unreadable} of its {printed} printed cells read as no one symbol of "
         f"a {size}x{size} grid nor as one number (several numbers or words in a cell): a "
-        "calendar or a table, or a grid larger than the 25x25 supported, whose lattice was "
-        "taken for a smaller grid"
+        "calendar or a table whose lattice was taken for a smaller grid"
     )
 
 
-def size_reason(size: int, parts: int) -> str:
-    """Why a lattice measured as ``size`` cells a side, each cut into ``parts`` by further
-    lines (``pipeline.vision.lattice.cell_parts``), is no grid read here."""
-    true_size = size * parts
+def crossed_reason(size: int, parts: int) -> str:
+    """Why a lattice measured as ``size`` cells a side, its cells cut into ``parts`` by further
+    lines (``pipeline.vision.lattice.cell_parts``), is no grid read here: a grid of more lines
+    than any size read (a 36x36, whose every third line makes a 12x12), or a table or calendar
+    whose lattice is no square grid."""
+    finer = size * parts
+    if finer > MAX_SIZE:
+        return (
+            f"not a supported Sudoku: a {finer}x{finer} grid (its lines were first measured "
+            f"as a {size}x{size}); sizes up to {MAX_SIZE}x{MAX_SIZE} are read"
+        )
     return (
-        f"not a supported Sudoku: a {true_size}x{true_size} grid (its lines were first "
-        f"measured as a {size}x{size}); sizes up to 25x25 are read"
+        f"not a Sudoku: further lines cross the cells of the {size}x{size} lattice measured "
+        "(a table or a calendar whose lines make no square grid)"
     )
 
 

@@ -15,10 +15,10 @@ from pipeline.recognise.glyphs import Glyph, board_glyphs
 from pipeline.recognise.grid_kind import (
     SURE_NUMBER,
     NumberReading,
+    crossed_reason,
     damage_reason,
     fragment_reason,
     other_reason,
-    size_reason,
 )
 from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 from pipeline.recognise.orientation import read_upright
@@ -49,8 +49,8 @@ def recognise_board(
 
     A lattice that is no Sudoku grid (``pipeline.recognise.grid_kind``) comes back with its
     reading's ``other_reason`` set: one on a damaged page, one whose cells run out of the
-    image, or one whose contradictory readings are numbers beyond its size when read as
-    numbers."""
+    image, or one whose readings contradict each other and whose cells are crossed by further
+    lines or, read as numbers, hold numbers beyond its size or no one symbol."""
     recognised = _read(board, cells, engine)
     location = board.location
     if location.page_damage is not None:
@@ -60,16 +60,16 @@ def recognise_board(
         return _other(recognised, fragment)
     if not contradicts(recognised.reading):
         return recognised
-    beyond = _numbers_reason(recognised, engine)
-    if beyond is not None:
-        # Said as a size when the lattice is finer than measured (a 36x36 read as a 12x12).
-        parts = cell_parts(recognised.board.pixels, recognised.board.lattice)
-        size = recognised.board.shape.size
-        return _other(recognised, size_reason(size, parts) if parts > 1 else beyond)
     for other in alternative_boards(board):
         candidate = _read(other, classify_cells(other), engine)
         if not clashing_pairs(candidate.reading.puzzle()):
             return candidate
+    parts = cell_parts(recognised.board.pixels, recognised.board.lattice)
+    if parts > 1:
+        return _other(recognised, crossed_reason(recognised.board.shape.size, parts))
+    beyond = _numbers_reason(recognised, engine)
+    if beyond is not None:
+        return _other(recognised, beyond)
     return recognised
 
 
