@@ -31,9 +31,9 @@ def image_damage(path: str, data: bytes | None, image_format: str | None) -> str
         return None
     tail = data[-TAIL_BYTES:] if data is not None else _tail(Path(path))
     if image_format == "JPEG" and not tail.rstrip(PADDING).endswith(JPEG_END):
-        return "the JPEG file is truncated (no end-of-image marker): the image is incomplete"
+        return "the JPEG file is truncated, with no end-of-image marker"
     if image_format == "PNG" and PNG_END not in tail:
-        return "the PNG file is truncated (no IEND chunk): the image is incomplete"
+        return "the PNG file is truncated, with no IEND chunk"
     return None
 
 
@@ -44,7 +44,7 @@ def pdf_page_damage(document, page) -> str | None:
     import pypdfium2.raw as pdfium_c
 
     if not pdfium_c.FPDF_DocumentHasValidCrossReferenceTable(document.raw):
-        return "the PDF is damaged (its cross-reference table had to be rebuilt)"
+        return "the PDF is damaged: its cross-reference table had to be rebuilt"
     for image in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2):
         assert isinstance(image, pypdfium2.PdfImage)
         filters = image.get_filters()
@@ -52,7 +52,7 @@ def pdf_page_damage(document, page) -> str | None:
             continue
         raw = bytes(image.get_data(decode_simple=False))
         if not _stream_complete(filters[0], raw):
-            return f"a {filters[0]} image stream of the page is broken: the page is incomplete"
+            return f"a {filters[0]} image stream of the page is broken"
     return None
 
 

@@ -120,4 +120,4 @@ def fragment_reason(
 
 def damage_reason(damaged: str) -> str:
     """Why a grid on a damaged page (``pipeline.ingest.damage``) is no puzzle to solve."""
-    return f"on a damaged page ({damaged}): the grid may be a fragment, so it is not solved"
+    return f"not solved, as it may be a fragment: the page is damaged ({damaged})"
