@@ -36,7 +36,7 @@ from pipeline.vision.lattice import cell_parts
 INTERIOR_TRIM = 0.1
 # What a cell is read as to see whether it holds a number no Sudoku of its size prints (a hints
 # grid's 57): every number of up to two digits.
-NUMBERS = {str(value): value for value in range(1, 100)}
+NUMBER_SYMBOLS = {str(value): value for value in range(1, 100)}
 
 
 def recognise_board(
@@ -77,7 +77,7 @@ def _numbers_reason(recognised: RecognisedBoard, engine: OcrEngine) -> str | Non
     """Why the board is no Sudoku, from its printed cells read as numbers of up to two digits
     (the symbols it was read with stop at its size); None: it may be one."""
     given = [(c.row, c.col) for c in recognised.reading.cells if c.kind is CellKind.GIVEN]
-    readings = engine.read_digits(cell_interiors(recognised.board, given), NUMBERS)
+    readings = engine.read_digits(cell_interiors(recognised.board, given), NUMBER_SYMBOLS)
     numbers = [
         NumberReading(row, col, reading.digit, reading.confidence)
         for (row, col), reading in zip(given, readings, strict=True)

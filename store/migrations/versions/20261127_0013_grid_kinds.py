@@ -4,8 +4,8 @@ a table, a fragment), whose status is then ``not_sudoku`` and role ``other``;
 ``damaged``; the comments naming statuses and roles say so (PostgreSQL only: SQLite keeps no
 comments).
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-11-27 12:45:00
 """
 
@@ -15,8 +15,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import context, op
 
-revision: str = "0012"
-down_revision: str | None = "0011"
+revision: str = "0013"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
