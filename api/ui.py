@@ -53,7 +53,16 @@ FORM_COOKIE = "sudoku_batch_form"
 LOCAL_PATH = re.compile(r"/ui/[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*")
 BATCHES_SHOWN = 100
 PLAIN_CELL_PX = 60  # a cell of the grid drawn when no board image is stored
-VERDICTS = ("solved", "unsolvable", "multiple_solutions", "timeout", "failed", "pending", "read")
+VERDICTS = (
+    "solved",
+    "unsolvable",
+    "multiple_solutions",
+    "timeout",
+    "not_sudoku",
+    "failed",
+    "pending",
+    "read",
+)
 
 
 class LoginNeeded(Exception):

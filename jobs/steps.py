@@ -18,7 +18,7 @@ import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind, RectifiedBoard
 from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
-from pipeline.book.facts import PuzzleFacts, puzzle_facts
+from pipeline.book.facts import PuzzleFacts, other_grid_facts, puzzle_facts
 from pipeline.grid import Puzzle
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, load_page
@@ -29,7 +29,7 @@ from pipeline.recognise.read_board import cell_interiors, recognise_board
 from pipeline.render import PageRegion, board_region, render_solution
 from pipeline.solve.backend import SatBackend
 from pipeline.solve.reconcile import solve_reading
-from pipeline.solve.result import PuzzleSolution, Verdict
+from pipeline.solve.result import PuzzleSolution, SolveResult, Verdict
 from pipeline.solve.solver import solve_puzzle
 from pipeline.vision.page_boards import rectify_page
 from store.artifacts import RENDER_JPEG_QUALITY, Artifacts, PageRef
@@ -56,6 +56,7 @@ class LoadedPage:
     width: int
     height: int
     seconds: float
+    damaged: str | None = None  # the decoder's warning (pipeline.ingest.damage); None: intact
 
 
 @dataclass
@@ -107,13 +108,14 @@ def load_page_step(
     """``keep_image``: also store the whole page (a 200 dpi book page is ~400 KB as JPEG, more
     than its grids' own images; what a render needs of it is stored by ``find_boards_step``)."""
     clock = Clock()
-    pixels = load_page(source, dpi, limits).pixels
+    loaded = load_page(source, dpi, limits)
+    pixels = loaded.pixels
     image_path = None
     if keep_image:
         image_path = artifacts.page_image(page)
         artifacts.write_image(image_path, pixels)
     height, width = pixels.shape[:2]
-    return LoadedPage(pixels, image_path, width, height, clock.seconds)
+    return LoadedPage(pixels, image_path, width, height, clock.seconds, loaded.damaged)
 
 
 def find_boards_step(
@@ -122,15 +124,17 @@ def find_boards_step(
     artifacts: Artifacts,
     captions: CaptionReader | None,
     store_regions: bool,
+    damaged: str | None = None,
 ) -> FoundBoards:
     """Raises ``NoGridFound`` (or ``LatticeNotFound``) when the page holds no board. The
     captions printed beside the boards ("Easy", "Puzzle 12") are read here, where the whole page
     and every board's place on it are at hand; ``captions`` None reads none.
     ``store_regions``: the solve step runs in another process, without the page, so store the
-    page region each board's render is drawn on (``Artifacts.board_region``)."""
+    page region each board's render is drawn on (``Artifacts.board_region``). ``damaged``:
+    the decoder's warning if the page's file is damaged (``LoadedPage.damaged``)."""
     clock = Clock()
     boards, image_paths = [], []
-    for index, found in enumerate(rectify_page(pixels)):
+    for index, found in enumerate(rectify_page(pixels, damaged)):
         image_paths.append(artifacts.board_image(page, index, upright=False))
         stored = artifacts.store_board(image_paths[-1], found.board.pixels)
         boards.append(replace(found, board=replace(found.board, pixels=stored)))
@@ -194,8 +198,13 @@ def solve_reading_step(
     printed_role: str | None = None,
 ) -> SolvedBoard:
     """A board's reading solved, not yet drawn. ``printed_role``: what the caption near the
-    board calls it (``Caption.role``)."""
+    board calls it (``Caption.role``). A grid read as no Sudoku (``reading.other_reason``) is
+    not solved: it gets no verdict and the role "other"."""
     clock = Clock()
+    if reading.other_reason is not None:
+        result = SolveResult(Verdict.NOT_SUDOKU, message=reading.other_reason)
+        solution = PuzzleSolution(reading.puzzle(), result)
+        return SolvedBoard(solution, None, clock.seconds, other_grid_facts())
     solution = solve_reading(reading, backend, timeout)
     facts = puzzle_facts(
         reading.puzzle(), solution.puzzle, solution.result, rating_seconds, printed_role

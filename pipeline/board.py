@@ -17,6 +17,7 @@ class PageImage:
     source: str  # the input path as given, or "archive.zip/inner/path"
     page: int  # 1-based
     pixels: np.ndarray = field(repr=False)
+    damaged: str | None = None  # the decoder's warning (pipeline.ingest.damage); None: intact
 
 
 @dataclass(frozen=True)
@@ -25,11 +26,15 @@ class BoardLocation:
 
     ``survey`` is the lattice that finding the board measured on its survey warp (see
     ``pipeline.vision.rectify.survey_board``) at exactly these corners, so rectifying need not
-    measure it again; None when the corners come from elsewhere.
+    measure it again; None when the corners come from elsewhere. ``page_size``: (height,
+    width) of the page it was found on, None when unknown; ``page_damage``: the decoder's
+    warning when that page's file is damaged (``pipeline.ingest.damage``).
     """
 
     corners: np.ndarray = field(repr=False)  # shape (4, 2), float32
     survey: Lattice | None = field(default=None, repr=False, compare=False)
+    page_size: tuple[int, int] | None = None
+    page_damage: str | None = None
 
 
 @dataclass(frozen=True)

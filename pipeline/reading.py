@@ -60,11 +60,13 @@ def symbol_of(value: int, symbols: str | None) -> str:
 @dataclass(frozen=True)
 class BoardReading:
     """Every cell of one board, read; ``symbols`` is how it prints digits above 9, when known
-    (``printed_symbols``)."""
+    (``printed_symbols``); ``other_reason``: why the lattice is no Sudoku grid
+    (``pipeline.recognise.grid_kind``), None when it is one."""
 
     shape: GridShape
     cells: tuple[CellReading, ...]
     symbols: str | None = None
+    other_reason: str | None = None
 
     def givens(self) -> Grid:
         n = self.shape.size

@@ -59,6 +59,7 @@ class BookReport:
     duplicates: list[GridSection]
     low_confidence: list[GridSection]
     unmatched_answers: list[GridSection]
+    others: list[dict[str, Any]]  # records of grids that are no Sudoku, listed apart
     sections: list[PageSection]
     to_fix: int
 
@@ -70,6 +71,7 @@ def build_report(session: Session, batch_id: int) -> BookReport:
     sections: list[PageSection] = []
     by_page: dict[tuple[str, int | None], PageSection] = {}
     grids: list[GridSection] = []
+    others = [record for record in records if record.get("role") == "other"]
     for record in records:
         key = (record["source"], record["page"])
         if key not in by_page:
@@ -81,6 +83,8 @@ def build_report(session: Session, batch_id: int) -> BookReport:
                 record["message"] if grid_less else None,
             )
             sections.append(by_page[key])
+        if record["index"] is not None and record.get("role") == "other":
+            continue  # no verdict to check: listed apart, never drawn
         if record["index"] is not None:
             grid = GridSection(record, grid_cells(record), fixes_of(record))
             by_page[key].grids.append(grid)
@@ -93,7 +97,7 @@ def build_report(session: Session, batch_id: int) -> BookReport:
         puzzle = by_id.get(findings.answer_for.get(grid.record["puzzle_id"]))
         if puzzle is not None:
             _mark_answer(grid, puzzle)
-    puzzles = [g for g in grids if g.record["role"] != "answer"]
+    puzzles = [g for g in grids if g.record["role"] != "answer"]  # others are not in grids
     return BookReport(
         batch_label=batch.label or f"batch {batch.id}",
         pages=len(sections),
@@ -108,6 +112,7 @@ def build_report(session: Session, batch_id: int) -> BookReport:
         duplicates=[g for g in grids if g.record["duplicate_of"]],
         low_confidence=[g for g in grids if _low_confidence(g.record)],
         unmatched_answers=[g for g in grids if g.record["puzzle_id"] in unmatched],
+        others=others,
         sections=sections,
         to_fix=sum(1 for g in grids if g.fixes),
     )

@@ -28,6 +28,7 @@ CORRECTABLE = (
     PuzzleStatus.MULTIPLE_SOLUTIONS,
     PuzzleStatus.TIMEOUT,
     PuzzleStatus.FAILED,
+    PuzzleStatus.NOT_SUDOKU,
 )
 
 
@@ -103,6 +104,8 @@ def correct_cell(
         new_digit=new.digit,
     )
     session.add(correction)
+    # A person correcting a cell takes the grid for a Sudoku, whatever the reader made of it.
+    puzzle.other_reason = None
     solve_again(session, puzzle)
     session.flush()
     return Correction(row, col, old, new, _key_name(session, api_key_id), correction.corrected_at)

@@ -81,8 +81,14 @@ def stored_board(session: Session, puzzle_id: int, artifacts: Artifacts) -> tupl
     puzzle = session.get_one(Puzzle, puzzle_id)
     if puzzle.board_image_path is None or puzzle.homography is None or puzzle.lattice is None:
         raise LookupError(f"puzzle {puzzle_id} has no stored board")
+    page = session.get_one(Page, puzzle.page_id)
+    page_size = None if page.height is None or page.width is None else (page.height, page.width)
     board = BoardImage(
-        location=BoardLocation(np.array(puzzle.corners, dtype=np.float32)),
+        location=BoardLocation(
+            np.array(puzzle.corners, dtype=np.float32),
+            page_size=page_size,
+            page_damage=page.damaged,
+        ),
         pixels=artifacts.read_image(puzzle.board_image_path),
         homography=np.array(puzzle.homography, dtype=np.float64),
         lattice=Lattice(
@@ -140,7 +146,7 @@ def stored_reading(session: Session, puzzle_id: int) -> BoardReading:
                 alternatives=tuple((int(d), float(p)) for d, p in cell.alternatives),
             )
         )
-    return BoardReading(shape=_shape(puzzle), cells=tuple(readings))
+    return BoardReading(_shape(puzzle), tuple(readings), other_reason=puzzle.other_reason)
 
 
 READING_COLUMNS = (Cell.row, Cell.col, Cell.kind, Cell.digit, Cell.confidence, Cell.alternatives)

@@ -112,7 +112,7 @@ class PageStatus(StrEnum):
 
 
 class PuzzleStatus(StrEnum):
-    """A puzzle's state; the last six are final and are the results file's ``status``."""
+    """A puzzle's state; the last seven are final and are the results file's ``status``."""
 
     PENDING = "pending"  # found and rectified, not yet read
     READ = "read"  # read, not yet solved
@@ -121,6 +121,8 @@ class PuzzleStatus(StrEnum):
     MULTIPLE_SOLUTIONS = "multiple_solutions"
     TIMEOUT = "timeout"
     FAILED = "failed"
+    # Another grid (a hints grid, a table, a calendar, a fragment): no verdict, role "other".
+    NOT_SUDOKU = "not_sudoku"
 
 
 class ApiKey(Base):
@@ -309,6 +311,11 @@ class Page(Handover, Base):
         String(40), comment="why it failed, as a code (docs/errors.md)"
     )
     message: Mapped[str | None] = mapped_column(Text, comment="why it failed, in words")
+    damaged: Mapped[str | None] = mapped_column(
+        Text,
+        comment="the decoder's warning when the file is damaged (a truncated image, a broken "
+        "PDF stream); null: decoded cleanly",
+    )
 
 
 class Puzzle(Handover, Base):
@@ -341,7 +348,8 @@ class Puzzle(Handover, Base):
         String(20),
         default=PuzzleStatus.PENDING,
         index=True,
-        comment="pending, read, then solved, unsolvable, multiple_solutions, timeout or failed",
+        comment="pending, read, then solved, unsolvable, multiple_solutions, timeout, failed, "
+        "or not_sudoku (another grid: no verdict)",
     )
     size: Mapped[int | None] = mapped_column(Integer, comment="N of an N x N grid")
     box_rows: Mapped[int | None] = mapped_column(Integer, comment="rows of one box")
@@ -376,7 +384,14 @@ class Puzzle(Handover, Base):
     message: Mapped[str | None] = mapped_column(Text, comment="why it is not solved, in words")
     # The book check (pipeline.book.facts), set with the solution.
     role: Mapped[str | None] = mapped_column(
-        String(10), index=True, comment="puzzle, or answer (a grid printed with every cell filled)"
+        String(10),
+        index=True,
+        comment="puzzle, answer (a grid printed with every cell filled), or other (no Sudoku)",
+    )
+    other_reason: Mapped[str | None] = mapped_column(
+        Text,
+        comment="why the grid is no Sudoku (a hints grid, a table, a fragment), as read; null: "
+        "it is one",
     )
     rating: Mapped[float | None] = mapped_column(
         Float,
@@ -485,7 +500,8 @@ class Solution(Base):
     )
     verdict: Mapped[str] = mapped_column(
         String(20),
-        comment="solved, unsolvable, multiple_solutions, timeout or invalid (givens clash)",
+        comment="solved, unsolvable, multiple_solutions, timeout, invalid (givens clash) or "
+        "not_sudoku (another grid: not solved)",
     )
     grid: Mapped[list[Any] | None] = mapped_column(
         comment="the solution, rows of digits (null blocked); with multiple_solutions, one"

@@ -51,6 +51,7 @@ PUZZLE_STATUS_OF_VERDICT = {
     Verdict.UNSOLVABLE: PuzzleStatus.UNSOLVABLE,
     Verdict.TIMEOUT: PuzzleStatus.TIMEOUT,
     Verdict.INVALID: PuzzleStatus.UNSOLVABLE,
+    Verdict.NOT_SUDOKU: PuzzleStatus.NOT_SUDOKU,
 }
 
 _DEFAULT_VERDICT_MESSAGES = {
@@ -58,6 +59,7 @@ _DEFAULT_VERDICT_MESSAGES = {
     Verdict.UNSOLVABLE: "the puzzle as read has no solution",
     Verdict.TIMEOUT: "the solver ran out of time before deciding",
     Verdict.INVALID: "the digits read clash, so the puzzle as read cannot be solved",
+    Verdict.NOT_SUDOKU: "not a Sudoku grid",
 }
 
 
@@ -229,13 +231,19 @@ def add_text_puzzles(
 
 
 def record_page_image(
-    session: Session, page_id: int, image_path: str | None, width: int, height: int
+    session: Session,
+    page_id: int,
+    image_path: str | None,
+    width: int,
+    height: int,
+    damaged: str | None = None,
 ) -> None:
-    """Where a loaded page's pixels were stored (None: not kept), and its size."""
+    """Where a loaded page's pixels were stored (None: not kept), its size, and the decoder's
+    warning if the file is damaged."""
     session.execute(
         update(Page)
         .where(Page.id == page_id)
-        .values(image_path=image_path, width=width, height=height)
+        .values(image_path=image_path, width=width, height=height, damaged=damaged)
         .returning(Page.id)
     ).one()
 
@@ -376,6 +384,7 @@ def record_readings(
         puzzle.givens = grid_json(reading.givens())
         puzzle.lowest_confidence = reading.lowest_confidence()
         puzzle.symbols = reading.symbols
+        puzzle.other_reason = reading.other_reason
         puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
         set_facts(puzzle, None)
 

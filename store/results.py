@@ -3,7 +3,8 @@
 One record per grid found, plus one per page where none was found (or that failed before its
 grids were known, or is still pending), plus one per input file that failed before its pages
 were listed (``page`` null). ``status`` is one of: solved, unsolvable, multiple_solutions,
-timeout, no_grid, failed, or pending while the batch is still running. A reading whose givens
+timeout, not_sudoku (another grid: no verdict), no_grid, failed, or pending while the batch
+is still running. A reading whose givens
 clash (verdict ``invalid``) is ``unsolvable`` with a message and ``error_code: "invalid"``.
 """
 

@@ -43,8 +43,8 @@ results = Table(
     Column(
         "status",
         String,
-        comment="solved, unsolvable, multiple_solutions, timeout, no_grid, failed; "
-        "pending or read while the batch runs",
+        comment="solved, unsolvable, multiple_solutions, timeout, not_sudoku (another grid: no "
+        "verdict), no_grid, failed; pending or read while the batch runs",
     ),
     Column("size", Json, comment="[rows, cols] of the grid"),
     Column("box", Json, comment="[box_rows, box_cols]"),
@@ -85,7 +85,8 @@ results = Table(
     Column(
         "role",
         String,
-        comment="puzzle, or answer (a grid printed with every cell filled); null without a grid",
+        comment="puzzle, answer (a grid printed with every cell filled), or other (no Sudoku); "
+        "null without a grid",
     ),
     Column(
         "rating", Float, comment="difficulty on the Sudoku Explainer scale; null: message says why"
@@ -98,6 +99,11 @@ results = Table(
         "corrected",
         Boolean,
         comment="whether a person corrected a cell of the grid (cell_corrections)",
+    ),
+    Column(
+        "damaged",
+        Text,
+        comment="the decoder's warning when the page's file is damaged; null: decoded cleanly",
     ),
 )
 
@@ -171,6 +177,7 @@ GRID_KEYS = (
     "printed_label",
     "printed_number",
     "corrected",
+    "damaged",
 )
 PUZZLE_ONLY_KEYS = ("rotation", "corners", "backend", "render_path", "seconds")
 NO_GRID_KEYS = tuple(key for key in GRID_KEYS if key not in PUZZLE_ONLY_KEYS)

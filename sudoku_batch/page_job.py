@@ -51,7 +51,8 @@ class BoardOutcome:
 class PageOutcome:
     """A page's step results (its pixels stay in the process that loaded it)."""
 
-    image: tuple[str | None, int, int] | None = None  # stored path (if kept), width, height
+    # stored path (if kept), width, height, the decoder's warning if the file is damaged
+    image: tuple[str | None, int, int, str | None] | None = None
     found: FoundBoards | None = None
     boards: list[BoardOutcome] = field(default_factory=list)
     error: SudokuBatchError | None = None
@@ -85,10 +86,10 @@ def process_page(
         loaded = load_page_step(
             source, page, artifacts, settings.dpi, settings.limits, settings.keep_intermediates
         )
-        outcome.image = (loaded.image_path, loaded.width, loaded.height)
+        outcome.image = (loaded.image_path, loaded.width, loaded.height, loaded.damaged)
         # The page stays in this process for the solve step: no page regions to store.
         outcome.found = find_boards_step(
-            loaded.pixels, page, artifacts, captions, store_regions=False
+            loaded.pixels, page, artifacts, captions, store_regions=False, damaged=loaded.damaged
         )
     except Exception as error:  # noqa: BLE001 - every failure is recorded, see _as_user_error
         outcome.error = _as_user_error(error, Stage.RECTIFY)

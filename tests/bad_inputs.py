@@ -25,6 +25,9 @@ from tests.conftest import REPO_ROOT
 
 EXAMPLES = REPO_ROOT / "examples"
 READ_BUT_NO_GRID = {"no_grid", "no_lattice"}
+# A damaged page that still decodes: any grid on it is read but never solved (it may be a
+# fragment).
+DAMAGED_GRID = "not_sudoku"
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,7 @@ def make_corpus(folder: Path, *, with_special_files: bool = True) -> Corpus:
     add("0-byte file", "empty.png", "unreadable_input")
     photo = (EXAMPLES / "photo.jpg").read_bytes()
     (bad / "truncated.jpg").write_bytes(photo[: len(photo) // 3])
-    add("truncated JPEG", "truncated.jpg", "unreadable_input", *READ_BUT_NO_GRID)
+    add("truncated JPEG", "truncated.jpg", "unreadable_input", DAMAGED_GRID, *READ_BUT_NO_GRID)
     (bad / "truncated.png").write_bytes(_png_bytes(np.full((300, 300, 3), 255, np.uint8))[:200])
     add("truncated PNG", "truncated.png", "unreadable_input")
     (bad / "text-as.png").write_text("this is not a picture\n")
@@ -80,7 +83,7 @@ def make_corpus(folder: Path, *, with_special_files: bool = True) -> Corpus:
     add("password-protected PDF", "encrypted.pdf", "encrypted")
     book = (EXAMPLES / "book.pdf").read_bytes()
     (bad / "truncated.pdf").write_bytes(book[: len(book) // 2])
-    add("truncated PDF", "truncated.pdf", "unreadable_input", *READ_BUT_NO_GRID)
+    add("truncated PDF", "truncated.pdf", "unreadable_input", DAMAGED_GRID, *READ_BUT_NO_GRID)
     (bad / "no-pages.pdf").write_bytes(_pdf_without_pages())
     add("0-page PDF", "no-pages.pdf", "unreadable_input")
     _pdf_page(bad / "huge-page.pdf", 14400, 14400)

@@ -99,6 +99,7 @@ def puzzle_record(
         "printed_label": puzzle.printed_label,
         "printed_number": puzzle.printed_number,
         "corrected": corrected,
+        "damaged": page.damaged,
     }
 
 
@@ -154,6 +155,7 @@ def _empty_grid_fields() -> dict[str, Any]:
         "printed_label": None,
         "printed_number": None,
         "corrected": False,
+        "damaged": None,
     }
 
 
@@ -164,6 +166,7 @@ def _page_record(page: Page) -> dict[str, Any]:
         "status": page.status if page.status != PageStatus.DONE else PageStatus.NO_GRID,
         "message": page.message,
         "error_code": page.error_code,
+        "damaged": page.damaged,
     }
 
 

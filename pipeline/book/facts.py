@@ -18,6 +18,7 @@ from pipeline.solve.result import SolveResult, Verdict
 class Role(StrEnum):
     PUZZLE = "puzzle"
     ANSWER = "answer"  # every cell printed: a solution on an answer page
+    OTHER = "other"  # no Sudoku: a hints grid, a table, a fragment (pipeline.recognise.grid_kind)
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,11 @@ def role_of(puzzle: Puzzle, printed_role: str | None = None) -> Role:
     if printed_role == Role.ANSWER and cells and printed >= MOSTLY_PRINTED * len(cells):
         return Role.ANSWER
     return Role.PUZZLE
+
+
+def other_grid_facts() -> PuzzleFacts:
+    """Another grid's: neither rated nor a copy of anything."""
+    return PuzzleFacts(Role.OTHER, None, (), "unrated", None, None, None)
 
 
 def puzzle_facts(

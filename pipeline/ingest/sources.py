@@ -32,6 +32,7 @@ from pipeline.errors import (
     error_for_code,
 )
 from pipeline.ingest import archive
+from pipeline.ingest.damage import image_damage, pdf_page_damage
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.pdf_cache import cached_document
 from pipeline.ingest.walk import (
@@ -118,10 +119,10 @@ def load_page(
     if source.refused or source.format in (PageFormat.UNSUPPORTED, PageFormat.UNREADABLE):
         raise source.error()
     if source.format is PageFormat.PDF:
-        pixels = _rasterise_pdf_page(source, dpi, limits)
+        pixels, damaged = _rasterise_pdf_page(source, dpi, limits)
     else:
-        pixels = _decode_image(source, limits)
-    return PageImage(source=source.source, page=source.page, pixels=pixels)
+        pixels, damaged = _decode_image(source, limits)
+    return PageImage(source.source, source.page, pixels, damaged)
 
 
 def _expand_found(found, limits: InputLimits) -> Iterator[PageSource]:
@@ -264,7 +265,8 @@ def _image_bytes(source: PageSource, limits: InputLimits) -> bytes | None:
     return archive.read_member(source.path, source.member, source.source, limits)
 
 
-def _decode_image(source: PageSource, limits: InputLimits) -> np.ndarray:
+def _decode_image(source: PageSource, limits: InputLimits) -> tuple[np.ndarray, str | None]:
+    """The pixels, and the decoder's warning when the file is damaged."""
     data = _image_bytes(source, limits)
     opened = io.BytesIO(data) if data is not None else source.path
     try:
@@ -272,8 +274,10 @@ def _decode_image(source: PageSource, limits: InputLimits) -> np.ndarray:
             if source.index:
                 image.seek(source.index)
             _check_size(source.source, image.size, limits)
+            damaged = image_damage(source.path, data, image.format)
             if source.index:  # later TIFF frames: Pillow decodes the one frame asked for
-                return np.ascontiguousarray(np.asarray(image.convert("RGB"))[:, :, ::-1])
+                rgb = np.asarray(image.convert("RGB"))
+                return np.ascontiguousarray(rgb[:, :, ::-1]), damaged
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as error:
         _unreadable_image(source.source, error)
     if data is None:
@@ -284,7 +288,7 @@ def _decode_image(source: PageSource, limits: InputLimits) -> np.ndarray:
         raise UnreadableInput(
             f"{source.source}: the file is not a readable image (damaged or truncated?)"
         )
-    return pixels
+    return pixels, damaged
 
 
 def _check_size(label: str, size: tuple[int, int], limits: InputLimits) -> None:
@@ -307,7 +311,10 @@ def _unreadable_image(label: str, error: Exception):
     ) from error
 
 
-def _rasterise_pdf_page(source: PageSource, dpi: int, limits: InputLimits) -> np.ndarray:
+def _rasterise_pdf_page(
+    source: PageSource, dpi: int, limits: InputLimits
+) -> tuple[np.ndarray, str | None]:
+    """The page's pixels, and the warning when its file or one of its streams is damaged."""
     import pypdfium2
 
     document = cached_document(
@@ -338,6 +345,7 @@ def _rasterise_pdf_page(source: PageSource, dpi: int, limits: InputLimits) -> np
         # A copy: the bitmap's buffer is freed with the bitmap, below.
         bgr = np.array(bitmap.to_numpy()[:, :, :3], order="C")
         bitmap.close()
+        damaged = pdf_page_damage(document, page)
     except pypdfium2.PdfiumError as error:
         raise UnreadableInput(
             f"{source.source} page {source.page}: cannot be rendered ({error})"
@@ -346,4 +354,4 @@ def _rasterise_pdf_page(source: PageSource, dpi: int, limits: InputLimits) -> np
         if page is not None:
             page.close()  # the document stays open: its pages must not pile up
     # pdfium hands out BGR(A) by default, which is OpenCV's order already.
-    return bgr
+    return bgr, damaged

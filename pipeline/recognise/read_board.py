@@ -4,6 +4,7 @@ say (pipeline.recognise.orientation decides which way up they are)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -11,12 +12,21 @@ import numpy as np
 from pipeline.board import BoardImage, CellImage, CellKind
 from pipeline.reading import BoardReading, CellReading, RecognisedBoard, printed_symbols
 from pipeline.recognise.glyphs import Glyph, board_glyphs
+from pipeline.recognise.grid_kind import (
+    SURE_NUMBER,
+    NumberReading,
+    crossed_reason,
+    damage_reason,
+    fragment_reason,
+    other_reason,
+)
 from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 from pipeline.recognise.orientation import read_upright
 from pipeline.recognise.remeasure import alternative_boards, contradicts
 from pipeline.recognise.turns import turn_board, turn_cell
 from pipeline.solve.encode import clashing_pairs
 from pipeline.vision.cells import classify_cells
+from pipeline.vision.lattice import cell_parts
 
 # The recogniser reads the whole cell interior, unstretched, better than a tight, contrast-
 # stretched digit box: on the wichtounet photos warped with their true corners
@@ -24,6 +34,9 @@ from pipeline.vision.cells import classify_cells
 # interiors of the same cells none. This share of the cell is trimmed from each side to drop the
 # grid lines.
 INTERIOR_TRIM = 0.1
+# What a cell is read as to see whether it holds a number no Sudoku of its size prints (a hints
+# grid's 57): every number of up to two digits.
+NUMBER_SYMBOLS = {str(value): value for value in range(1, 100)}
 
 
 def recognise_board(
@@ -32,15 +45,53 @@ def recognise_board(
     """The board turned upright, with every cell's reading in upright row-major order;
     ``cells`` are the board's cells as the rectify step sorted them. A board whose readings
     contradict its lattice is re-measured (``pipeline.recognise.remeasure``): then the board
-    returned holds the lattice whose readings fit, and its cells sorted anew."""
+    returned holds the lattice whose readings fit, and its cells sorted anew.
+
+    A lattice that is no Sudoku grid (``pipeline.recognise.grid_kind``) comes back with its
+    reading's ``other_reason`` set: one on a damaged page, one whose cells run out of the
+    image, or one whose readings contradict each other and whose cells are crossed by further
+    lines or, read as numbers, hold numbers beyond its size or no one symbol."""
     recognised = _read(board, cells, engine)
+    location = board.location
+    if location.page_damage is not None:
+        return _other(recognised, damage_reason(location.page_damage))
+    fragment = fragment_reason(location.corners, board.shape.size, location.page_size)
+    if fragment is not None:
+        return _other(recognised, fragment)
     if not contradicts(recognised.reading):
         return recognised
     for other in alternative_boards(board):
         candidate = _read(other, classify_cells(other), engine)
         if not clashing_pairs(candidate.reading.puzzle()):
             return candidate
+    parts = cell_parts(recognised.board.pixels, recognised.board.lattice)
+    if parts > 1:
+        return _other(recognised, crossed_reason(recognised.board.shape.size, parts))
+    beyond = _numbers_reason(recognised, engine)
+    if beyond is not None:
+        return _other(recognised, beyond)
     return recognised
+
+
+def _numbers_reason(recognised: RecognisedBoard, engine: OcrEngine) -> str | None:
+    """Why the board is no Sudoku, from its printed cells read as numbers of up to two digits
+    (the symbols it was read with stop at its size); None: it may be one."""
+    given = [(c.row, c.col) for c in recognised.reading.cells if c.kind is CellKind.GIVEN]
+    readings = engine.read_digits(cell_interiors(recognised.board, given), NUMBER_SYMBOLS)
+    numbers = [
+        NumberReading(row, col, reading.digit, reading.confidence)
+        for (row, col), reading in zip(given, readings, strict=True)
+    ]
+    sure = sum(
+        1
+        for cell in recognised.reading.cells
+        if cell.kind is CellKind.GIVEN and (cell.confidence or 0.0) >= SURE_NUMBER
+    )
+    return other_reason(recognised.board.shape.size, len(given), numbers, sure)
+
+
+def _other(recognised: RecognisedBoard, reason: str) -> RecognisedBoard:
+    return replace(recognised, reading=replace(recognised.reading, other_reason=reason))
 
 
 def _read(board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine) -> RecognisedBoard:

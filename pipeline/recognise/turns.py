@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
-from pipeline.board import BoardImage, BoardLocation, Lattice
+from pipeline.board import BoardImage, Lattice
 from pipeline.grid import GridShape
 
 
@@ -45,7 +47,7 @@ def _turn_once(board: BoardImage) -> BoardImage:
         box_lines=lattice.box_lines,
     )
     # The old top-right corner becomes the top-left one, and so on round.
-    location = BoardLocation(np.roll(board.location.corners, -1, axis=0))
+    location = replace(board.location, corners=np.roll(board.location.corners, -1, axis=0))
     return BoardImage(
         location,
         np.ascontiguousarray(np.rot90(board.pixels)),

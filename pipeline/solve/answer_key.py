@@ -2,9 +2,11 @@
 
 An answer is paired with a puzzle by printed number when both carry one and the number, with
 the label printed beside it ("Easy 12" and "Hard 12" are two puzzles), names exactly one puzzle
-and one answer; otherwise by consistency: the answer must agree with every given of exactly one
-still unpaired puzzle. An answer that fits several puzzles is reported as ambiguous rather than
-guessed, and one that fits none as unmatched. A paired answer is compared with the puzzle's
+and one answer, unless the answer contradicts that puzzle's givens while it fits another's (a
+number misread, or printed against the wrong grid); otherwise by consistency: the answer must
+agree with every given of exactly one still unpaired puzzle. An answer that fits several
+puzzles is reported as ambiguous rather than guessed (no pairing, so never a mismatch), and one
+that fits none as unmatched. A paired answer is compared with the puzzle's
 unique solution when there is one, else only with its givens (the wrong cells then are the
 givens the answer contradicts).
 """
@@ -81,6 +83,10 @@ def check_answer_key(puzzles: list[KeyPuzzle], answers: list[KeyAnswer]) -> Answ
         if answer.number is None or puzzle_numbers[key] != 1 or answer_numbers[key] != 1:
             continue  # no number, or one printed twice: left to the givens
         puzzle = by_number[key]
+        if not agrees_with_givens(puzzle.givens, answer.grid) and any(
+            agrees_with_givens(other.givens, answer.grid) for other in puzzles if other != puzzle
+        ):
+            continue  # the number read names a puzzle the givens rule out: the givens decide
         paired[answer.id] = (puzzle, "number")
         taken.add(puzzle.id)
 

@@ -14,6 +14,7 @@ class Verdict(StrEnum):
     UNSOLVABLE = "unsolvable"  # the givens admit no solution
     TIMEOUT = "timeout"  # the solver ran out of time before deciding
     INVALID = "invalid"  # the givens clash, or size/symbols are wrong
+    NOT_SUDOKU = "not_sudoku"  # no verdict: the grid is no Sudoku (pipeline.recognise.grid_kind)
 
 
 @dataclass(frozen=True)

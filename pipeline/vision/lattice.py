@@ -43,6 +43,9 @@ MID_CELL_COVERAGE = 0.75
 # ...in most rows (columns): a grid of smaller cells puts a line through the middle of every
 # one, while a crease or fold of the paper can run through one or two like a line.
 MID_CELL_SHARE = 0.5
+# Lines cutting a cell are looked for this far (share of a cell) inside its own lines, clear of
+# them however thick (``cell_parts``).
+INTERIOR_INSET = 0.15
 # Neighbouring interior lines must be this close (share of a cell) to one cell apart.
 MAX_GAP_DEVIATION = 0.25
 # A line's weight is summed within this share of a cell either side: all of a blurred thick
@@ -376,3 +379,26 @@ def _box_shape(
     if best is None or best[0] < MIN_BOX_CONTRAST:
         return None
     return best[1]
+
+
+def cell_parts(board_pixels: np.ndarray, lattice: Lattice) -> int:
+    """Into how many parts lines running most of the board cut the lattice's cells, in most
+    rows and columns of cells (1: the cells are whole). A grid of more lines than any
+    supported size (a 36x36) has a comb of a smaller size that fits it (a 12x12, every third
+    line), with the other lines through every cell."""
+    gray = (
+        board_pixels if board_pixels.ndim == 2 else cv2.cvtColor(board_pixels, cv2.COLOR_BGR2GRAY)
+    )
+    ink = ink_mask(gray)
+    darkness = _darkness(gray, min(gray.shape[:2]))
+    parts = []
+    for horizontal, lines in ((True, lattice.row_lines), (False, lattice.col_lines)):
+        coverage = _axis_evidence(ink, darkness, horizontal).coverage
+        counts = []
+        for top, bottom in zip(lines[:-1], lines[1:], strict=True):
+            inset = INTERIOR_INSET * (bottom - top)
+            inside = coverage[int(round(top + inset)) : int(round(bottom - inset)) + 1]
+            crossing = (inside >= MID_CELL_COVERAGE).astype(np.int8)
+            counts.append(int(np.count_nonzero(np.diff(crossing, prepend=0) == 1)))
+        parts.append(1 + int(np.median(counts)))
+    return min(parts)

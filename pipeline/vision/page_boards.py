@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from pipeline.board import RectifiedBoard
@@ -11,9 +13,10 @@ from pipeline.vision.find_boards import find_boards
 from pipeline.vision.rectify import rectify_board
 
 
-def rectify_page(pixels: np.ndarray) -> list[RectifiedBoard]:
+def rectify_page(pixels: np.ndarray, damaged: str | None = None) -> list[RectifiedBoard]:
     """Every Sudoku board on a page, rectified with its lattice and its cells sorted, in
-    reading order.
+    reading order; each board's location knows its page's size and ``damaged``, the
+    decoder's warning if the page's file is damaged.
 
     A candidate whose lattice cannot be measured is dropped (the locator errs towards
     candidates); a page with no board at all raises, so the page is recorded with the reason.
@@ -27,6 +30,8 @@ def rectify_page(pixels: np.ndarray) -> list[RectifiedBoard]:
     boards: list[RectifiedBoard] = []
     failures: list[LatticeNotFound] = []
     for location in locations:
+        page_size = (pixels.shape[0], pixels.shape[1])
+        location = replace(location, page_size=page_size, page_damage=damaged)
         try:
             board = rectify_board(pixels, location)
             boards.append(RectifiedBoard(board, tuple(classify_cells(board))))

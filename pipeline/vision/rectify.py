@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -40,7 +42,7 @@ def rectify_board(pixels: np.ndarray, location: BoardLocation) -> BoardImage:
         tuple(p * scale for p in survey.col_lines),
         survey.box_lines,
     )
-    bare = BoardLocation(location.corners)
+    bare = replace(location, survey=None)
     return straightened(pixels, BoardImage(bare, board, homography, lattice))
 
 

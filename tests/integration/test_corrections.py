@@ -258,3 +258,23 @@ def test_the_pages_need_a_login_and_show_only_the_keys_own_puzzles(
     stranger_key = stranger.headers["Authorization"].removeprefix("Bearer ")
     with TestClient(client.app, cookies={KEY_COOKIE: stranger_key}) as other:
         assert other.get(page).status_code == 404
+
+
+def test_correcting_a_grid_taken_for_another_kind_makes_it_a_puzzle_to_solve(
+    client: TestClient,
+    sessions: sessionmaker[Session],
+    misread: tuple[uuid.UUID, int, int],
+) -> None:
+    puzzle_id, col, digit = misread
+    with sessions.begin() as db:
+        db.execute(
+            update(Puzzle)
+            .where(Puzzle.public_id == puzzle_id)
+            .values(status="not_sudoku", role="other", other_reason="not a Sudoku: a test")
+        )
+    response = client.patch(f"/puzzles/{puzzle_id}/cells/0/{col}", json={"digit": digit})
+    assert response.status_code == 200, response.text
+    with sessions() as db:
+        puzzle = db.scalars(select(Puzzle).where(Puzzle.public_id == puzzle_id)).one()
+        assert puzzle.status == "read" and puzzle.other_reason is None
+        assert load.stored_reading(db, puzzle.id).other_reason is None

@@ -105,3 +105,20 @@ def test_an_answer_with_a_digit_left_unread_still_pairs_by_givens_and_names_that
     assert report.unmatched_answers == () and report.ambiguous_answers == ()
     failures = [(c.puzzle_id, c.answer_id, c.wrong_cells) for c in report.checks if not c.matches]
     assert failures == [("p2", "a2", (missed,))]
+
+
+def test_a_number_the_givens_rule_out_gives_way_to_the_givens_not_a_mismatch():
+    puzzles, answers = _book(3)
+    # The first two answers carry each other's numbers (misread, or printed so).
+    swapped = [
+        KeyAnswer("a0", 2, answers[0].grid),
+        KeyAnswer("a1", 1, answers[1].grid),
+        answers[2],
+    ]
+    report = check_answer_key(puzzles, swapped)
+    assert {(c.puzzle_id, c.answer_id, c.paired_by) for c in report.checks} == {
+        ("p0", "a0", "givens"),
+        ("p1", "a1", "givens"),
+        ("p2", "a2", "number"),
+    }
+    assert all(c.matches for c in report.checks)

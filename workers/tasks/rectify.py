@@ -43,9 +43,21 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
         with autocommit(runtime.sessions()) as session:
             # Stored first and on its own: a page with no grid still has its size (and its
             # image, if kept).
-            record_page_image(session, page_id, loaded.image_path, loaded.width, loaded.height)
+            record_page_image(
+                session,
+                page_id,
+                loaded.image_path,
+                loaded.width,
+                loaded.height,
+                loaded.damaged,
+            )
         found = find_boards_step(
-            loaded.pixels, page, artifacts, runtime.caption_reader(), store_regions=True
+            loaded.pixels,
+            page,
+            artifacts,
+            runtime.caption_reader(),
+            store_regions=True,
+            damaged=loaded.damaged,
         )
         with transaction(runtime.sessions()) as session:
             row = still_waiting(session, self.step, page_id)  # held: recorded without a re-read
