@@ -195,7 +195,7 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
         return page(request, "_grids.html.j2", grids=grids, not_read=not_read)
 
     @router.get("/puzzles/{puzzle_id}")
-    def puzzlepage(request: Request, puzzle_id: UUID, key_id: KeyId, db: Db) -> HTMLResponse:
+    def puzzle_page(request: Request, puzzle_id: UUID, key_id: KeyId, db: Db) -> HTMLResponse:
         puzzle, batch = owned_puzzle(db, puzzle_id, key_id)
         record = puzzle_result(db, puzzle.id)
         assert record is not None  # it was just found
