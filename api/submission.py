@@ -35,12 +35,13 @@ from workers.publish import hand_over
 
 logger = logging.getLogger(__name__)
 
+BOX_SHAPE = r"[1-9][0-9]?x[1-9][0-9]?"  # ROWSxCOLS, as ``box_shape`` reads it
 # PostgreSQL text holds no NUL character: refused here, not by the database.
 Label = Annotated[str | None, Form(max_length=200, pattern=r"^[^\x00]*$")]
 Box = Annotated[
     str | None,
     Form(
-        pattern=r"^[1-9][0-9]?x[1-9][0-9]?$",
+        pattern=f"^{BOX_SHAPE}$",
         description="box shape ROWSxCOLS, e.g. 2x3 for 6x6 puzzles "
         "(default: the usual one for each puzzle's size)",
     ),

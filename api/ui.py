@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 
 from api.auth import KEY_COOKIE, UI_HEADER, key_id_of
 from api.deps import Db, owned_batch, owned_puzzle, public_puzzle_ids
+from api.submission import BOX_SHAPE
 from reports.book_report import LOW_CONFIDENCE
 from reports.review import review_reasons
 from store.artifacts import Artifacts
@@ -161,7 +162,7 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
             {"batch": batch, "finished": done, "stages": stage_progress(db, batch.id)}
             for batch, done in rows
         ]
-        return page(request, "batches.html.j2", batches=listed, total=total)
+        return page(request, "batches.html.j2", batches=listed, total=total, box_pattern=BOX_SHAPE)
 
     @router.get("/batches/{batch_id}")
     def batch_page(
@@ -204,7 +205,7 @@ def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
         return page(request, "_grids.html.j2", grids=grids, not_read=not_read)
 
     @router.get("/puzzles/{puzzle_id}")
-    def puzzlepage(request: Request, puzzle_id: UUID, key_id: KeyId, db: Db) -> HTMLResponse:
+    def puzzle_page(request: Request, puzzle_id: UUID, key_id: KeyId, db: Db) -> HTMLResponse:
         puzzle, batch = owned_puzzle(db, puzzle_id, key_id)
         record = puzzle_result(db, puzzle.id)
         assert record is not None  # it was just found

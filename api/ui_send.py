@@ -22,7 +22,7 @@ from starlette.datastructures import UploadFile as StarletteUpload
 
 from api.auth import UI_HEADER, PageFormBeforeBody
 from api.schemas import Submitted
-from api.submission import Label, NothingReadable, Submission, box_shape
+from api.submission import BOX_SHAPE, Label, NothingReadable, Submission, box_shape
 from api.ui import FormToken, check_form_token, page
 from store.handover import Step
 
@@ -31,7 +31,7 @@ TYPED_NAME = "typed.txt"  # the name the text area's puzzles are stored and repo
 MAX_TYPED = 2**20
 # A file input left empty sends one part without a file name, which arrives as "".
 Chosen = Annotated[list[UploadFile | str], File()]
-OptionalBox = Annotated[str, Form(pattern=r"^([1-9][0-9]?x[1-9][0-9]?)?$")]
+OptionalBox = Annotated[str, Form(pattern=f"^({BOX_SHAPE})?$")]
 
 
 def _chosen(files: list[UploadFile | str]) -> list[StarletteUpload]:

@@ -50,14 +50,10 @@ def is_media(upload: UploadFile) -> bool:
     return (head[:4] == b"RIFF" and head[8:12] == b"WEBP") or head.startswith(SIGNATURES)
 
 
-def not_media_message(upload: UploadFile) -> str:
-    return f"{base_name(upload.filename)} is not an image, PDF or zip archive"
-
-
 def not_media(upload: UploadFile, name: str) -> SudokuBatchError:
     """Why an upload that is no image, PDF or zip fails, by the rule ``run`` applies to a
     file named outright: damaged if its name says it is one, else of a kind not read."""
-    message = f"{not_media_message(upload)} by its content"
+    message = f"{base_name(upload.filename)} is not an image, PDF or zip archive by its content"
     if suffix(name) in READABLE_SUFFIXES:
         return UnreadableInput(message)
     return UnsupportedInput(message)

@@ -23,7 +23,3 @@ def review_reasons(record: dict[str, Any]) -> list[str]:
             f"{len(doubts)} reading{'s' if len(doubts) != 1 else ''} doubted by the solver"
         )
     return reasons
-
-
-def needs_review(record: dict[str, Any]) -> bool:
-    return bool(review_reasons(record))

@@ -126,15 +126,7 @@ def _run_listed(
                 stopping,
             )
         for page, outcome in outcomes:
-            run.stopped_by = _storage_fault(outcome)
-            if run.stopped_by is None:
-                try:
-                    with sessions.begin() as session:
-                        _persist(session, page.page_id, outcome)
-                except Exception as error:
-                    run.stopped_by = output_storage_fault(error, options.out_dir)
-                    if run.stopped_by is None:
-                        raise
+            run.stopped_by = _persisted(sessions, page.page_id, outcome, options.out_dir)
             if run.stopped_by is not None:
                 _close(outcomes)  # pages running are stopped and stay unfinished
                 break
@@ -155,6 +147,24 @@ def _run_listed(
             raise
         raise type(fault)(f"{fault.message}; {RUN_AGAIN}") from error
     return run
+
+
+def _persisted(
+    sessions, page_id: int, outcome: PageOutcome, out_dir: Path
+) -> StorageUnavailable | None:
+    """Persist a page's outcome, unless the output folder's fault stopped it or stops its
+    writing: that fault, if any."""
+    fault = _storage_fault(outcome)
+    if fault is not None:
+        return fault
+    try:
+        with sessions.begin() as session:
+            _persist(session, page_id, outcome)
+    except Exception as error:
+        fault = output_storage_fault(error, out_dir)
+        if fault is None:
+            raise
+    return fault
 
 
 def _storage_fault(outcome: PageOutcome) -> StorageUnavailable | None:

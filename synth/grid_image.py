@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 from pipeline.board import CellKind
 from pipeline.grid import Puzzle
+from pipeline.reading import symbol_of
 from synth.fonts import font_path, load_font
 
 # How values above 9 are printed: "numbers" gives 10..16, "letters" gives A..G.
@@ -65,9 +66,7 @@ def cell_kind(value: int | None) -> CellKind:
 
 
 def label_text(value: int, labels: Labels) -> str:
-    if value <= 9 or labels == "numbers":
-        return str(value)
-    return chr(ord("A") + value - 10)
+    return symbol_of(value, labels)  # as the answer key prints a book's symbols
 
 
 def odd(width: float) -> int:

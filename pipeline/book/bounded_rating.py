@@ -6,10 +6,9 @@ The budget is given in seconds (``SUDOKU_BATCH_RATING_SECONDS``) and spent in wo
 (``pipeline.rating.budget``), ``UNITS_PER_SECOND`` to the second, so a rating stops at the same
 point on every machine and in both cores. The units are counted inside the technique, chain and
 search loops, so the budget holds in compiled code and for every size, with no signal and no
-helper thread. A unit is cheapest in the 25x25 search and dearest in the 9x9 chain tiers
-(``bench/rating_budget.py units``); ``UNITS_PER_SECOND`` is set a little under the compiled
-core's rate on the chains, so a budget of S seconds is at most about S seconds of its work (the
-pure core's chains take about 1.3 S, its 25x25 search 0.7 S). A wall-clock deadline of
+helper thread. A unit is dearest in the 9x9 chain tiers; ``UNITS_PER_SECOND`` is set a little
+under the compiled core's rate there, so a budget of S seconds is at most about S seconds of
+its work (each core's rates: docs/book_check.md, "The rater's budget"). A wall-clock deadline of
 ``BACKSTOP`` times the budget backs the units up, for a machine much slower or busier than the
 one measured: no rating holds its caller longer than that.
 """
@@ -23,8 +22,8 @@ from pipeline.rating import Rating, level_of, rate_puzzle
 from pipeline.rating.budget import Budget, BudgetExhausted
 
 DEFAULT_RATING_SECONDS = 2.0
-# bench/rating_budget.py units: the compiled core spends 3.3 million a CPU second on the 9x9
-# chain tiers, 6.6 on the 16x16s, 14 in the 25x25 search; the pure core 2.3, 4.1 and 4.3.
+# A little under the compiled core's units a CPU second on the 9x9 chain tiers
+# (bench/rating_budget.py units).
 UNITS_PER_SECOND = 3_000_000
 BACKSTOP = 2.0  # the wall-clock deadline, in budgets
 

@@ -35,9 +35,8 @@ import numpy as np
 from pipeline.grid import GridShape, Puzzle
 
 MAX_COLUMN_ORDERS = 100_000
-# About 0.4 s. The published sets of ../shared/data/puzzles need at most 71,055 (a hard 9x9; a
-# 25x25 at most 14,400); grids with next to no givens need more (a blank 9x9 1.7 million, a
-# blank 25x25 19 million, 8 s).
+# Far above what published grids need; only grids with next to no givens pass it (figures:
+# docs/book_check.md).
 MAX_FORM_CELLS = 1_000_000
 
 
