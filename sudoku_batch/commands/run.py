@@ -73,6 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from sudoku_batch.embedded import (
+        RESULTS_NAME,
         RUN_AGAIN,
         EmbeddedOptions,
         output_storage_fault,
@@ -95,6 +96,7 @@ def _run(args: argparse.Namespace) -> int:
     box = text_batch_box(args)
     interrupted = False
     stopped_by = None
+    results = args.out / RESULTS_NAME
     if args.text:
         from sudoku_batch.embedded_text import run_text_batch
 
@@ -108,9 +110,14 @@ def _run(args: argparse.Namespace) -> int:
     else:
         run = run_batch(args.inputs, options)
         records, interrupted, stopped_by = run.records, run.interrupted, run.stopped_by
-        if run.resumed:
+        results = run.results
+        if run.resumed and not run.pages_done and not interrupted:
+            print(
+                f"batch {run.batch_id} of these inputs is already done ({run.pages_kept} "
+                "page(s)), nothing changed since: nothing to do (--restart does it again)"
+            )
+        elif run.resumed:
             print(f"resumed batch {run.batch_id}: {run.pages_kept} page(s) were already done")
-    results = args.out / "results.jsonl"
     print("\n".join(summary_lines(records, str(results))))
     print(f"results: {results}")
     if stopped_by is not None:
