@@ -32,15 +32,24 @@ def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
-def positive_seconds(text: str) -> float:
-    """A finite number of seconds above 0."""
+def seconds(text: str, *, zero: bool = False) -> float:
+    """A finite number of seconds above 0 (``zero``: or 0)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text} is out of range: give seconds above 0")
+    if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+        within = "0 or more" if zero else "above 0"
+        raise argparse.ArgumentTypeError(f"{text} is out of range: give seconds {within}")
     return value
+
+
+def positive_seconds(text: str) -> float:
+    return seconds(text)
+
+
+def seconds_or_zero(text: str) -> float:
+    return seconds(text, zero=True)
 
 
 jobs = whole_number(1)

@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--api-key", help="API key (default: SUDOKU_BATCH_API_KEY)")
     parser.add_argument(
         "--settle",
-        type=option_types.positive_seconds,
+        type=option_types.seconds_or_zero,
         default=5.0,
         help="seconds a file must stay unchanged before it is sent (default: %(default)s)",
     )
