@@ -18,7 +18,7 @@ COPY . /app
 # the slim image has the Python headers.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends gcc libc6-dev \
-    && pip install -e . \
+    && SUDOKU_BATCH_COMPILE=1 pip install -e . \
     && apt-get purge -y --auto-remove gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --home-dir /app sudoku \

@@ -1,10 +1,11 @@
-"""The rating core compiled with mypyc at install time, when it can be; optional.
+"""The rating core compiled with mypyc at install time, when asked; optional.
 
-The technique modules of ``pipeline/rating`` are compiled from their .py sources as they are
-(mypyc reads their type annotations); ``pipeline.rating.compiled_core`` then runs the
-extensions only while every source still matches the sha256 written here beside them. Without
-a C compiler, or when the modules do not type-check, the install goes on without extensions
-and the sources run (the same ratings, slower). ``SUDOKU_BATCH_NO_COMPILE=1`` skips the build.
+With ``SUDOKU_BATCH_COMPILE=1`` the technique modules of ``pipeline/rating`` are compiled from
+their .py sources as they are (mypyc reads their type annotations); ``pipeline.rating.
+compiled_core`` then runs the extensions only while every source still matches the sha256
+written here beside them. Without it, a C compiler, or modules that type-check, the install
+goes on without extensions and the sources run (the same ratings, slower). Asked for, not by
+default: the compile takes minutes on two cores, which a first install should not wait for.
 Everything else is in pyproject.toml.
 """
 
@@ -21,6 +22,7 @@ from setuptools.command.build_ext import build_ext
 
 RATING = Path("pipeline/rating")
 MANIFEST = "compiled_sources.json"  # pipeline.rating.compiled_core.MANIFEST
+COMPILE_ENV = "SUDOKU_BATCH_COMPILE"
 # Kept interpreted: the package's import-time choice; the rater's step loop and the levels,
 # which are not hot. (The rater's budget is spent inside the compiled loops, budget.py.)
 INTERPRETED = {"__init__", "compiled_core", "rater", "levels"}
@@ -32,8 +34,9 @@ def _warn(message: str) -> None:
 
 
 def compiled_extensions() -> list:
-    if os.environ.get("SUDOKU_BATCH_NO_COMPILE") == "1":
+    if os.environ.get(COMPILE_ENV) != "1":
         return []
+    print("sudoku-batch: compiling the rating core with mypyc (minutes)", file=sys.stderr)
     try:
         from mypyc.build import mypycify
 

@@ -12,6 +12,7 @@ import gc
 import importlib
 import os
 import sys
+from typing import NoReturn
 
 # Before numpy is first imported: OpenBLAS then starts one thread, not one per core (20 of
 # numpy's 110 import CPU-ms, issue 13). Nothing here multiplies matrices big enough to gain
@@ -51,7 +52,7 @@ COMMANDS = (
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or of the one ``argv`` names first: it parses that
     command's arguments the same, and the other commands' modules are not imported."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrors(
         prog="sudoku-batch",
         description="Find, read, solve and verify Sudoku puzzles in photos, scans and PDF books.",
     )
@@ -77,6 +78,15 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("sudoku-batch: interrupted", file=sys.stderr)
         return ExitCode.INTERRUPTED
+
+
+class OneLineErrors(argparse.ArgumentParser):
+    """A bad option ends the command with one line on stderr and exit 2, before any work
+    (argparse's own ``error`` prints the whole usage first); its subcommands' parsers are of
+    this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(ExitCode.BAD_ARGS, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 class _VersionAction(argparse.Action):

@@ -80,6 +80,7 @@ class BatchRun:
     interrupted: bool = False
     # Why the run stopped early, when not by a signal: the output folder could not be written.
     stopped_by: StorageUnavailable | None = None
+    results: Path | None = None  # the file holding ``records``
 
 
 def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> BatchRun:
@@ -113,10 +114,12 @@ def _run_listed(
                 session, inputs_label(inputs), sources, options.out_dir, options.restart
             )
     run = BatchRun(prepared.batch_id, [], prepared.resumed, prepared.pages_kept)
-    bar = _progress_bar(len(prepared.todo)) if options.progress else None
+    bar = _progress_bar(len(prepared.todo)) if options.progress and prepared.todo else None
     with stop_requested() as stopping:
         outcomes = ahead.outcomes(prepared.todo, stopping) if ahead is not None else None
-        if outcomes is None:
+        if not prepared.todo:  # a finished batch run again: nothing to start
+            outcomes = []
+        elif outcomes is None:
             outcomes = run_pages(
                 prepared.todo,
                 min(options.jobs, len(prepared.todo)),  # no idle processes for a short batch
@@ -140,7 +143,9 @@ def _run_listed(
         if run.interrupted:
             with sessions.begin() as session:
                 _mark_interrupted(session, prepared.batch_id, run.stopped_by)
-        run.records = write_results(engine, sessions, prepared.batch_id, options.out_dir)
+        run.records, run.results = write_results(
+            engine, sessions, prepared.batch_id, options.out_dir
+        )
     except Exception as error:
         fault = run.stopped_by or output_storage_fault(error, options.out_dir)
         if fault is None:
@@ -204,6 +209,8 @@ def _page_ahead(sources: list[PageSource], options: EmbeddedOptions) -> PageAhea
     pages wait for their rows and run on the pool as before."""
     if len(sources) != 1 or sources[0].refused:
         return None
+    if (options.out_dir / DATABASE_NAME).exists():  # the page may be done already
+        return None
     try:
         return PageAhead(sources[0], options.engine, options.backend, options.job_settings())
     except OSError:  # no process to spare: the page runs after its rows, as before
@@ -256,17 +263,38 @@ def open_database(out_dir: Path) -> tuple[Engine, sessionmaker[Session]]:
 
 def write_results(
     engine: Engine, sessions: sessionmaker[Session], batch_id: int, out_dir: Path
-) -> list[dict]:
-    """The batch's result records, read back from the database into results.jsonl."""
+) -> tuple[list[dict], Path]:
+    """The batch's result records, read back from the database into ``results-N.jsonl`` and,
+    for the folder's newest batch, ``results.jsonl``; and the file that is its own. A batch of
+    the folder without its file (run before batches had their own) gets it too, so none is
+    lost to a newer one."""
+    from sqlalchemy import select
+
     from store import results
+    from store.models import Batch
+    from sudoku_batch.resume import batch_results_path
 
     with sessions() as session:
         records = results.result_records(session, batch_id)
+        batches = session.scalars(select(Batch.id).order_by(Batch.id)).all()
+        for other in batches:
+            if other != batch_id and not batch_results_path(out_dir, other).exists():
+                _write_records(results.result_records(session, other), out_dir, other)
     engine.dispose()
-    with open(out_dir / RESULTS_NAME, "w", encoding="utf-8") as out:
+    _write_records(records, out_dir, batch_id)
+    if batch_id != batches[-1]:
+        return records, batch_results_path(out_dir, batch_id)
+    _write_records(records, out_dir, None)
+    return records, out_dir / RESULTS_NAME
+
+
+def _write_records(records: list[dict], out_dir: Path, batch_id: int | None) -> None:
+    from sudoku_batch.resume import batch_results_path
+
+    path = out_dir / RESULTS_NAME if batch_id is None else batch_results_path(out_dir, batch_id)
+    with open(path, "w", encoding="utf-8") as out:
         for item in records:
             out.write(json.dumps(item) + "\n")
-    return records
 
 
 def _persist(session, page_id: int, outcome: PageOutcome) -> None:

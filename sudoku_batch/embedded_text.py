@@ -80,7 +80,7 @@ def run_text_batch(
                 )
         bar.update(1)
     bar.close()
-    return write_results(engine, sessions, batch_id, options.out_dir)
+    return write_results(engine, sessions, batch_id, options.out_dir)[0]
 
 
 def _solved(

@@ -7,6 +7,7 @@ grid, and a page with no grid is a page, not a failure.
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 from collections.abc import Iterable
 from enum import IntEnum
@@ -86,6 +87,39 @@ def summarise(records: list[dict[str, Any]]) -> str:
         detail = ", ".join(f"{n} {code}" for code, n in failures.most_common())
         parts.append(f"{sum(failures.values())} failure(s) ({detail})")
     return "; ".join(parts)
+
+
+def summary_lines(records: list[dict[str, Any]], results: str) -> list[str]:
+    """The summary, then each failed input (``failure_lines``)."""
+    return [summarise(records), *failure_lines(records, results)]
+
+
+def failure_lines(
+    records: list[dict[str, Any]], results: str, limit: int | None = None
+) -> list[str]:
+    """Each failed input with its code and message, as many as fit a screen (``limit``
+    lines), then how many more ``results`` holds."""
+    failed = [record for record in records if record["status"] == "failed"]
+    if limit is None:
+        limit = max(5, shutil.get_terminal_size().lines - 6)  # room for the summary lines
+    shown = failed if len(failed) <= limit else failed[: limit - 1]
+    lines = [f"  {record['error_code']}: {_with_where(record)}" for record in shown]
+    if len(shown) < len(failed):
+        lines.append(f"  ... and {len(failed) - len(shown)} more failure(s) in {results}")
+    return lines
+
+
+def _with_where(record: dict[str, Any]) -> str:
+    """The record's message, led by its input (and page, grid) unless it names them."""
+    message = record["message"] or ""
+    if message.startswith(record["source"]):  # refusals name their input
+        return message
+    where = record["source"]
+    if record.get("page") is not None:
+        where += f" page {record['page']}"
+    if record.get("index") is not None:
+        where += f" grid {record['index'] + 1}"
+    return f"{where}: {message}"
 
 
 # Errors that stop a command before or outside any one input (see cli.main).

@@ -1,11 +1,12 @@
 """Which batch a ``run`` works on, and which of its pages are left to do.
 
-A run into an output folder whose newest batch of the same inputs is unfinished (pages
-pending or interrupted) resumes it: each input file listed again is compared with its row by
-SHA-256 of its content; an unchanged file keeps its finished pages, a changed or new one is
-listed afresh, one no longer named is dropped. Otherwise (or with ``--restart``) a new batch
-starts; ``--restart`` first deletes the earlier batches of the same inputs and their images,
-so the folder holds one answer per page.
+A run into an output folder that already holds a batch of the same inputs goes on with the
+newest such batch: each input file listed again is compared with its row by SHA-256 of its
+content; an unchanged file keeps its finished pages, a changed or new one is listed afresh,
+one no longer named is dropped. So an interrupted batch is finished, and a finished one with
+nothing changed has nothing to do. Other inputs start a batch of their own beside the others
+(each batch's records in ``results-N.jsonl``); ``--restart`` first deletes the earlier batches
+of the same inputs, their images and results files, so the folder holds one answer per page.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
 
-from sqlalchemy import exists, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pipeline.ingest.sources import PageSource
@@ -44,7 +45,7 @@ def prepare_batch(
     if restart:
         for old in session.scalars(select(Batch).where(Batch.label == label)):
             _forget_batch(session, old.id, out_dir)
-    batch = None if restart else _unfinished_batch(session, label)
+    batch = None if restart else _newest_batch(session, label)
     if batch is None:
         prepared = PreparedBatch(record.create_batch(session, label=label))
         for listed in files:
@@ -101,16 +102,15 @@ def _file_label(source: PageSource) -> str:
     return source.source
 
 
-def _unfinished_batch(session: Session, label: str) -> Batch | None:
-    newest = session.scalar(
+def _newest_batch(session: Session, label: str) -> Batch | None:
+    return session.scalar(
         select(Batch).where(Batch.label == label).order_by(Batch.id.desc()).limit(1)
     )
-    if newest is None:
-        return None
-    unfinished = session.scalar(
-        select(exists().where(Page.batch_id == newest.id, Page.status.in_([*map(str, UNFINISHED)])))
-    )
-    return newest if unfinished else None
+
+
+def batch_results_path(out_dir: Path, batch_id: int) -> Path:
+    """Where an output folder keeps one batch's records (``results.jsonl``: its newest's)."""
+    return out_dir / f"results-{batch_id}.jsonl"
 
 
 def _add_file(session: Session, prepared: PreparedBatch, listed: _ListedFile) -> None:
@@ -155,6 +155,7 @@ def _forget_batch(session: Session, batch_id: int, out_dir: Path) -> None:
         _forget_pages(session, file_id, out_dir)
     session.delete(session.get_one(Batch, batch_id))
     session.flush()
+    batch_results_path(out_dir, batch_id).unlink(missing_ok=True)
 
 
 def _forget_pages(session: Session, file_id: int, out_dir: Path) -> None:

@@ -53,6 +53,14 @@ def test_every_bad_input_gets_a_record_and_the_good_beside_them_are_solved(
         mine = [r for r in records if r["source"] == label]
         assert mine and all(r["status"] == "solved" for r in mine), (label, mine)
     assert run.peak_rss < RSS_LIMIT, f"peak RSS {run.peak_rss / 2**20:.0f} MiB"
+    # On screen, under the summary: each failure with its code and message, a screenful.
+    failed = [r for r in records if r["status"] == "failed"]
+    listed = [line for line in run.stdout.splitlines() if line.startswith("  ")]
+    assert listed[-1] == f"  ... and {len(failed) - len(listed) + 1} more failure(s) in " + str(
+        out / "results.jsonl"
+    )
+    for line, record in zip(listed[:-1], failed, strict=False):
+        assert line.startswith(f"  {record['error_code']}: ") and record["message"] in line
 
 
 def _pool_workers(process: psutil.Process) -> list[psutil.Process]:

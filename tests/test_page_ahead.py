@@ -7,6 +7,7 @@ import errno
 import gc
 import json
 import os
+import shutil
 import signal
 import sqlite3
 from pathlib import Path
@@ -21,12 +22,12 @@ from sudoku_batch.page_ahead import PROVISIONAL_ID, PageAhead
 from tests.conftest import REPO_ROOT
 
 PHOTO = REPO_ROOT / "examples" / "photo.jpg"
-VARYING = ("batch_id", "input_file_id", "page_id", "puzzle_id", "render_path", "seconds")
+VARYING = ("batch_id", "input_file_id", "page_id", "puzzle_id", "source", "render_path", "seconds")
 
 
-def _run(out: Path) -> list[dict]:
+def _run(out: Path, photo: Path = PHOTO) -> list[dict]:
     options = EmbeddedOptions(out, progress=False, keep_intermediates=True)
-    return run_batch([PHOTO], options).records
+    return run_batch([photo], options).records
 
 
 def _stored_paths(out: Path, page_id: int) -> list[str]:
@@ -46,7 +47,9 @@ def _stored_paths(out: Path, page_id: int) -> list[str]:
 def test_the_page_files_are_named_by_the_row_made_beside_them(tmp_path: Path) -> None:
     out = tmp_path / "out"
     first = _run(out)
-    second = _run(out)  # a new batch in the same folder: its page is row 2, not a guess
+    # Another input into the same folder is a new batch: its page is row 2, not a guess.
+    (tmp_path / "again").mkdir()
+    second = _run(out, Path(shutil.copy(PHOTO, tmp_path / "again" / PHOTO.name)))
     for records, page_id in ((first, 1), (second, 2)):
         (record,) = records
         assert record["status"] == "solved" and record["page_id"] == page_id

@@ -41,6 +41,7 @@ MARGIN = 0.25  # of a line's height, kept around its ink
 FRAME_PAD = (
     0.02  # of the side, around a board's corners: its frame's own ink, on a heading's search
 )
+MIN_LINE_ROWS = 4  # fewer rows of ink are a speck, not a line of text
 LINE_DEPTH = 0.15  # of the side: a taller run of ink rows is a picture or a rule, not a line
 
 # Difficulty words publishers print, longest first so "very hard" wins over "hard".
@@ -250,7 +251,7 @@ def _page_lines(
         for start, end in _runs(ink.any(axis=1)):
             top, stop = first_row + start, first_row + end
             height = stop - top
-            if height < 4 or height > LINE_DEPTH * side:
+            if height < MIN_LINE_ROWS or height > LINE_DEPTH * side:
                 continue  # a speck, or a picture / rule rather than a line of text
             for first, last in _words(ink[start:end], height // 2):
                 left, right = 2 * first, min(gray.shape[1], 2 * last)
@@ -395,6 +396,8 @@ def _nearest_line(
         # The board's own frame reaching into the band (a thick or blurred outer line): the
         # caption, if any, is the next line out.
         runs = runs[1:]
+    # A speck of the scan between the board and its caption is no line of text.
+    runs = [(start, stop) for start, stop in runs if stop - start >= MIN_LINE_ROWS]
     if not runs:
         return None
     start, stop = runs[0]

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
+from sudoku_batch.commands import option_types
 from sudoku_batch.commands.batch_ref import add_batch_arguments, batch_session
 
 
@@ -16,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "as vector text and lines; six 9x9 grids a page, fewer larger ones, more smaller ones.",
     )
     add_batch_arguments(parser)
-    parser.add_argument("--out", required=True, type=Path, metavar="PDF")
+    parser.add_argument("--out", required=True, type=option_types.out_file, metavar="PDF")
     parser.add_argument("--paper", choices=("a4", "letter"), default="a4")
     parser.set_defaults(func=_answer_key)
 

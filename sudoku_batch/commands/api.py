@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from sudoku_batch.commands import option_types
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -12,8 +14,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Serve the HTTP API: submit batches, follow them, fetch results and renders.",
     )
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    parser.add_argument("--port", type=option_types.port, default=8000)
+    parser.add_argument(
+        "--workers", type=option_types.jobs, default=1, help="uvicorn worker processes"
+    )
     parser.set_defaults(func=_api)
 
 

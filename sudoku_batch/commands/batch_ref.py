@@ -41,7 +41,7 @@ def batch_session(args: argparse.Namespace) -> Iterator[tuple[object, int]]:
     else:
         engine = make_engine(Settings.from_env().database_url)
     try:
-        with make_session_factory(engine)() as session:
+        with _reachable(engine), make_session_factory(engine)() as session:
             if (folder / DATABASE_NAME).is_file() and not args.database_url:
                 query = select(Batch.id).order_by(Batch.id.desc()).limit(1)
             elif args.batch.isdigit():
@@ -58,3 +58,17 @@ def batch_session(args: argparse.Namespace) -> Iterator[tuple[object, int]]:
             yield session, batch_id
     finally:
         engine.dispose()
+
+
+@contextmanager
+def _reachable(engine) -> Iterator[None]:
+    """A database that cannot be opened is one line and exit 3 (``DatabaseUnavailable``)."""
+    from sqlalchemy.exc import InterfaceError, OperationalError
+
+    from store.migrate import database_unavailable
+
+    try:
+        yield
+    except (OperationalError, InterfaceError) as error:
+        url = engine.url.render_as_string(hide_password=False)
+        raise database_unavailable(url, error) from error

@@ -4,11 +4,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
-import uuid
-from pathlib import Path
 
-from sudoku_batch.outcome import ExitCode
+from sudoku_batch.commands import option_types
+from sudoku_batch.commands.batch_ref import add_batch_arguments, batch_session
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,52 +17,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "jsonl as results.jsonl, or csv with one row per record and grids as N*N-character "
         "strings (1-9 then A=10 ... P=25, '.' empty, '*' blocked).",
     )
-    parser.add_argument("batch", help="the batch: its number, or its UUID as the API gives it")
+    add_batch_arguments(parser)
     parser.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
-    parser.add_argument("--out", type=Path, required=True, help="the file to write")
     parser.add_argument(
-        "--database-url",
-        help="default: SUDOKU_BATCH_DATABASE_URL; an embedded run's is "
-        "sqlite:///DIR/sudoku-batch.sqlite",
+        "--out", type=option_types.out_file, required=True, help="the file to write"
     )
     parser.set_defaults(func=_export)
 
 
 def _export(args: argparse.Namespace) -> int:
-    from sqlalchemy import select
-    from sqlalchemy.exc import InterfaceError, OperationalError
-
-    from settings import Settings  # pydantic: loaded only by the command that needs it
     from store import exports
-    from store.db import make_engine, make_session_factory
-    from store.migrate import database_unavailable
-    from store.models import Batch
-    from store.results import BatchNotFound, result_records
+    from store.results import result_records
 
-    database_url = args.database_url or Settings.from_env().database_url
-    engine = make_engine(database_url)
-    try:
-        with make_session_factory(engine)() as session:
-            batch_id = _batch_number(args.batch)
-            if batch_id is None:
-                batch_id = session.scalar(
-                    select(Batch.id).where(Batch.public_id == uuid.UUID(args.batch))
-                )
-            records = result_records(session, batch_id) if batch_id is not None else None
-    except (OperationalError, InterfaceError) as error:
-        raise database_unavailable(database_url, error) from error
-    except (BatchNotFound, ValueError):
-        records = None
-    finally:
-        engine.dispose()
-    if records is None:
-        print(f"sudoku-batch: there is no batch {args.batch}", file=sys.stderr)
-        return ExitCode.BAD_ARGS
+    with batch_session(args) as (session, batch_id):
+        records = result_records(session, batch_id)
     write = exports.write_csv if args.format == "csv" else exports.write_jsonl
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w", encoding="utf-8", newline="") as out:
         write(records, out)
     return 0
-
-
-def _batch_number(batch: str) -> int | None:
-    return int(batch) if batch.isdigit() else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from pipeline.errors import SudokuBatchError
+from sudoku_batch.commands import option_types
 
 
 class FlowerAuthMissing(SudokuBatchError):
@@ -18,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Run Flower on the broker, with basic auth from FLOWER_BASIC_AUTH.",
     )
     parser.add_argument("--address", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=5555)
+    parser.add_argument("--port", type=option_types.port, default=5555)
     parser.set_defaults(func=_flower)
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
+from sudoku_batch.commands import option_types
 from sudoku_batch.commands.batch_ref import add_batch_arguments, batch_session
 
 
@@ -19,9 +19,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     add_batch_arguments(parser)
-    parser.add_argument("--out", required=True, type=Path, metavar="HTML")
+    parser.add_argument("--out", required=True, type=option_types.out_file, metavar="HTML")
     parser.add_argument(
-        "--pdf", type=Path, metavar="PDF", help="also print it to PDF (headless Chromium)"
+        "--pdf",
+        type=option_types.out_file,
+        metavar="PDF",
+        help="also print it to PDF (headless Chromium)",
     )
     parser.set_defaults(func=_report)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
 from pipeline.ingest.sources import DEFAULT_PDF_DPI
 from pipeline.recognise.ocr.engines import DEFAULT_ENGINE, ENGINES
 from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND
+from sudoku_batch.commands import option_types
 from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
 
 
@@ -24,10 +24,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("inputs", nargs="+", metavar="INPUT", help="image, PDF, zip or folder")
     add_text_batch_arguments(parser)
-    parser.add_argument("--out", required=True, type=Path, metavar="DIR")
+    parser.add_argument("--out", required=True, type=option_types.out_folder, metavar="DIR")
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=option_types.jobs,
         default=os.cpu_count() or 1,
         help="pages processed at once, one process each (default: every core)",
     )
@@ -50,11 +50,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=option_types.positive_seconds,
         default=10.0,
         help="seconds the solver may spend on one puzzle (default: %(default)s)",
     )
-    parser.add_argument("--dpi", type=int, default=DEFAULT_PDF_DPI, help="PDF rasterisation dpi")
+    parser.add_argument(
+        "--dpi",
+        type=option_types.dpi,
+        default=DEFAULT_PDF_DPI,
+        help=f"PDF rasterisation dpi, {option_types.MIN_DPI}-{option_types.MAX_DPI} "
+        "(default: %(default)s)",
+    )
     parser.add_argument(
         "--keep-intermediates",
         action="store_true",
@@ -67,16 +73,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from sudoku_batch.embedded import (
+        RESULTS_NAME,
         RUN_AGAIN,
         EmbeddedOptions,
         output_storage_fault,
         run_batch,
     )
-    from sudoku_batch.outcome import ExitCode, exit_code, summarise
+    from sudoku_batch.outcome import ExitCode, exit_code, summary_lines
 
     options = EmbeddedOptions(
         out_dir=args.out,
-        jobs=max(1, args.jobs),
+        jobs=args.jobs,
         engine=args.engine,
         backend=args.backend,
         solve_timeout=args.timeout,
@@ -89,6 +96,7 @@ def _run(args: argparse.Namespace) -> int:
     box = text_batch_box(args)
     interrupted = False
     stopped_by = None
+    results = args.out / RESULTS_NAME
     if args.text:
         from sudoku_batch.embedded_text import run_text_batch
 
@@ -102,10 +110,16 @@ def _run(args: argparse.Namespace) -> int:
     else:
         run = run_batch(args.inputs, options)
         records, interrupted, stopped_by = run.records, run.interrupted, run.stopped_by
-        if run.resumed:
+        results = run.results
+        if run.resumed and not run.pages_done and not interrupted:
+            print(
+                f"batch {run.batch_id} of these inputs is already done ({run.pages_kept} "
+                "page(s)), nothing changed since: nothing to do (--restart does it again)"
+            )
+        elif run.resumed:
             print(f"resumed batch {run.batch_id}: {run.pages_kept} page(s) were already done")
-    print(summarise(records))
-    print(f"results: {args.out / 'results.jsonl'}")
+    print("\n".join(summary_lines(records, str(results))))
+    print(f"results: {results}")
     if stopped_by is not None:
         print(f"sudoku-batch: {stopped_by.message}; {RUN_AGAIN}", file=sys.stderr)
         return ExitCode.UNAVAILABLE

@@ -25,6 +25,7 @@ from pipeline.solve.backend import SatBackend
 from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend
 from pipeline.solve.result import Verdict
 from pipeline.solve.solver import solve_puzzle
+from sudoku_batch.commands import option_types
 from sudoku_batch.commands.text_options import box_argument
 from sudoku_batch.outcome import exit_code
 
@@ -44,7 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--format", choices=("text", "jsonl"), default="text", help="output (default: text)"
     )
-    parser.add_argument("--jobs", type=int, default=1, help="processes to use (default: 1)")
+    parser.add_argument(
+        "--jobs", type=option_types.jobs, default=1, help="processes to use (default: 1)"
+    )
     parser.add_argument(
         "--backend",
         choices=BACKEND_NAMES,
@@ -53,7 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=option_types.positive_seconds,
         default=10.0,
         help="seconds per puzzle, uniqueness check included (default: %(default)s)",
     )

@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import SudokuBatchError
+from sudoku_batch.commands import option_types
 from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
 from sudoku_batch.errors import BadArguments
 from sudoku_batch.follow import follow_batch
-from sudoku_batch.outcome import ExitCode, exit_code, summarise
+from sudoku_batch.outcome import ExitCode, exit_code, summary_lines
 
 RESULTS_PAGE = 1000
 
@@ -48,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--wait", action="store_true", help="wait for the batch to finish")
     parser.add_argument(
         "--out",
-        type=Path,
+        type=option_types.out_folder,
         metavar="DIR",
         help="with --wait, write DIR/results.jsonl and DIR/renders/ (default: print the results)",
     )
@@ -91,7 +92,8 @@ def _submit(args: argparse.Namespace) -> int:
         print(f"results: {args.out / 'results.jsonl'}", file=sys.stderr)
     else:
         sys.stdout.write(lines)
-    print(summarise(records), file=sys.stderr)
+    results = str(args.out / "results.jsonl") if args.out else "the records printed"
+    print("\n".join(summary_lines(records, results)), file=sys.stderr)
     code = exit_code(records)
     if refused and code in (ExitCode.OK, ExitCode.SOME_NOT_SOLVED):
         return ExitCode.SOME_INPUTS_FAILED

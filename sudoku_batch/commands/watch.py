@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sudoku_batch.commands import option_types
 from sudoku_batch.commands.submit import api_client
 
 logger = logging.getLogger(__name__)
@@ -42,11 +43,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--api-key", help="API key (default: SUDOKU_BATCH_API_KEY)")
     parser.add_argument(
         "--settle",
-        type=float,
+        type=option_types.seconds_or_zero,
         default=5.0,
         help="seconds a file must stay unchanged before it is sent (default: %(default)s)",
     )
-    parser.add_argument("--poll", type=float, default=2.0, help="seconds between looks")
+    parser.add_argument(
+        "--poll", type=option_types.positive_seconds, default=2.0, help="seconds between looks"
+    )
     parser.add_argument(
         "--once", action="store_true", help="exit once every file present is sent or moved"
     )

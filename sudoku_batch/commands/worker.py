@@ -9,6 +9,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from pipeline.errors import SudokuBatchError
+from sudoku_batch.commands import option_types
 
 if TYPE_CHECKING:
     from celery import Celery
@@ -32,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--concurrency",
-        type=int,
+        type=option_types.jobs,
         default=1,
         help="processes (default: %(default)s; each OCR process loads its own model)",
     )

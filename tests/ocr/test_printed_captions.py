@@ -68,6 +68,15 @@ def test_each_board_gets_the_line_nearest_it():
     assert 420 < second.top and second.bottom < 490
 
 
+def test_a_speck_between_a_caption_and_its_board_is_passed_over():
+    """A scan's speck of 3x4 px just above the second board (as synth.book's specks fall) is
+    nearer than its caption, but is no line of text."""
+    page, boards = _page_with_two_boards()
+    page[482:485, 300:304] = 0
+    _, second = page_caption_lines(page, boards)
+    assert second is not None and 420 < second.top and second.bottom < 482
+
+
 def test_a_page_without_text_has_no_captions():
     page, boards = _page_with_two_boards()
     blank = np.full_like(page, 255)
