@@ -115,9 +115,8 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_batches")),
         comment="One submission: a run of the embedded runner, or a POST to the API",
     )
-    with op.batch_alter_table("batches", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_batches_api_key_id"), ["api_key_id"], unique=False)
-        batch_op.create_index(batch_op.f("ix_batches_public_id"), ["public_id"], unique=True)
+    op.create_index(op.f("ix_batches_api_key_id"), "batches", ["api_key_id"], unique=False)
+    op.create_index(op.f("ix_batches_public_id"), "batches", ["public_id"], unique=True)
 
     op.create_table(
         "input_files",
@@ -214,8 +213,7 @@ def upgrade() -> None:
             "(one per line)"
         ),
     )
-    with op.batch_alter_table("input_files", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_input_files_batch_id"), ["batch_id"], unique=False)
+    op.create_index(op.f("ix_input_files_batch_id"), "input_files", ["batch_id"], unique=False)
 
     op.create_table(
         "pages",
@@ -319,10 +317,9 @@ def upgrade() -> None:
             "puzzle line of a text file"
         ),
     )
-    with op.batch_alter_table("pages", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_pages_batch_id"), ["batch_id"], unique=False)
-        batch_op.create_index(batch_op.f("ix_pages_input_file_id"), ["input_file_id"], unique=False)
-        batch_op.create_index(batch_op.f("ix_pages_status"), ["status"], unique=False)
+    op.create_index(op.f("ix_pages_batch_id"), "pages", ["batch_id"], unique=False)
+    op.create_index(op.f("ix_pages_input_file_id"), "pages", ["input_file_id"], unique=False)
+    op.create_index(op.f("ix_pages_status"), "pages", ["status"], unique=False)
 
     op.create_table(
         "puzzles",
@@ -521,15 +518,14 @@ def upgrade() -> None:
         ),
         comment="One grid found on a page, from rectification to verdict",
     )
-    with op.batch_alter_table("puzzles", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_puzzles_batch_id"), ["batch_id"], unique=False)
-        batch_op.create_index(batch_op.f("ix_puzzles_canonical"), ["canonical"], unique=False)
-        batch_op.create_index(batch_op.f("ix_puzzles_level"), ["level"], unique=False)
-        batch_op.create_index(batch_op.f("ix_puzzles_page_id"), ["page_id"], unique=False)
-        batch_op.create_index(batch_op.f("ix_puzzles_public_id"), ["public_id"], unique=True)
-        batch_op.create_index(batch_op.f("ix_puzzles_rating"), ["rating"], unique=False)
-        batch_op.create_index(batch_op.f("ix_puzzles_role"), ["role"], unique=False)
-        batch_op.create_index(batch_op.f("ix_puzzles_status"), ["status"], unique=False)
+    op.create_index(op.f("ix_puzzles_batch_id"), "puzzles", ["batch_id"], unique=False)
+    op.create_index(op.f("ix_puzzles_canonical"), "puzzles", ["canonical"], unique=False)
+    op.create_index(op.f("ix_puzzles_level"), "puzzles", ["level"], unique=False)
+    op.create_index(op.f("ix_puzzles_page_id"), "puzzles", ["page_id"], unique=False)
+    op.create_index(op.f("ix_puzzles_public_id"), "puzzles", ["public_id"], unique=True)
+    op.create_index(op.f("ix_puzzles_rating"), "puzzles", ["rating"], unique=False)
+    op.create_index(op.f("ix_puzzles_role"), "puzzles", ["role"], unique=False)
+    op.create_index(op.f("ix_puzzles_status"), "puzzles", ["status"], unique=False)
 
     op.create_table(
         "cell_corrections",
@@ -575,10 +571,9 @@ def upgrade() -> None:
             "cells row it corrects is kept as read"
         ),
     )
-    with op.batch_alter_table("cell_corrections", schema=None) as batch_op:
-        batch_op.create_index(
-            batch_op.f("ix_cell_corrections_puzzle_id"), ["puzzle_id"], unique=False
-        )
+    op.create_index(
+        op.f("ix_cell_corrections_puzzle_id"), "cell_corrections", ["puzzle_id"], unique=False
+    )
 
     op.create_table(
         "cells",
@@ -740,58 +735,32 @@ def upgrade() -> None:
             "puzzle: timings, worker, errors"
         ),
     )
-    with op.batch_alter_table("stage_runs", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_stage_runs_batch_id"), ["batch_id"], unique=False)
-        batch_op.create_index(
-            "ix_stage_runs_input_file_id_stage", ["input_file_id", "stage"], unique=True
-        )
-        batch_op.create_index("ix_stage_runs_page_id_stage", ["page_id", "stage"], unique=True)
-        batch_op.create_index("ix_stage_runs_puzzle_id_stage", ["puzzle_id", "stage"], unique=True)
+    op.create_index(op.f("ix_stage_runs_batch_id"), "stage_runs", ["batch_id"], unique=False)
+    op.create_index(
+        "ix_stage_runs_input_file_id_stage", "stage_runs", ["input_file_id", "stage"], unique=True
+    )
+    op.create_index("ix_stage_runs_page_id_stage", "stage_runs", ["page_id", "stage"], unique=True)
+    op.create_index(
+        "ix_stage_runs_puzzle_id_stage", "stage_runs", ["puzzle_id", "stage"], unique=True
+    )
     for statement in create_statements(op.get_bind().dialect.name):
         op.execute(statement)
 
 
 def downgrade() -> None:
+    # Dropping a table drops its indexes; the views go first, as they read the tables.
     for statement in DROP_STATEMENTS:
         op.execute(statement)
-    with op.batch_alter_table("stage_runs", schema=None) as batch_op:
-        batch_op.drop_index("ix_stage_runs_puzzle_id_stage")
-        batch_op.drop_index("ix_stage_runs_page_id_stage")
-        batch_op.drop_index("ix_stage_runs_input_file_id_stage")
-        batch_op.drop_index(batch_op.f("ix_stage_runs_batch_id"))
-
-    op.drop_table("stage_runs")
-    op.drop_table("solutions")
-    op.drop_table("cells")
-    with op.batch_alter_table("cell_corrections", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_cell_corrections_puzzle_id"))
-
-    op.drop_table("cell_corrections")
-    with op.batch_alter_table("puzzles", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_puzzles_status"))
-        batch_op.drop_index(batch_op.f("ix_puzzles_role"))
-        batch_op.drop_index(batch_op.f("ix_puzzles_rating"))
-        batch_op.drop_index(batch_op.f("ix_puzzles_public_id"))
-        batch_op.drop_index(batch_op.f("ix_puzzles_page_id"))
-        batch_op.drop_index(batch_op.f("ix_puzzles_level"))
-        batch_op.drop_index(batch_op.f("ix_puzzles_canonical"))
-        batch_op.drop_index(batch_op.f("ix_puzzles_batch_id"))
-
-    op.drop_table("puzzles")
-    with op.batch_alter_table("pages", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_pages_status"))
-        batch_op.drop_index(batch_op.f("ix_pages_input_file_id"))
-        batch_op.drop_index(batch_op.f("ix_pages_batch_id"))
-
-    op.drop_table("pages")
-    with op.batch_alter_table("input_files", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_input_files_batch_id"))
-
-    op.drop_table("input_files")
-    with op.batch_alter_table("batches", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_batches_public_id"))
-        batch_op.drop_index(batch_op.f("ix_batches_api_key_id"))
-
-    op.drop_table("batches")
-    op.drop_table("worker_heartbeats")
-    op.drop_table("api_keys")
+    for table in (
+        "stage_runs",
+        "solutions",
+        "cells",
+        "cell_corrections",
+        "puzzles",
+        "pages",
+        "input_files",
+        "batches",
+        "worker_heartbeats",
+        "api_keys",
+    ):
+        op.drop_table(table)
