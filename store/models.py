@@ -4,11 +4,11 @@ batches ─< input_files ─< pages ─< puzzles ─< cells
                                      puzzles ─ solutions (one each)
                                      puzzles ─< cell_corrections (a person's word on a cell)
 stage_runs: one row per stage run on an input file, page or puzzle (timings, worker, errors)
-puzzle_results (a view, made by the migrations): one row per grid with page, verdict, solution
-results, cell_readings (views, migration 0005): results.jsonl's records; one row per cell read
+results, cell_readings, puzzle_results (views, store/results_view.py): results.jsonl's
+records; one row per cell read; one row per grid with page, verdict, solution
 
-Every table and column has a ``comment=``: PostgreSQL shows it in ``\\d+`` (migration 0005 wrote
-them; a later change to one needs a migration, which ``alembic check`` in the tests asks for).
+Every table and column has a ``comment=``: PostgreSQL shows it in ``\\d+`` (a later change to
+one needs a migration, which ``alembic check`` in the tests asks for).
 
 Status values are plain strings (see the ``*Status`` classes) so ``WHERE status = 'solved'``
 works in any SQL client. JSON columns are JSONB on PostgreSQL (queryable with ``->``, ``@>``)

@@ -1,9 +1,13 @@
-"""The ``results`` and ``cell_readings`` views (made by migration 0005) as SQLAlchemy tables to
-read from, and a ``results`` row as the record results.jsonl and the API give.
+"""The views over the tables, written here once: ``results`` (one row per results.jsonl
+record), ``cell_readings`` (one row per cell read) and ``puzzle_results`` (one row per grid).
 
-Each column's ``comment`` is what PostgreSQL shows in ``\\d+ results`` (migration 0005 wrote
-a copy; a test compares them). The views live in their own MetaData: they are not tables the
-models create, so Alembic's comparison of models and database never sees them.
+``results`` and ``cell_readings`` are also SQLAlchemy tables to read from; each column's
+``comment`` is what PostgreSQL shows in ``\\d+ results``. The views live in their own MetaData:
+the models do not create them, so Alembic's comparison of models and database never sees
+them. Migration 0001 makes them with ``create_statements``; a later migration that changes
+them, or a column they read, drops them (``DROP_STATEMENTS``) before its change and makes them
+again from here after it. Since 0001 reads this SQL too, such a change is folded into 0001
+while 0.1.0 is unreleased.
 """
 
 from __future__ import annotations
@@ -80,8 +84,8 @@ results = Table(
         comment="the solution drawn on the page, relative to the output or data directory",
     ),
     Column("seconds", Json, comment="seconds per stage: rectify (the page's), ocr, solve"),
-    # The book check per grid (migration 0007); answer keys and copies are judged over the
-    # whole batch on read (store.results.with_book_check).
+    # The book check per grid; answer keys and copies are judged over the whole batch on read
+    # (store.results.with_book_check).
     Column(
         "role",
         String,
@@ -105,6 +109,9 @@ results = Table(
         Text,
         comment="the decoder's warning when the page's file is damaged; null: decoded cleanly",
     ),
+    comment="One row per record of results.jsonl: a grid found, a page with no grid, or an "
+    "input file that failed before its pages were listed (page null). The API's results and "
+    "results.jsonl are read from this view.",
 )
 
 cell_readings = Table(
@@ -135,7 +142,144 @@ cell_readings = Table(
         Boolean,
         comment="whether a person corrected the cell (cell_corrections holds what and when)",
     ),
+    comment="One row per cell read: where it is (batch, source, page, index, row, col), what "
+    "was read (kind, digit, confidence) and the runner-up readings.",
 )
+
+# How each dialect writes the JSON the views need. SQLite's JSON functions print a REAL with
+# 15 digits; printf('%!.17g') keeps every bit, so seconds read back equal the stored floats.
+_JSON_SQL = {
+    "postgresql": {
+        "pair": "jsonb_build_array({0}, {1})",
+        "object_agg": "jsonb_object_agg({0}, {1})",
+        "empty_list": "CAST('[]' AS JSONB)",
+        "empty_object": "CAST('{}' AS JSONB)",
+        "null": "CAST(NULL AS JSONB)",
+        "json_null": "CAST('null' AS JSONB)",
+        "false": "false",
+    },
+    "sqlite": {
+        "pair": "json_array({0}, {1})",
+        "object_agg": "json_group_object({0}, json(printf('%!.17g', {1})))",
+        "empty_list": "'[]'",
+        "empty_object": "'{}'",
+        "null": "NULL",
+        "json_null": "'null'",
+        "false": "0",
+    },
+}
+
+# In input order when read through RESULTS_ORDER. A JSON null stored in a column (a grid not
+# read, no solution) is a SQL NULL here, so IS NULL works.
+_RESULTS_SQL = """
+CREATE VIEW results AS
+SELECT p.batch_id, pg.input_file_id, pg.id AS page_id, p.id AS puzzle_id,
+       pg.source, pg.page_number AS page, p.index_on_page AS "index", p.status,
+       CASE WHEN p.size <> 0 THEN {pair_size} END AS size,
+       CASE WHEN p.box_rows <> 0 THEN {pair_box} END AS box,
+       NULLIF(p.givens, {json_null}) AS givens,
+       NULLIF(s.grid, {json_null}) AS solution,
+       NULLIF(s.second_grid, {json_null}) AS second_solution,
+       p.lowest_confidence AS confidence, COALESCE(p.message, p.rating_reason) AS message,
+       p.error_code,
+       COALESCE(s.doubts, {empty_list}) AS doubts,
+       p.rotation, NULLIF(p.corners, {json_null}) AS corners, s.backend, s.render_path,
+       COALESCE((
+           SELECT {seconds_agg} FROM (
+               SELECT 'rectify' AS stage, r.seconds FROM stage_runs r
+               WHERE r.page_id = p.page_id
+               UNION ALL
+               SELECT r.stage, r.seconds FROM stage_runs r WHERE r.puzzle_id = p.id
+           ) AS runs
+       ), {empty_object}) AS seconds,
+       p.role, p.rating, COALESCE(NULLIF(p.techniques, {json_null}), {empty_list}) AS techniques,
+       p.level, p.printed_label, p.printed_number,
+       EXISTS (SELECT 1 FROM cell_corrections cc WHERE cc.puzzle_id = p.id) AS corrected,
+       pg.damaged
+FROM puzzles p
+JOIN pages pg ON pg.id = p.page_id
+LEFT JOIN solutions s ON s.puzzle_id = p.id
+UNION ALL
+SELECT pg.batch_id, pg.input_file_id, pg.id, NULL, pg.source, pg.page_number, NULL,
+       CASE WHEN pg.status = 'done' THEN 'no_grid' ELSE pg.status END,
+       {null}, {null}, {null}, {null}, {null}, NULL, pg.message, pg.error_code, {empty_list},
+       NULL, {null}, NULL, NULL, {null},
+       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, pg.damaged
+FROM pages pg
+WHERE NOT EXISTS (SELECT 1 FROM puzzles p WHERE p.page_id = pg.id)
+UNION ALL
+SELECT f.batch_id, f.id, NULL, NULL, f.name, NULL, NULL, 'failed',
+       {null}, {null}, {null}, {null}, {null}, NULL, f.message, f.error_code, {empty_list},
+       NULL, {null}, NULL, NULL, {null},
+       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, NULL
+FROM input_files f
+WHERE f.status = 'failed'
+"""
+
+_CELL_READINGS_SQL = """
+CREATE VIEW cell_readings AS
+SELECT p.batch_id, pg.input_file_id, pg.id AS page_id, p.id AS puzzle_id, c.id AS cell_id,
+       pg.source, pg.page_number AS page, p.index_on_page AS "index", c.row, c.col, c.kind,
+       c.digit, c.confidence, c.alternatives AS runner_ups,
+       EXISTS (
+           SELECT 1 FROM cell_corrections cc
+           WHERE cc.puzzle_id = c.puzzle_id AND cc.row = c.row AND cc.col = c.col
+       ) AS corrected
+FROM cells c
+JOIN puzzles p ON p.id = c.puzzle_id
+JOIN pages pg ON pg.id = p.page_id
+"""
+
+# One row per grid for ad-hoc SQL, the columns named as in the tables (results came later).
+_PUZZLE_RESULTS_SQL = """
+CREATE VIEW puzzle_results AS
+SELECT p.batch_id, p.id AS puzzle_id, pg.id AS page_id, pg.source, pg.page_number,
+       p.index_on_page, p.status, p.size, p.box_rows, p.box_cols, p.givens,
+       s.grid AS solution, p.lowest_confidence AS confidence, p.message, p.error_code,
+       s.doubts, s.backend, s.seconds AS solve_seconds, s.render_path
+FROM puzzles p
+JOIN pages pg ON pg.id = p.page_id
+LEFT JOIN solutions s ON s.puzzle_id = p.id
+"""
+
+DROP_STATEMENTS = (
+    "DROP VIEW puzzle_results",
+    "DROP VIEW cell_readings",
+    "DROP VIEW results",
+)
+
+
+def create_statements(dialect: str) -> list[str]:
+    """The statements that make the three views on ``dialect`` (postgresql or sqlite), with
+    their comments on PostgreSQL (SQLite keeps none)."""
+    json_sql = _JSON_SQL[dialect]
+    results_sql = _RESULTS_SQL.format(
+        pair_size=json_sql["pair"].format("p.size", "p.size"),
+        pair_box=json_sql["pair"].format("p.box_rows", "p.box_cols"),
+        seconds_agg=json_sql["object_agg"].format("runs.stage", "runs.seconds"),
+        **{
+            name: json_sql[name]
+            for name in ("json_null", "empty_list", "null", "empty_object", "false")
+        },
+    )
+    statements = [results_sql, _CELL_READINGS_SQL, _PUZZLE_RESULTS_SQL]
+    if dialect == "postgresql":
+        for view in (results, cell_readings):
+            statements.append(f"COMMENT ON VIEW {view.name} IS {_quoted(view.comment)}")
+            statements += [
+                f"COMMENT ON COLUMN {view.name}.{_name(column.name)} IS {_quoted(column.comment)}"
+                for column in view.columns
+            ]
+    return statements
+
+
+def _quoted(text: str | None) -> str:
+    return "'" + (text or "").replace("'", "''") + "'"
+
+
+def _name(column: str) -> str:
+    return f'"{column}"' if column in ("index", "row") else column
+
 
 # The input order of the results contract: each input file, its own failure record first
 # (page_id null), then its pages in the order they were listed, then grids in reading order.

@@ -2,9 +2,10 @@
 
 Migrating a new SQLite file imports Alembic and runs every migration: about half a CPU-second,
 most of a one-photo ``run`` (issue 13). The first new database is migrated as before and,
-still empty, copied to the user's cache folder under a name that hashes the migration scripts;
-each later new database is a copy of it. A changed script changes the name, so a stale copy is
-never used; a cache folder that cannot be written only means migrating every time.
+still empty, copied to the user's cache folder under a name that hashes the migration scripts
+and the views' SQL they import (store/results_view.py); each later new database is a copy of
+it. A changed script changes the name, so a stale copy is never used; a cache folder that
+cannot be written only means migrating every time.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import tempfile
 from pathlib import Path
 
 from store.schema_current import VERSIONS_DIR
+
+VIEWS_FILE = Path(__file__).resolve().parent / "results_view.py"
 
 CACHE_ENV = "SUDOKU_BATCH_CACHE_DIR"
 
@@ -30,7 +33,7 @@ def cache_dir() -> Path:
 
 def template_path(versions_dir: Path = VERSIONS_DIR) -> Path:
     digest = hashlib.sha256()
-    for script in sorted(versions_dir.glob("*.py")):
+    for script in [*sorted(versions_dir.glob("*.py")), VIEWS_FILE]:
         digest.update(script.name.encode())
         digest.update(script.read_bytes())
     return cache_dir() / f"empty-schema-{digest.hexdigest()[:16]}.sqlite"

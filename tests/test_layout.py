@@ -4,6 +4,7 @@ import cycle between packages (docs/architecture.md has the table)."""
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -80,3 +81,55 @@ def test_every_package_is_in_the_architecture_table() -> None:
     missing = [package for package in PACKAGES if f"`{package}/`" not in table]
     assert not missing
     assert all(Path(REPO_ROOT / package).is_dir() for package in PACKAGES)
+
+
+DOCS = REPO_ROOT / "docs"
+# A docs page is reference: how the thing works now. Measurement history is in git log and in
+# the benches' output; a page that grows past this is becoming a diary again.
+MAX_DOC_LINES = 400
+
+
+def test_no_docs_page_is_over_400_lines() -> None:
+    lines = {
+        page.name: len(page.read_text(encoding="utf-8").splitlines()) for page in DOCS.glob("*.md")
+    }
+    assert lines, "no docs pages found"
+    assert not {name: count for name, count in lines.items() if count > MAX_DOC_LINES}
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's id for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    kept = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return kept.replace(" ", "-")
+
+
+def _referring_files() -> list[Path]:
+    folders = [
+        path
+        for path in REPO_ROOT.iterdir()
+        if path.is_dir() and not path.name.startswith(".") and path.name != "docs"
+    ]
+    code = [path for folder in folders for path in folder.rglob("*.py")]
+    return [REPO_ROOT / "README.md", *DOCS.glob("*.md"), *code]
+
+
+def test_every_docs_reference_names_a_page_and_heading_that_exist() -> None:
+    headings = {
+        page.name: {
+            _anchor(line.lstrip("#"))
+            for line in page.read_text(encoding="utf-8").splitlines()
+            if line.startswith("#")
+        }
+        for page in DOCS.glob("*.md")
+    }
+    broken = []
+    for path in _referring_files():
+        text = path.read_text(encoding="utf-8")
+        in_docs = path.parent == DOCS
+        references = re.findall(r"docs/(\w+\.md)(?:#([\w-]+))?", text)
+        if in_docs:
+            references += re.findall(r"\]\((\w+\.md)(?:#([\w-]+))?\)", text)
+        for page, anchor in references:
+            if page not in headings or (anchor and anchor not in headings[page]):
+                broken.append(f"{path.relative_to(REPO_ROOT)}: {page}#{anchor}")
+    assert not broken

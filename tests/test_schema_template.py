@@ -54,3 +54,15 @@ def test_an_unwritable_cache_only_means_migrating(
     open_database(tmp_path / "run")[0].dispose()
     assert sqlite_is_current(tmp_path / "run" / DATABASE_NAME)
     assert not schema_template.copy_template(tmp_path / "other.sqlite")
+
+
+def test_changed_views_name_another_template(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Migration 0001 makes the views from store/results_view.py: a change there is a change of
+    # the empty schema as much as a changed script.
+    before = schema_template.template_path()
+    views = tmp_path / "results_view.py"
+    views.write_text(schema_template.VIEWS_FILE.read_text() + "\n# changed\n")
+    monkeypatch.setattr(schema_template, "VIEWS_FILE", views)
+    assert schema_template.template_path() != before

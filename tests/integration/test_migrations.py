@@ -13,7 +13,8 @@ from sqlalchemy import inspect, text
 from store.db import make_engine
 from store.migrate import alembic_config, check, upgrade
 from store.models import Base
-from store.results_view import results
+from store.results_view import cell_readings, results
+from tests.conftest import REPO_ROOT
 from tests.integration.conftest import RUN_ID, empty_postgres_database
 
 pytestmark = pytest.mark.services
@@ -37,34 +38,6 @@ def test_upgrade_head_on_sqlite_leaves_no_drift(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'fresh.sqlite'}"
     upgrade(url)
     check(url)
-
-
-def test_upgrading_sqlite_keeps_the_rows_under_a_copied_table(tmp_path: Path) -> None:
-    # SQLite alters puzzles by copying it; the cells that reference it must survive that.
-    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
-    upgrade(url, "0001")
-    engine = make_engine(url)
-    try:
-        with engine.begin() as connection:
-            for statement in (
-                "INSERT INTO batches (id, created_at) VALUES (1, '2026-11-21')",
-                "INSERT INTO input_files (id, batch_id, name, stored_path, status, created_at)"
-                " VALUES (1, 1, 'a.png', 'a.png', 'expanded', '2026-11-21')",
-                "INSERT INTO pages (id, batch_id, input_file_id, source, page_number, format,"
-                " frame_index, status) VALUES (1, 1, 1, 'a.png', 1, 'image', 0, 'done')",
-                "INSERT INTO puzzles (id, batch_id, page_id, index_on_page, status, corners,"
-                " rotation) VALUES (1, 1, 1, 0, 'pending', '[]', 0)",
-                "INSERT INTO cells (puzzle_id, row, col, kind, alternatives)"
-                " VALUES (1, 0, 0, 'empty', '[]')",
-            ):
-                connection.execute(text(statement))
-        upgrade(url)
-        check(url)
-        with engine.connect() as connection:
-            assert connection.execute(text("SELECT count(*) FROM cells")).scalar() == 1
-            assert connection.execute(text("SELECT count(*) FROM puzzle_results")).scalar() == 1
-    finally:
-        engine.dispose()
 
 
 def test_every_table_and_column_of_the_models_has_a_comment() -> None:
@@ -96,20 +69,6 @@ def test_postgres_has_the_models_comments_and_a_changed_comment_is_drift(
         check(database_url)
 
 
-def test_the_results_views_go_and_come_back_on_sqlite(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'down.sqlite'}"
-    upgrade(url)
-    command.downgrade(alembic_config(url), "0004")
-    engine = make_engine(url)
-    try:
-        assert not {"results", "cell_readings"} & set(inspect(engine).get_view_names())
-        upgrade(url)
-        check(url)
-        assert {"results", "cell_readings"} <= set(inspect(engine).get_view_names())
-    finally:
-        engine.dispose()
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def private_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A database of this test's own (migrating the shared one down would upset the others)."""
@@ -120,54 +79,50 @@ def private_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]
         yield url
 
 
-def test_0010_printed_number_and_printed_role_go_and_come_back(private_url: str) -> None:
-    def columns(engine, table: str) -> set[str]:
-        return {column["name"] for column in inspect(engine).get_columns(table)}
+VIEWS = {"results", "cell_readings", "puzzle_results"}
 
+
+def test_the_schema_goes_down_to_nothing_and_comes_back(private_url: str) -> None:
     upgrade(private_url)
     engine = make_engine(private_url)
     try:
-        assert "printed_number" in columns(engine, "results")
-        assert "printed_role" in columns(engine, "puzzles")
-        command.downgrade(alembic_config(private_url), "0009")
+        assert VIEWS <= set(inspect(engine).get_view_names())
+        command.downgrade(alembic_config(private_url), "base")
         engine.dispose()
-        assert "printed_number" not in columns(engine, "results")
-        assert "printed_role" not in columns(engine, "puzzles")
-        assert "corrected" in columns(engine, "results")  # 0008's view is back
+        assert not set(inspect(engine).get_view_names())
+        assert set(inspect(engine).get_table_names()) == {"alembic_version"}
         upgrade(private_url)
         check(private_url)
         engine.dispose()
-        assert "printed_number" in columns(engine, "results")
-        if engine.dialect.name == "postgresql":
-            # DROP VIEW loses the comments: 0010 puts the view's back, its new column's too.
-            with engine.connect() as connection:
-                comment = connection.execute(
-                    text(
-                        "SELECT col_description('results'::regclass, a.attnum) FROM pg_attribute a"
-                        " WHERE a.attrelid = 'results'::regclass AND a.attname = :name"
-                    ),
-                    {"name": "printed_number"},
-                ).scalar()
-            assert comment == results.c.printed_number.comment
+        assert VIEWS <= set(inspect(engine).get_view_names())
+        assert set(Base.metadata.tables) <= set(inspect(engine).get_table_names())
     finally:
         engine.dispose()
 
 
-def test_0012_symbols_goes_and_comes_back(private_url: str) -> None:
-    def columns() -> set[str]:
-        return {column["name"] for column in inspect(engine).get_columns("puzzles")}
-
-    upgrade(private_url)
-    engine = make_engine(private_url)
+def test_postgres_views_have_the_comments_of_store_results_view(database_url: str) -> None:
+    engine = make_engine(database_url)
     try:
-        assert "symbols" in columns()
-        command.downgrade(alembic_config(private_url), "0011")
-        engine.dispose()
-        assert "symbols" not in columns()
-        assert "results" in inspect(engine).get_view_names()
-        upgrade(private_url)
-        check(private_url)
-        engine.dispose()
-        assert "symbols" in columns()
+        inspector = inspect(engine)
+        for view in (results, cell_readings):
+            assert inspector.get_table_comment(view.name)["text"] == view.comment
+            comments = {c["name"]: c.get("comment") for c in inspector.get_columns(view.name)}
+            assert comments == {column.name: column.comment for column in view.columns}
     finally:
         engine.dispose()
+
+
+def test_the_views_sql_is_written_once() -> None:
+    """store/results_view.py holds the only CREATE VIEW of the product; migrations import it."""
+    folders = [
+        path
+        for path in REPO_ROOT.iterdir()
+        if path.is_dir() and not path.name.startswith(".") and path.name != "tests"
+    ]
+    holders = sorted(
+        str(path.relative_to(REPO_ROOT))
+        for folder in folders
+        for path in folder.rglob("*.py")
+        if "CREATE VIEW" in path.read_text(encoding="utf-8")
+    )
+    assert holders == ["store/results_view.py"]
