@@ -80,8 +80,7 @@ def run_everything(tmp: Path) -> RealRun:
     puzzles.write_text("\n".join([*TEXT_PUZZLES, example_puzzle_line()]) + "\n")
     comments = tmp / "comments-only.txt"  # no puzzle line: the file fails before listing
     comments.write_text("# nothing but a comment\n")
-    text_records = run_text_batch([puzzles, comments], options)
-    text_batch = text_records[0]["batch_id"]
+    text_batch = run_text_batch([puzzles, comments], options).batch_id
     jsonl[text_batch] = _read_jsonl(out / RESULTS_NAME)
     sqlite_url = f"sqlite:///{out / DATABASE_NAME}"
     running = _add_running_batch(sqlite_url)
