@@ -4,6 +4,7 @@ rows a worker would write, from another thread while a request is held."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 import uuid
@@ -157,13 +158,42 @@ def get_timed(client: TestClient, url: str, **params: Any) -> tuple[float, Any]:
     return time.monotonic() - started, response
 
 
+class ServerClock:
+    """``time.monotonic`` and ``asyncio.sleep`` for ``api.batch_status``: a sleep moves the
+    clock on (and lets the event loop run), and each check of the batch is counted."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.now = 0.0
+        self.checks: list[float] = []  # when each check after the first one was made
+        check = api.batch_status._progress
+
+        def counted(sessions: sessionmaker[Session], batch_id: int) -> Any:
+            self.checks.append(self.now)
+            return check(sessions, batch_id)
+
+        monkeypatch.setattr(api.batch_status, "time", self)
+        monkeypatch.setattr(api.batch_status, "asyncio", self)
+        monkeypatch.setattr(api.batch_status, "_progress", counted)
+
+    def monotonic(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += max(0.0, seconds)
+        await asyncio.sleep(0)
+
+
 def test_a_held_request_answers_when_the_wait_is_over_if_nothing_moves(
-    client: TestClient, sessions: sessionmaker[Session]
+    client: TestClient, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url, _, token = batch_seen(client, sessions)
-    took, response = get_timed(client, url, since=token, wait=1.5)
+    clock = ServerClock(monkeypatch)
+    response = client.get(url, params={"since": token, "wait": 1.5})
     assert response.status_code == 200 and response.json()["progress"] == token
-    assert 1.4 <= took < 10
+    # Held for the whole wait, the batch checked every CHECK_SECONDS and no more often.
+    assert clock.now == pytest.approx(1.5)
+    step = api.batch_status.CHECK_SECONDS
+    assert clock.checks == pytest.approx([step * n for n in range(1, round(1.5 / step) + 1)])
 
 
 def test_a_held_request_answers_as_soon_as_work_moves(
