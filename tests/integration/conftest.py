@@ -305,3 +305,8 @@ def wait_until(condition: Callable[[], object], limit: float, what: str, interva
 from tests.integration import browser_stack  # noqa: E402
 
 stack, browser, screenshots = browser_stack.stack, browser_stack.browser, browser_stack.screenshots
+
+# The fault tests' private Redis and batch runs, whichever of their modules uses them.
+from tests.integration import fault_run  # noqa: E402
+
+redis_server, run_on = fault_run.redis_server, fault_run.run_on
