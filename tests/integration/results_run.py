@@ -160,8 +160,9 @@ def _copy_to_postgres(sqlite_url: str) -> str:
 
 @pytest.fixture(scope="session")
 def real_run(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealRun]:
-    """Once per test session, for every module that imports it. (``database_url``: PostgreSQL
-    is up, or the tests skip as the other services tests do.)"""
+    """Once per test session (per xdist worker), for every module that asks for it (it is
+    registered in ``conftest``). (``database_url``: PostgreSQL is up, or the tests skip as the
+    other services tests do.)"""
     run = run_everything(tmp_path_factory.mktemp("results-run"))
     try:
         yield run
