@@ -7,17 +7,15 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import json
-import os
-import subprocess
 import sys
 import warnings
 from pathlib import Path
 
 import pytest
 
-import pipeline.rating
 from pipeline.rating.compiled_core import MANIFEST, PURE_ENV, select, source_hash
 from tests.conftest import REPO_ROOT
+from tests.rating.cores import printed_by, require_compiled
 
 SAMPLE = REPO_ROOT / "bench" / "data" / "se_rated_sample.txt"
 
@@ -88,10 +86,7 @@ def test_without_a_build_the_sources_run_untouched(package):
 def test_the_compiled_and_pure_cores_rate_alike():
     """Every 12th sample puzzle (all bands, chains included) rated by both cores of this
     install."""
-    if not pipeline.rating.COMPILED:
-        if os.environ.get("CI", "").lower() == "true":  # .ci/run compiles it: never skipped
-            pytest.fail("the rating core is not compiled (CI=true: .ci/run compiles it)")
-        pytest.skip("the rating core is not compiled here (SUDOKU_BATCH_COMPILE=1 at install)")
+    require_compiled()
     lines = [line.split()[0] for line in SAMPLE.read_text().splitlines() if line[:1].isdigit()]
     script = (
         "import json, sys, importlib.machinery\n"
@@ -102,18 +97,7 @@ def test_the_compiled_and_pure_cores_rate_alike():
         "out = [r.rate_puzzle(parse_puzzle_line(t).puzzle) for t in sys.argv[1:]]\n"
         "print(json.dumps([r.COMPILED, [[x.score, list(x.techniques), x.reason] for x in out]]))\n"
     )
-    rated = {}
-    for pure in ("0", "1"):
-        done = subprocess.run(
-            [sys.executable, "-c", script, *lines[::12]],
-            cwd=REPO_ROOT,
-            env={**os.environ, PURE_ENV: pure},
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=600,
-        )
-        rated[pure] = json.loads(done.stdout)
-    assert rated["0"][0] is True, "the rating core was not compiled"
-    assert rated["1"][0] is False
-    assert rated["0"][1] == rated["1"][1]
+    compiled, pure = (printed_by(script, *lines[::12], pure=sources) for sources in (False, True))
+    assert compiled[0] is True, "the rating core was not compiled"
+    assert pure[0] is False
+    assert compiled[1] == pure[1]
