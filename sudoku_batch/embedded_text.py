@@ -19,7 +19,7 @@ from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.grid import GridShape, Puzzle
 from pipeline.ingest.textpuzzle import read_puzzle_file
 from pipeline.solve.backends import make_backend
-from sudoku_batch.embedded import EmbeddedOptions, open_database, write_results
+from sudoku_batch.embedded import BatchRun, EmbeddedOptions, open_database, write_results
 
 PUZZLES_PER_TASK = 64  # a pool task's backend start-up and IPC are then noise
 
@@ -28,29 +28,36 @@ Solved = SolvedBoard | SudokuBatchError  # a puzzle's step result, or why the so
 
 def run_text_batch(
     inputs: Iterable[str | Path], options: EmbeddedOptions, box: GridShape | None = None
-) -> list[dict]:
+) -> BatchRun:
     """Solve every puzzle line of the text files ``inputs`` (box shape ``box``, else the usual
-    one per size); returns the result records also written to ``out_dir/results.jsonl``."""
+    one per size), going on with a batch of the same inputs in the output folder as
+    ``resume.prepare_text_batch`` says unless ``options.restart``; the result records are also
+    written to ``out_dir/results.jsonl``."""
     from store.record import (
         Stage,
         add_input_file,
         add_text_puzzles,
-        create_batch,
         inputs_label,
         record_failure,
         record_solution,
     )
+    from sudoku_batch.resume import prepare_text_batch
 
     inputs = [str(path) for path in inputs]
+    shape = (box.box_rows, box.box_cols) if box else None
     engine, sessions = open_database(options.out_dir)
     with sessions.begin() as session:
-        batch_id = create_batch(session, label=inputs_label(inputs))
+        prepared = prepare_text_batch(
+            session, inputs_label(inputs), inputs, shape, options.out_dir, options.restart
+        )
+    run = BatchRun(prepared.batch_id, [], prepared.resumed, prepared.lines_kept)
     puzzles: list[tuple[int, Puzzle]] = []
-    for name in inputs:
+    for name, content_hash in prepared.todo:
         clock = Clock()
         with sessions.begin() as session:
-            shape = (box.box_rows, box.box_cols) if box else None
-            input_file_id = add_input_file(session, batch_id, name, name, shape)
+            input_file_id = add_input_file(
+                session, run.batch_id, name, name, shape, content_hash, text=True
+            )
         try:
             lines = read_puzzle_file(Path(name), name, box)
         except SudokuBatchError as error:
@@ -58,13 +65,20 @@ def run_text_batch(
                 record_failure(
                     session, error, Stage.INGEST, input_file_id=input_file_id, seconds=clock.seconds
                 )
+            run.pages_done += 1  # the file, failed as a whole
             continue
         with sessions.begin() as session:
             ids = add_text_puzzles(session, input_file_id, lines, clock.seconds)
+        run.pages_done += len(lines)
         read = [line.puzzle.puzzle for line in lines if line.puzzle is not None]
         puzzles += zip(ids, read, strict=True)
 
-    bar = tqdm(total=len(puzzles), unit="puzzle", disable=not options.progress, smoothing=0.1)
+    bar = tqdm(
+        total=len(puzzles),
+        unit="puzzle",
+        disable=not options.progress or not puzzles,
+        smoothing=0.1,
+    )
     for puzzle_id, solved in _solved(puzzles, options):
         with sessions.begin() as session:
             if isinstance(solved, SudokuBatchError):
@@ -80,7 +94,8 @@ def run_text_batch(
                 )
         bar.update(1)
     bar.close()
-    return write_results(engine, sessions, batch_id, options.out_dir)[0]
+    run.records, run.results = write_results(engine, sessions, run.batch_id, options.out_dir)
+    return run
 
 
 def _solved(

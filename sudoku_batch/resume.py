@@ -4,7 +4,9 @@ A run into an output folder that already holds a batch of the same inputs goes o
 newest such batch: each input file listed again is compared with its row by SHA-256 of its
 content; an unchanged file keeps its finished pages, a changed or new one is listed afresh,
 one no longer named is dropped. So an interrupted batch is finished, and a finished one with
-nothing changed has nothing to do. Other inputs start a batch of their own beside the others
+nothing changed has nothing to do. Text files of puzzles (``run --text``) go the same
+way, a file at a time: one unchanged (content and box shape) with every puzzle solved is kept,
+any other is read again. Other inputs start a batch of their own beside the others
 (each batch's records in ``results-N.jsonl``); ``--restart`` first deletes the earlier batches
 of the same inputs, their images and results files, so the folder holds one answer per page.
 """
@@ -18,15 +20,16 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
 
 from pipeline.ingest.sources import PageSource
 from store import record
 from store.artifacts import PageRef
-from store.models import Batch, InputFile, Page, PageStatus
+from store.models import Batch, InputFile, InputStatus, Page, PageStatus, Puzzle, PuzzleStatus
 
 UNFINISHED = (PageStatus.PENDING, PageStatus.INTERRUPTED)
+UNSOLVED_TEXT = (PuzzleStatus.PENDING, PuzzleStatus.READ)
 IMAGE_FOLDERS = ("pages", "boards", "regions", "renders", "cells")
 
 
@@ -42,10 +45,7 @@ def prepare_batch(
     session: Session, label: str, sources: Iterable[PageSource], out_dir: Path, restart: bool
 ) -> PreparedBatch:
     files = [_ListedFile(list(group)) for _, group in groupby(sources, key=lambda s: s.path)]
-    if restart:
-        for old in session.scalars(select(Batch).where(Batch.label == label)):
-            _forget_batch(session, old.id, out_dir)
-    batch = None if restart else _newest_batch(session, label)
+    batch = _batch_to_go_on_with(session, label, out_dir, restart)
     if batch is None:
         prepared = PreparedBatch(record.create_batch(session, label=label))
         for listed in files:
@@ -74,6 +74,81 @@ def prepare_batch(
         _forget_pages(session, stale.id, out_dir)
         session.delete(stale)
     return prepared
+
+
+@dataclass
+class PreparedTextBatch:
+    """The batch a run of text files of puzzles works on, and the files it reads again."""
+
+    batch_id: int
+    todo: list[tuple[str, str | None]] = field(default_factory=list)  # (file, its SHA-256)
+    resumed: bool = False
+    lines_kept: int = 0  # lines of the files a resumed batch did not read again
+
+
+def prepare_text_batch(
+    session: Session,
+    label: str,
+    names: Iterable[str],
+    box: tuple[int, int] | None,
+    out_dir: Path,
+    restart: bool,
+) -> PreparedTextBatch:
+    """As ``prepare_batch`` for text files of puzzles: in the newest batch of the same inputs,
+    a file with the same content and box shape whose puzzles are all done is kept; any other
+    is read and solved again."""
+    listed = [(name, _sha256(Path(name))) for name in dict.fromkeys(names)]
+    batch = _batch_to_go_on_with(session, label, out_dir, restart)
+    if batch is None:
+        return PreparedTextBatch(record.create_batch(session, label=label), listed)
+    prepared = PreparedTextBatch(batch.id, resumed=True)
+    rows = {
+        row.stored_path: row
+        for row in session.scalars(select(InputFile).where(InputFile.batch_id == batch.id))
+    }
+    for name, content_hash in listed:
+        row = rows.pop(name, None)
+        if (
+            row is not None
+            and row.content_hash == content_hash
+            and (row.box_rows, row.box_cols) == (box or (None, None))
+            and _text_file_done(session, row)
+        ):
+            prepared.lines_kept += session.scalar(
+                select(func.count(Page.id)).where(Page.input_file_id == row.id)
+            )
+            continue
+        if row is not None:  # changed or unfinished: read and solved again from scratch
+            _forget_pages(session, row.id, out_dir)
+            session.delete(row)
+            session.flush()
+        prepared.todo.append((name, content_hash))
+    for stale in rows.values():  # no longer among the inputs
+        _forget_pages(session, stale.id, out_dir)
+        session.delete(stale)
+    return prepared
+
+
+def _text_file_done(session: Session, row: InputFile) -> bool:
+    """Whether a text file was read and each of its puzzles has its verdict."""
+    if row.status == InputStatus.PENDING:
+        return False
+    pages = select(Page.id).where(Page.input_file_id == row.id)
+    unfinished_page = pages.where(Page.status.in_(UNFINISHED))
+    unsolved = select(Puzzle.id).where(Puzzle.page_id.in_(pages), Puzzle.status.in_(UNSOLVED_TEXT))
+    return not session.scalar(select(exists(unfinished_page))) and not session.scalar(
+        select(exists(unsolved))
+    )
+
+
+def _batch_to_go_on_with(session: Session, label: str, out_dir: Path, restart: bool):
+    """The newest batch of the inputs ``label``; none with ``restart``, which first deletes
+    every batch of them."""
+    if not restart:
+        return _newest_batch(session, label)
+    for old in session.scalars(select(Batch).where(Batch.label == label)):
+        _forget_batch(session, old.id, out_dir)
+    return None
 
 
 class _ListedFile:

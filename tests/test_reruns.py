@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import sqlite3
 import subprocess
 import sys
@@ -63,6 +64,48 @@ def test_a_finished_batch_run_again_does_no_work(tmp_path: Path) -> None:
     # Three pages read, rated and solved, against the listing and a look in the database:
     # a run that redid the pages would cost about as much as the first.
     assert again_cpu < first_cpu / 3, (first_cpu, again_cpu)
+
+
+def _puzzle_lines(count: int) -> list[str]:
+    """``count`` puzzles: a classic one with its digits relabelled, a different way each."""
+    classic = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    rng = random.Random(30)
+    lines = []
+    for _ in range(count):
+        digits = rng.sample("123456789", 9)
+        lines.append("".join(c if c == "." else digits[int(c) - 1] for c in classic))
+    return lines
+
+
+def test_a_finished_text_batch_run_again_does_no_work(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text("\n".join([*_puzzle_lines(500), "12345"]) + "\n")  # one line fails
+    argv = ["run", "--text", str(puzzles), "--out", str(out), "--jobs", "2", "--no-progress"]
+    first, first_cpu = _run_cli(argv)
+    assert first.returncode == ExitCode.SOME_INPUTS_FAILED, first.stderr
+    assert "500 solved" in first.stdout
+    results, pages = (out / "results.jsonl").read_bytes(), _pages(out)
+
+    again, again_cpu = _run_cli(argv)
+    assert again.returncode == first.returncode, again.stderr
+    assert "batch 1 of these inputs is already done (501 line(s))" in again.stdout
+    assert "nothing to do" in again.stdout and "malformed_text" in again.stdout
+    assert (out / "results.jsonl").read_bytes() == results
+    assert _pages(out) == pages
+    with sqlite3.connect(out / DATABASE_NAME) as db:
+        assert db.execute("select count(*) from batches").fetchone() == (1,)
+    # 500 puzzles solved and rated, against reading the listing and the database: a run that
+    # solved them again would cost about as much as the first.
+    assert again_cpu < first_cpu / 3, (first_cpu, again_cpu)
+
+    # A changed file is read and solved again, in the same batch.
+    with puzzles.open("a") as more:
+        more.write(_puzzle_lines(501)[-1] + "\n")
+    assert main(argv) == ExitCode.SOME_INPUTS_FAILED
+    records = _lines(out / "results.jsonl")
+    assert len(records) == 502 and {r["batch_id"] for r in records} == {1}
+    assert sum(r["status"] == "solved" for r in records) == 501
 
 
 def test_two_batches_in_one_folder_keep_their_results(tmp_path: Path, capsys) -> None:

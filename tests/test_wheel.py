@@ -1,20 +1,20 @@
-"""A non-editable install works: a wheel built from the tree with the compiled rating core
-(SUDOKU_BATCH_COMPILE=1, as the Dockerfile builds it), installed in a fresh venv, runs
-`migrate` and `run examples/` from outside the source tree (the migrations ship in the store
-package), and its compiled core rates as the .py sources do. Slow (a wheel build and the
-rater's compile: minutes), so marked; CI runs it all the same."""
+"""A non-editable install works, and the compiled rating core is optional: one wheel built from
+the tree, asked to compile the core (SUDOKU_BATCH_COMPILE=1) where every compile fails
+(CC=/bin/false, as with no C compiler), installs in a fresh venv without extensions, rates from
+the .py sources, and runs `migrate` and `run examples/` from outside the source tree (the
+migrations ship in the store package). The compiled core itself is what the Dockerfile and
+.ci/run build in place; tests/rating/test_compiled_core.py rates with both cores there. Slow (a
+wheel build), so marked; CI runs it all the same."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
 
-from pipeline.rating.compiled_core import PURE_ENV
 from tests.conftest import REPO_ROOT
 from tests.wheels import build_wheel, install_in_fresh_venv
 
@@ -23,13 +23,43 @@ SAMPLE = REPO_ROOT / "bench" / "data" / "se_rated_sample.txt"
 
 
 @pytest.fixture(scope="module")
-def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh venv holding the wheel, its rating core compiled."""
-    folder = tmp_path_factory.mktemp("wheel")
-    wheel = build_wheel(folder / "wheels", env={"SUDOKU_BATCH_COMPILE": "1"})
-    venv = folder / "venv"
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tree's wheel, asked to compile the rating core with a compiler that always fails."""
+    folder = tmp_path_factory.mktemp("wheels")
+    return build_wheel(folder, env={"SUDOKU_BATCH_COMPILE": "1", "CC": "/bin/false"})
+
+
+@pytest.fixture(scope="module")
+def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv holding the wheel."""
+    venv = tmp_path_factory.mktemp("wheel") / "venv"
     install_in_fresh_venv(wheel, venv)
     return venv
+
+
+def test_without_a_compiler_the_wheel_installs_and_rates_from_the_sources(
+    wheel: Path, venv: Path, tmp_path: Path
+):
+    assert not [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".so")]
+    script = (
+        "import sys\n"
+        "import pipeline.rating as r, pipeline.rating.chains as c\n"
+        "from pipeline.ingest.textpuzzle import parse_puzzle_line\n"
+        "print(r.COMPILED, c.__file__)\n"
+        "print(r.rate_puzzle(parse_puzzle_line(sys.argv[1]).puzzle))\n"
+    )
+    puzzle = next(line for line in SAMPLE.read_text().splitlines() if line[:1].isdigit()).split()[0]
+    ran = subprocess.run(
+        [venv / "bin" / "python", "-W", "error", "-c", script, puzzle],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    core, rating = ran.stdout.splitlines()
+    compiled, where = core.split()
+    assert compiled == "False" and where.startswith(str(venv)) and where.endswith(".py")
+    assert rating.startswith("Rating(score=") and "score=None" not in rating
 
 
 def test_a_wheel_installed_in_a_fresh_venv_runs_migrate_and_run(venv: Path, tmp_path: Path):
@@ -71,34 +101,3 @@ def test_a_wheel_installed_in_a_fresh_venv_runs_migrate_and_run(venv: Path, tmp_
     assert records and all(r["status"] == "solved" for r in records)
     version = subprocess.run([cli, "--version"], capture_output=True, text=True, check=True)
     assert version.stdout.startswith("sudoku-batch ")
-
-
-def test_the_compiled_and_pure_cores_rate_alike(venv: Path, tmp_path: Path):
-    """Every 12th sample puzzle (all bands, chains included) rated by both cores."""
-    if shutil.which("cc") is None and os.environ.get("CI", "").lower() != "true":
-        pytest.skip("no C compiler here to build the rating core with")
-    lines = [line.split()[0] for line in SAMPLE.read_text().splitlines() if line[:1].isdigit()]
-    script = (
-        "import json, sys, importlib.machinery\n"
-        "import pipeline.rating as r, pipeline.rating.singles as s\n"
-        "from pipeline.ingest.textpuzzle import parse_puzzle_line\n"
-        "compiled = s.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))\n"
-        "assert r.COMPILED == compiled, (r.COMPILED, s.__file__)\n"
-        "out = [r.rate_puzzle(parse_puzzle_line(t).puzzle) for t in sys.argv[1:]]\n"
-        "print(json.dumps([r.COMPILED, [[x.score, list(x.techniques), x.reason] for x in out]]))\n"
-    )
-    rated = {}
-    for pure in ("0", "1"):
-        done = subprocess.run(
-            [venv / "bin" / "python", "-c", script, *lines[::12]],
-            cwd=tmp_path,
-            env={**os.environ, PURE_ENV: pure},
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=600,
-        )
-        rated[pure] = json.loads(done.stdout)
-    assert rated["0"][0] is True, "the wheel's rating core was not compiled"
-    assert rated["1"][0] is False
-    assert rated["0"][1] == rated["1"][1]

@@ -73,7 +73,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from sudoku_batch.embedded import (
-        RESULTS_NAME,
         RUN_AGAIN,
         EmbeddedOptions,
         output_storage_fault,
@@ -94,14 +93,11 @@ def _run(args: argparse.Namespace) -> int:
         **_from_settings(),
     )
     box = text_batch_box(args)
-    interrupted = False
-    stopped_by = None
-    results = args.out / RESULTS_NAME
     if args.text:
         from sudoku_batch.embedded_text import run_text_batch
 
         try:
-            records = run_text_batch(args.inputs, options, box)
+            run = run_text_batch(args.inputs, options, box)
         except Exception as error:
             fault = output_storage_fault(error, args.out)  # exit 3 with its reason, not a bug
             if fault is None:
@@ -109,17 +105,17 @@ def _run(args: argparse.Namespace) -> int:
             raise fault from error
     else:
         run = run_batch(args.inputs, options)
-        records, interrupted, stopped_by = run.records, run.interrupted, run.stopped_by
-        results = run.results
-        if run.resumed and not run.pages_done and not interrupted:
-            print(
-                f"batch {run.batch_id} of these inputs is already done ({run.pages_kept} "
-                "page(s)), nothing changed since: nothing to do (--restart does it again)"
-            )
-        elif run.resumed:
-            print(f"resumed batch {run.batch_id}: {run.pages_kept} page(s) were already done")
-    print("\n".join(summary_lines(records, str(results))))
-    print(f"results: {results}")
+    records, interrupted, stopped_by = run.records, run.interrupted, run.stopped_by
+    kept = f"{run.pages_kept} {'line' if args.text else 'page'}(s)"
+    if run.resumed and not run.pages_done and not interrupted:
+        print(
+            f"batch {run.batch_id} of these inputs is already done ({kept}), nothing changed "
+            "since: nothing to do (--restart does it again)"
+        )
+    elif run.resumed:
+        print(f"resumed batch {run.batch_id}: {kept} were already done")
+    print("\n".join(summary_lines(records, str(run.results))))
+    print(f"results: {run.results}")
     if stopped_by is not None:
         print(f"sudoku-batch: {stopped_by.message}; {RUN_AGAIN}", file=sys.stderr)
         return ExitCode.UNAVAILABLE

@@ -305,3 +305,11 @@ def wait_until(condition: Callable[[], object], limit: float, what: str, interva
 from tests.integration import browser_stack  # noqa: E402
 
 stack, browser, screenshots = browser_stack.stack, browser_stack.browser, browser_stack.screenshots
+
+# Fixtures of helper modules, registered here so that each is one fixture whichever modules
+# use it (imported into each module, a session fixture would be made once per module): the
+# fault tests' private Redis and batch runs, and the real embedded run the results tests read.
+from tests.integration import fault_run, results_run  # noqa: E402
+
+redis_server, run_on = fault_run.redis_server, fault_run.run_on
+real_run = results_run.real_run

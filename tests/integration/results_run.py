@@ -80,8 +80,7 @@ def run_everything(tmp: Path) -> RealRun:
     puzzles.write_text("\n".join([*TEXT_PUZZLES, example_puzzle_line()]) + "\n")
     comments = tmp / "comments-only.txt"  # no puzzle line: the file fails before listing
     comments.write_text("# nothing but a comment\n")
-    text_records = run_text_batch([puzzles, comments], options)
-    text_batch = text_records[0]["batch_id"]
+    text_batch = run_text_batch([puzzles, comments], options).batch_id
     jsonl[text_batch] = _read_jsonl(out / RESULTS_NAME)
     sqlite_url = f"sqlite:///{out / DATABASE_NAME}"
     running = _add_running_batch(sqlite_url)
@@ -161,8 +160,9 @@ def _copy_to_postgres(sqlite_url: str) -> str:
 
 @pytest.fixture(scope="session")
 def real_run(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealRun]:
-    """Once per test session, for every module that imports it. (``database_url``: PostgreSQL
-    is up, or the tests skip as the other services tests do.)"""
+    """Once per test session (per xdist worker), for every module that asks for it (it is
+    registered in ``conftest``). (``database_url``: PostgreSQL is up, or the tests skip as the
+    other services tests do.)"""
     run = run_everything(tmp_path_factory.mktemp("results-run"))
     try:
         yield run

@@ -12,10 +12,9 @@ from sqlalchemy.engine import make_url
 
 from tests.conftest import REPO_ROOT
 from tests.integration.conftest import RUN_ID, skip_or_fail
-from tests.integration.results_run import RealRun, real_run
+from tests.integration.results_run import RealRun
 
 pytestmark = pytest.mark.services
-__all__ = ["real_run"]  # a fixture, used by name
 
 ROLE_SQL = REPO_ROOT / "deploy" / "analyst_role.sql"
 

@@ -4,6 +4,7 @@ rows a worker would write, from another thread while a request is held."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 import uuid
@@ -157,70 +158,115 @@ def get_timed(client: TestClient, url: str, **params: Any) -> tuple[float, Any]:
     return time.monotonic() - started, response
 
 
+class ServerClock:
+    """``time.monotonic`` and ``asyncio.sleep`` for ``api.batch_status``: a sleep moves the
+    clock on (and lets the event loop run), and each check of the batch is counted. ``move``
+    is done to the batch once the clock reaches ``move_at``, before that check."""
+
+    def __init__(
+        self,
+        monkeypatch: pytest.MonkeyPatch,
+        move_at: float | None = None,
+        move: Callable[[], object] | None = None,
+    ) -> None:
+        self.now = 0.0
+        self.checks: list[float] = []  # when each check after the first one was made
+        check = api.batch_status._progress
+
+        def counted(sessions: sessionmaker[Session], batch_id: int) -> Any:
+            nonlocal move
+            if move is not None and move_at is not None and self.now >= move_at:
+                move, moved = None, move
+                moved()
+            self.checks.append(self.now)
+            return check(sessions, batch_id)
+
+        monkeypatch.setattr(api.batch_status, "time", self)
+        monkeypatch.setattr(api.batch_status, "asyncio", self)
+        monkeypatch.setattr(api.batch_status, "_progress", counted)
+
+    def monotonic(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += max(0.0, seconds)
+        await asyncio.sleep(0)
+
+
 def test_a_held_request_answers_when_the_wait_is_over_if_nothing_moves(
-    client: TestClient, sessions: sessionmaker[Session]
+    client: TestClient, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url, _, token = batch_seen(client, sessions)
-    took, response = get_timed(client, url, since=token, wait=1.5)
+    clock = ServerClock(monkeypatch)
+    response = client.get(url, params={"since": token, "wait": 1.5})
     assert response.status_code == 200 and response.json()["progress"] == token
-    assert 1.4 <= took < 10
+    # Held for the whole wait, the batch checked every CHECK_SECONDS and no more often.
+    assert clock.now == pytest.approx(1.5)
+    step = api.batch_status.CHECK_SECONDS
+    assert clock.checks == pytest.approx([step * n for n in range(1, round(1.5 / step) + 1)])
 
 
 def test_a_held_request_answers_as_soon_as_work_moves(
-    client: TestClient, sessions: sessionmaker[Session]
+    client: TestClient, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url, batch_id, token = batch_seen(client, sessions)
-    mover = threading.Timer(0.5, list_pages, (sessions, batch_id))
-    mover.start()
-    took, response = get_timed(client, url, since=token, wait=20)
-    mover.join()
-    status = response.json()
+    clock = ServerClock(monkeypatch, 0.5, lambda: list_pages(sessions, batch_id))
+    status = client.get(url, params={"since": token, "wait": 20}).json()
     assert status["progress"] != token and status["pages"] == {"pending": 2}
-    assert 0.4 <= took < 10
+    assert clock.checks == [0.25, 0.5] and clock.now == 0.5  # answered at the move's check
 
 
 def test_a_stale_token_or_a_finished_batch_answers_at_once(
-    client: TestClient, sessions: sessionmaker[Session]
+    client: TestClient, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url, batch_id, token = batch_seen(client, sessions)
     list_pages(sessions, batch_id)
-    took, response = get_timed(client, url, since=token, wait=20)
-    assert response.json()["progress"] != token and took < 10
+    clock = ServerClock(monkeypatch)
+    response = client.get(url, params={"since": token, "wait": 20})
+    assert response.json()["progress"] != token
+    assert clock.now == 0 and clock.checks == []  # not held at all
     with transaction(sessions) as db:
         for page in db.scalars(select(Page).where(Page.batch_id == batch_id)):
             page.status = PageStatus.NO_GRID
     finished = client.get(url).json()
     assert finished["finished"]
-    took, response = get_timed(client, url, since=finished["progress"], wait=20)
-    assert response.json()["progress"] == finished["progress"] and took < 10
+    response = client.get(url, params={"since": finished["progress"], "wait": 20})
+    assert response.json()["progress"] == finished["progress"]
+    assert clock.now == 0 and clock.checks == []
 
 
 def test_pace_holds_a_moved_batch_but_not_its_end(
-    client: TestClient, sessions: sessionmaker[Session]
+    client: TestClient, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url, batch_id, token = batch_seen(client, sessions)
     list_pages(sessions, batch_id)  # moved before the request came
-    took, response = get_timed(client, url, since=token, wait=20, pace=1.5)
+    clock = ServerClock(monkeypatch)
+    response = client.get(url, params={"since": token, "wait": 20, "pace": 1.5})
     assert response.json()["progress"] != token
-    assert 1.4 <= took < 10  # held for the pace, though it had moved
+    assert clock.now == pytest.approx(1.5)  # held for the pace, though it had moved
     moved = response.json()["progress"]
     with transaction(sessions) as db:
         for page in db.scalars(select(Page).where(Page.batch_id == batch_id)):
             page.status = PageStatus.NO_GRID
-    took, response = get_timed(client, url, since=moved, wait=20, pace=5)
-    assert response.json()["finished"] and took < 4  # the end at once, whatever the pace
+    held_before = clock.now
+    response = client.get(url, params={"since": moved, "wait": 20, "pace": 5})
+    assert response.json()["finished"] and clock.now == held_before  # at once, whatever pace
 
 
 def test_wait_is_bounded_and_needs_the_key_that_owns_the_batch(
-    client: TestClient, settings: Settings, sessions: sessionmaker[Session]
+    client: TestClient,
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     url, _, token = batch_seen(client, sessions)
     for wait in (-1, 30.5, "soon"):
         assert client.get(url, params={"since": token, "wait": wait}).status_code == 422, wait
     held = {"since": token, "wait": 5}
+    clock = ServerClock(monkeypatch)
     with api_client(settings) as stranger:
-        took, response = get_timed(stranger, url, **held)
-        assert response.status_code == 404 and took < 4
+        response = stranger.get(url, params=held)
+        assert response.status_code == 404 and clock.now == 0  # not held
         assert stranger.get(f"/batches/{uuid.uuid4()}", params=held).status_code == 404
     anonymous = client.get(url, params=held, headers={"Authorization": "Bearer sbk_not-a-key"})
     assert anonymous.status_code == 401

@@ -18,10 +18,9 @@ from pipeline.grid import GridShape, Puzzle
 from pipeline.solve.canonical import FormTooCostly, canonical_text
 from store.db import make_engine
 from tests.conftest import REPO_ROOT
-from tests.integration.results_run import RealRun, both_urls, real_run
+from tests.integration.results_run import RealRun, both_urls
 
 pytestmark = pytest.mark.services
-__all__ = ["real_run"]  # a fixture, used by name
 
 QUERIES_DOC = REPO_ROOT / "docs" / "queries.md"
 CHECK = re.compile(r"<!-- check: (\w+) -->")

@@ -23,10 +23,9 @@ from store.results import result_records, with_book_check
 from store.results_view import cell_readings, results
 from sudoku_batch.cli import main
 from tests import results_from_tables
-from tests.integration.results_run import RealRun, both_urls, real_run
+from tests.integration.results_run import RealRun, both_urls
 
 pytestmark = pytest.mark.services
-__all__ = ["real_run"]  # a fixture, used by name
 
 DIALECTS = ("postgresql", "sqlite")
 

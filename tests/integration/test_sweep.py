@@ -1,6 +1,6 @@
 """The recovery sweep's rules on the test database: what counts as stranded, and that sweeping
 sends a stranded subject once, not again on the next sweep. (The sweep in action through real
-outages: test_faults.py.)"""
+outages: test_faults.py, test_outages.py.)"""
 
 from __future__ import annotations
 

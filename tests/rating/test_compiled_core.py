@@ -1,6 +1,6 @@
 """The compiled rating core (setup.py, pipeline.rating.compiled_core): it runs only while its
-sources are unchanged since the build, and the sources run in its place otherwise. That both
-cores rate alike is checked on a compiled wheel (tests/test_wheel.py)."""
+sources are unchanged since the build, and the sources run in its place otherwise; and the core
+compiled in place (as the Dockerfile and .ci/run build it) rates as the sources do."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import pytest
 
 from pipeline.rating.compiled_core import MANIFEST, PURE_ENV, select, source_hash
 from tests.conftest import REPO_ROOT
+from tests.rating.cores import printed_by, require_compiled
 
 SAMPLE = REPO_ROOT / "bench" / "data" / "se_rated_sample.txt"
 
@@ -80,3 +81,23 @@ def test_without_a_build_the_sources_run_untouched(package):
     before = list(sys.meta_path)
     assert _selected(name, where) == (False, [])
     assert sys.meta_path == before
+
+
+def test_the_compiled_and_pure_cores_rate_alike():
+    """Every 12th sample puzzle (all bands, chains included) rated by both cores of this
+    install."""
+    require_compiled()
+    lines = [line.split()[0] for line in SAMPLE.read_text().splitlines() if line[:1].isdigit()]
+    script = (
+        "import json, sys, importlib.machinery\n"
+        "import pipeline.rating as r, pipeline.rating.singles as s\n"
+        "from pipeline.ingest.textpuzzle import parse_puzzle_line\n"
+        "compiled = s.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))\n"
+        "assert r.COMPILED == compiled, (r.COMPILED, s.__file__)\n"
+        "out = [r.rate_puzzle(parse_puzzle_line(t).puzzle) for t in sys.argv[1:]]\n"
+        "print(json.dumps([r.COMPILED, [[x.score, list(x.techniques), x.reason] for x in out]]))\n"
+    )
+    compiled, pure = (printed_by(script, *lines[::12], pure=sources) for sources in (False, True))
+    assert compiled[0] is True, "the rating core was not compiled"
+    assert pure[0] is False
+    assert compiled[1] == pure[1]

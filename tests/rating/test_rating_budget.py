@@ -4,18 +4,12 @@ compiled core used to never return (a signal is not seen inside compiled loops).
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-import pipeline.rating
-from pipeline.rating.compiled_core import PURE_ENV
-from tests.conftest import REPO_ROOT
+from tests.rating.cores import printed_by, require_compiled
 
 BUDGET = 0.5
 # Generous: the test asserts a bound, not a time (the machine is shared).
@@ -56,20 +50,9 @@ def hard_lines(shared: Path) -> list[str]:
 
 @pytest.mark.parametrize("core", ["compiled", "pure"])
 def test_a_hard_25x25_and_16x16_are_rated_within_a_small_budget(core, shared_data):
-    if core == "compiled" and not pipeline.rating.COMPILED:
-        if os.environ.get("CI", "").lower() == "true":  # .ci/run compiles it: never skipped
-            pytest.fail("the rating core is not compiled (CI=true: .ci/run compiles it)")
-        pytest.skip("the rating core is not compiled here (SUDOKU_BATCH_COMPILE=1 at install)")
-    done = subprocess.run(
-        [sys.executable, "-c", RATE, str(BUDGET), *hard_lines(shared_data)],
-        cwd=REPO_ROOT,
-        env={**os.environ, PURE_ENV: "1" if core == "pure" else "0"},
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=300,
-    )
-    out = json.loads(done.stdout)
+    if core == "compiled":
+        require_compiled()
+    out = printed_by(RATE, str(BUDGET), *hard_lines(shared_data), pure=core == "pure", timeout=300)
     assert out["compiled"] == (core == "compiled")
     for (name, index), (cpu, score, reason) in zip(HARD, out["ratings"], strict=True):
         assert cpu < CPU_BOUND, f"{name} #{index}: {cpu:.2f} s CPU under a {BUDGET} s budget"
@@ -95,17 +78,8 @@ def test_a_budget_in_units_stops_both_cores_at_the_same_point():
         "print(json.dumps([r.COMPILED, spent]))\n"
     )
     answers = {}
-    for pure in ("1", "0"):
-        done = subprocess.run(
-            [sys.executable, "-c", script],
-            cwd=REPO_ROOT,
-            env={**os.environ, PURE_ENV: pure},
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=300,
-        )
-        compiled, spent = json.loads(done.stdout)
+    for pure in (True, False):
+        compiled, spent = printed_by(script, pure=pure, timeout=300)
         answers[compiled] = spent
     pure = answers[False]
     # Unlimited, then a third and two thirds of what that spent: both stopped, each just past
