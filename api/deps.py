@@ -1,18 +1,46 @@
-"""What the routes of the API and of its pages share: a database session per request, and
-what a key may see (its own batches and their puzzles; to any other key they do not exist:
-404, so an id found elsewhere tells nothing)."""
+"""What the routes of the API and of its pages share: what ``create_app`` built (settings,
+sessions, queue, stored files, submission; kept on ``app.state``), a database session per
+request, paging, and what a key may see (its own batches and their puzzles; to any other key
+they do not exist: 404, so an id found elsewhere tells nothing)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import Depends, HTTPException, Request
+from celery import Celery
+from fastapi import Depends, HTTPException, Query, Request
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
+from api.submission import Submission
+from settings import Settings
+from store.artifacts import Artifacts
 from store.models import Batch, Puzzle
+
+MAX_PAGE = 1000
+MAX_OFFSET = 10**9  # past any listing, and well inside the database's bigint
+
+
+async def _settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+async def _sessions(request: Request) -> sessionmaker[Session]:
+    return request.app.state.sessions
+
+
+async def _queue(request: Request) -> Celery:
+    return request.app.state.queue
+
+
+async def _artifacts(request: Request) -> Artifacts:
+    return request.app.state.artifacts
+
+
+async def _submission(request: Request) -> Submission:
+    return request.app.state.submit
 
 
 def _session(request: Request) -> Iterator[Session]:
@@ -20,7 +48,14 @@ def _session(request: Request) -> Iterator[Session]:
         yield db
 
 
+AppSettings = Annotated[Settings, Depends(_settings)]
+Sessions = Annotated[sessionmaker[Session], Depends(_sessions)]
+Queue = Annotated[Celery, Depends(_queue)]
+StoredFiles = Annotated[Artifacts, Depends(_artifacts)]
+Submit = Annotated[Submission, Depends(_submission)]
 Db = Annotated[Session, Depends(_session)]
+Limit = Annotated[int, Query(ge=1, le=MAX_PAGE)]
+Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
 
 
 def owned_batch(db: Session, batch_id: UUID, key_id: int) -> Batch:
@@ -44,3 +79,15 @@ def owned_puzzle(db: Session, puzzle_id: UUID, key_id: int) -> tuple[Puzzle, Bat
 def public_puzzle_ids(db: Session, batch: Batch) -> dict[int, UUID]:
     ids = select(Puzzle.id, Puzzle.public_id).where(Puzzle.batch_id == batch.id)
     return {row_id: public_id for row_id, public_id in db.execute(ids)}
+
+
+def public_record(record: dict[str, Any], batch: Batch, public: dict[int, UUID]) -> dict:
+    """A results record as clients see it: public ids, the render as a URL."""
+    puzzle_id = public.get(record["puzzle_id"]) if record.get("puzzle_id") else None
+    render = record.get("render_path")
+    return {
+        **record,
+        "batch_id": batch.public_id,
+        "puzzle_id": puzzle_id,
+        "render_path": f"/puzzles/{puzzle_id}/render.png" if render and puzzle_id else None,
+    }

@@ -24,7 +24,7 @@ from typing import Annotated, Any
 from urllib.parse import quote
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, FastAPI, Form, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -32,7 +32,7 @@ from jinja2 import Environment, FileSystemLoader
 from sqlalchemy.orm import Session
 
 from api.auth import KEY_COOKIE, UI_HEADER, key_id_of
-from api.deps import Db, owned_batch, owned_puzzle, public_puzzle_ids
+from api.deps import Db, StoredFiles, owned_batch, owned_puzzle, public_puzzle_ids
 from api.submission import BOX_SHAPE
 from reports.book_report import LOW_CONFIDENCE
 from reports.review import review_reasons
@@ -117,113 +117,121 @@ def check_form_token(request: Request, token: str) -> None:
 FormToken = Annotated[str, Form(max_length=100)]
 
 
-def mount_ui(app: FastAPI, artifacts: Artifacts) -> None:
-    router = APIRouter(prefix="/ui", include_in_schema=False)
+router = APIRouter(prefix="/ui", include_in_schema=False)
+# The pages' script and style, mounted at ``/ui/static``.
+STATIC = StaticFiles(directory=HERE / "static")
 
-    @app.exception_handler(LoginNeeded)
-    async def to_login(request: Request, _: LoginNeeded) -> RedirectResponse:
-        return RedirectResponse(f"/ui/login?next={quote(request.url.path)}", status_code=303)
 
-    @router.get("/login")
-    def login_form(
-        request: Request,
-        next: Annotated[str, Query(max_length=2000)] = "/ui/",
-        failed: bool = False,
-    ) -> HTMLResponse:
-        return page(request, "login.html.j2", next=_local(next), failed=failed)
+async def to_login(request: Request, _: LoginNeeded) -> RedirectResponse:
+    """The answer to ``LoginNeeded``: the login form, then back to the page asked for."""
+    return RedirectResponse(f"/ui/login?next={quote(request.url.path)}", status_code=303)
 
-    @router.post("/login")
-    def login(
-        request: Request,
-        key: Annotated[str, Form(max_length=200)],
-        form_token: FormToken = "",
-        next: Annotated[str, Form(max_length=2000)] = "/ui/",
-    ) -> RedirectResponse:
-        check_form_token(request, form_token)
-        if key_id_of(request, key.strip()) is None:
-            return RedirectResponse(
-                f"/ui/login?failed=true&next={quote(_local(next))}", status_code=303
-            )
-        response = RedirectResponse(_local(next), status_code=303)
-        _set_cookie(request, response, KEY_COOKIE, key.strip())
-        return response
 
-    @router.post("/logout")
-    def logout(request: Request, form_token: FormToken = "") -> RedirectResponse:
-        check_form_token(request, form_token)
-        response = RedirectResponse("/ui/login", status_code=303)
-        response.delete_cookie(KEY_COOKIE, path="/")
-        return response
+@router.get("/login")
+def login_form(
+    request: Request,
+    next: Annotated[str, Query(max_length=2000)] = "/ui/",
+    failed: bool = False,
+) -> HTMLResponse:
+    return page(request, "login.html.j2", next=_local(next), failed=failed)
 
-    @router.get("/")
-    def batches(request: Request, key_id: KeyId, db: Db) -> HTMLResponse:
-        total, rows = batches_of_key(db, key_id, None, BATCHES_SHOWN, 0)
-        listed = [
-            {"batch": batch, "finished": done, "stages": stage_progress(db, batch.id)}
-            for batch, done in rows
-        ]
-        return page(request, "batches.html.j2", batches=listed, total=total, box_pattern=BOX_SHAPE)
 
-    @router.get("/batches/{batch_id}")
-    def batch_page(
-        request: Request,
-        batch_id: UUID,
-        key_id: KeyId,
-        db: Db,
-        verdict: Annotated[str | None, Query()] = None,
-        review: bool = False,
-    ) -> HTMLResponse:
-        batch = owned_batch(db, batch_id, key_id)
-        grids, not_read = _outcomes(db, batch)
-        shown = [
-            r
-            for r in grids
-            if (verdict is None or r["status"] == verdict) and (not review or r["reasons"])
-        ]
-        return page(
-            request,
-            "batch.html.j2",
-            batch=batch,
-            puzzles=shown,
-            not_read=not_read,
-            total=len(grids),
-            verdict=verdict,
-            review=review,
-            verdicts=VERDICTS,
-            stages=stage_progress(db, batch.id),
-            finished=batch_progress(db, batch.id).finished,
+@router.post("/login")
+def login(
+    request: Request,
+    key: Annotated[str, Form(max_length=200)],
+    form_token: FormToken = "",
+    next: Annotated[str, Form(max_length=2000)] = "/ui/",
+) -> RedirectResponse:
+    check_form_token(request, form_token)
+    if key_id_of(request, key.strip()) is None:
+        return RedirectResponse(
+            f"/ui/login?failed=true&next={quote(_local(next))}", status_code=303
         )
+    response = RedirectResponse(_local(next), status_code=303)
+    _set_cookie(request, response, KEY_COOKIE, key.strip())
+    return response
 
-    @router.get("/batches/{batch_id}/grids")
-    def batch_grids(request: Request, batch_id: UUID, key_id: KeyId, db: Db) -> HTMLResponse:
-        """The batch's grids as the send form's script shows them while the batch runs: those
-        that need review first, each solved one with its render; and the files and pages
-        that could not be read, with their reasons."""
-        batch = owned_batch(db, batch_id, key_id)
-        grids, not_read = _outcomes(db, batch)
-        grids.sort(key=lambda r: not r["reasons"])  # stable: input order within each
-        return page(request, "_grids.html.j2", grids=grids, not_read=not_read)
 
-    @router.get("/puzzles/{puzzle_id}")
-    def puzzle_page(request: Request, puzzle_id: UUID, key_id: KeyId, db: Db) -> HTMLResponse:
-        puzzle, batch = owned_puzzle(db, puzzle_id, key_id)
-        record = puzzle_result(db, puzzle.id)
-        assert record is not None  # it was just found
-        board = _board(puzzle, artifacts)
-        return page(
-            request,
-            "puzzle.html.j2",
-            batch=batch,
-            puzzle=puzzle,
-            record=record,
-            board=board,
-            cells=_cells_shown(record, latest_corrections(db, puzzle.id)),
-            history=correction_history(db, puzzle.id),
-            reasons=review_reasons(record),
-        )
+@router.post("/logout")
+def logout(request: Request, form_token: FormToken = "") -> RedirectResponse:
+    check_form_token(request, form_token)
+    response = RedirectResponse("/ui/login", status_code=303)
+    response.delete_cookie(KEY_COOKIE, path="/")
+    return response
 
-    app.include_router(router)
-    app.mount("/ui/static", StaticFiles(directory=HERE / "static"), name="ui-static")
+
+@router.get("/")
+def batches(request: Request, key_id: KeyId, db: Db) -> HTMLResponse:
+    total, rows = batches_of_key(db, key_id, None, BATCHES_SHOWN, 0)
+    listed = [
+        {"batch": batch, "finished": done, "stages": stage_progress(db, batch.id)}
+        for batch, done in rows
+    ]
+    return page(request, "batches.html.j2", batches=listed, total=total, box_pattern=BOX_SHAPE)
+
+
+@router.get("/batches/{batch_id}")
+def batch_page(
+    request: Request,
+    batch_id: UUID,
+    key_id: KeyId,
+    db: Db,
+    verdict: Annotated[str | None, Query()] = None,
+    review: bool = False,
+) -> HTMLResponse:
+    batch = owned_batch(db, batch_id, key_id)
+    grids, not_read = _outcomes(db, batch)
+    shown = [
+        r
+        for r in grids
+        if (verdict is None or r["status"] == verdict) and (not review or r["reasons"])
+    ]
+    return page(
+        request,
+        "batch.html.j2",
+        batch=batch,
+        puzzles=shown,
+        not_read=not_read,
+        total=len(grids),
+        verdict=verdict,
+        review=review,
+        verdicts=VERDICTS,
+        stages=stage_progress(db, batch.id),
+        finished=batch_progress(db, batch.id).finished,
+    )
+
+
+@router.get("/batches/{batch_id}/grids")
+def batch_grids(request: Request, batch_id: UUID, key_id: KeyId, db: Db) -> HTMLResponse:
+    """The batch's grids as the send form's script shows them while the batch runs: those
+    that need review first, each solved one with its render; and the files and pages
+    that could not be read, with their reasons."""
+    batch = owned_batch(db, batch_id, key_id)
+    grids, not_read = _outcomes(db, batch)
+    grids.sort(key=lambda r: not r["reasons"])  # stable: input order within each
+    return page(request, "_grids.html.j2", grids=grids, not_read=not_read)
+
+
+@router.get("/puzzles/{puzzle_id}")
+def puzzle_page(
+    request: Request, puzzle_id: UUID, key_id: KeyId, db: Db, artifacts: StoredFiles
+) -> HTMLResponse:
+    puzzle, batch = owned_puzzle(db, puzzle_id, key_id)
+    record = puzzle_result(db, puzzle.id)
+    assert record is not None  # it was just found
+    board = _board(puzzle, artifacts)
+    return page(
+        request,
+        "puzzle.html.j2",
+        batch=batch,
+        puzzle=puzzle,
+        record=record,
+        board=board,
+        cells=_cells_shown(record, latest_corrections(db, puzzle.id)),
+        history=correction_history(db, puzzle.id),
+        reasons=review_reasons(record),
+    )
 
 
 def _outcomes(db: Session, batch: Batch) -> tuple[list[dict], list[dict]]:

@@ -16,13 +16,14 @@ import io
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import APIRouter, FastAPI, File, Form, HTTPException, Request, UploadFile
+from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.datastructures import UploadFile as StarletteUpload
 
 from api.auth import UI_HEADER, PageFormBeforeBody
+from api.deps import Submit
 from api.schemas import Submitted
-from api.submission import BOX_SHAPE, Label, NothingReadable, Submission, box_shape
+from api.submission import BOX_SHAPE, Label, NothingReadable, box_shape
 from api.ui import FormToken, check_form_token, page
 from store.handover import Step
 
@@ -56,46 +57,47 @@ def _answer(request: Request, send: Callable[[], Submitted]) -> Response:
     return RedirectResponse(f"/ui/batches/{submitted.batch_id}", status_code=303)
 
 
-def mount_send(app: FastAPI, submit: Submission) -> None:
-    router = APIRouter(prefix="/ui", route_class=PageFormBeforeBody, include_in_schema=False)
+router = APIRouter(prefix="/ui", route_class=PageFormBeforeBody, include_in_schema=False)
 
-    @router.post("/batches")
-    def send_files(
-        request: Request,
-        files: Chosen = [],  # noqa: B006 (FastAPI copies defaults)
-        form_token: FormToken = "",
-        label: Label = None,
-    ) -> Response:
-        check_form_token(request, form_token)
-        chosen = _chosen(files)
-        if not chosen:
-            raise HTTPException(422, "choose at least one file")
-        key_id = request.state.key_id
-        return _answer(
-            request, lambda: submit(chosen, label or None, key_id, Step.INGEST, each_alone=True)
-        )
 
-    @router.post("/text-batches")
-    def send_text(
-        request: Request,
-        files: Chosen = [],  # noqa: B006 (FastAPI copies defaults)
-        text: Annotated[str, Form(max_length=MAX_TYPED)] = "",
-        box: OptionalBox = "",
-        form_token: FormToken = "",
-        label: Label = None,
-    ) -> Response:
-        check_form_token(request, form_token)
-        chosen = _chosen(files)
-        if text.strip():
-            typed = text.encode("utf-8")
-            chosen.insert(0, UploadFile(io.BytesIO(typed), size=len(typed), filename=TYPED_NAME))
-        if not chosen:
-            raise HTTPException(422, "type puzzles or choose a .txt file")
-        key_id = request.state.key_id
-        shape = box_shape(box or None)
-        return _answer(
-            request,
-            lambda: submit(chosen, label or None, key_id, Step.INGEST_TEXT, shape, each_alone=True),
-        )
+@router.post("/batches")
+def send_files(
+    request: Request,
+    submit: Submit,
+    files: Chosen = [],  # noqa: B006 (FastAPI copies defaults)
+    form_token: FormToken = "",
+    label: Label = None,
+) -> Response:
+    check_form_token(request, form_token)
+    chosen = _chosen(files)
+    if not chosen:
+        raise HTTPException(422, "choose at least one file")
+    key_id = request.state.key_id
+    return _answer(
+        request, lambda: submit(chosen, label or None, key_id, Step.INGEST, each_alone=True)
+    )
 
-    app.include_router(router)
+
+@router.post("/text-batches")
+def send_text(
+    request: Request,
+    submit: Submit,
+    files: Chosen = [],  # noqa: B006 (FastAPI copies defaults)
+    text: Annotated[str, Form(max_length=MAX_TYPED)] = "",
+    box: OptionalBox = "",
+    form_token: FormToken = "",
+    label: Label = None,
+) -> Response:
+    check_form_token(request, form_token)
+    chosen = _chosen(files)
+    if text.strip():
+        typed = text.encode("utf-8")
+        chosen.insert(0, UploadFile(io.BytesIO(typed), size=len(typed), filename=TYPED_NAME))
+    if not chosen:
+        raise HTTPException(422, "type puzzles or choose a .txt file")
+    key_id = request.state.key_id
+    shape = box_shape(box or None)
+    return _answer(
+        request,
+        lambda: submit(chosen, label or None, key_id, Step.INGEST_TEXT, shape, each_alone=True),
+    )

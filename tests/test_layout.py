@@ -4,6 +4,7 @@ import cycle between packages (docs/architecture.md has the table)."""
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -81,6 +82,44 @@ def test_every_package_is_in_the_architecture_table() -> None:
     missing = [package for package in PACKAGES if f"`{package}/`" not in table]
     assert not missing
     assert all(Path(REPO_ROOT / package).is_dir() for package in PACKAGES)
+
+
+APP_MODULE = REPO_ROOT / "api" / "app.py"
+# ``create_app`` assembles (middleware, exception handlers, routers); routes live in routers.
+MAX_APP_LINES = 120
+
+
+def test_create_app_only_assembles() -> None:
+    source = APP_MODULE.read_text(encoding="utf-8")
+    assert len(source.splitlines()) <= MAX_APP_LINES
+    tree = ast.parse(source, filename=str(APP_MODULE))
+    decorated = [
+        f"{node.name}: @{ast.unparse(decorator)}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        for decorator in node.decorator_list
+    ]
+    added = [
+        ast.unparse(node)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in {"add_api_route", "add_route", "api_route", "route"}
+    ]
+    assert not decorated and not added
+
+
+def test_every_router_of_api_routes_is_included() -> None:
+    import api.app
+
+    modules = sorted(p.stem for p in (REPO_ROOT / "api" / "routes").glob("*.py"))
+    routers = {name: importlib.import_module(f"api.routes.{name}") for name in modules}
+    left_out = [
+        name
+        for name, module in routers.items()
+        if name != "__init__" and getattr(module, "router", None) not in api.app.ROUTERS
+    ]
+    assert len(routers) > 1 and not left_out
 
 
 DOCS = REPO_ROOT / "docs"

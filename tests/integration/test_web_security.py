@@ -232,7 +232,7 @@ def test_a_label_the_database_cannot_hold_answers_422(client: TestClient) -> Non
 def test_the_largest_offsets_allowed_answer_an_empty_page(
     client: TestClient, crafted: tuple[str, str]
 ) -> None:
-    from api.app import MAX_OFFSET
+    from api.deps import MAX_OFFSET
 
     batch_id, _ = crafted
     for path in ("/batches", f"/batches/{batch_id}/results"):

@@ -1,0 +1,36 @@
+"""``/health``: whether the services the API needs answer (no key needed)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+
+from api.deps import AppSettings, Queue, Sessions
+from api.schemas import Health
+from api.submission import BROKER_ERRORS, DATABASE_ERRORS
+from store import data_folder
+
+router = APIRouter()
+
+
+@router.get("/health", response_model=Health, responses={503: {"model": Health}})
+def health(settings: AppSettings, sessions: Sessions, queue: Queue) -> JSONResponse:
+    """Whether the database and the broker answer and the data folder can be written (no
+    key needed): 200, or 503 with what is wrong with the data folder."""
+    problem = data_folder.problem(settings.data_dir)
+    state = Health(database=False, broker=False, storage=problem is None, problem=problem)
+    try:
+        with sessions() as db:
+            db.execute(text("SELECT 1"))
+        state.database = True
+    except DATABASE_ERRORS:
+        pass
+    try:
+        with queue.connection_for_write() as connection:
+            connection.ensure_connection(max_retries=1, interval_start=0, timeout=3)
+        state.broker = True
+    except BROKER_ERRORS:
+        pass
+    ok = state.database and state.broker and state.storage
+    return JSONResponse(state.model_dump(), status_code=200 if ok else 503)

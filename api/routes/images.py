@@ -1,0 +1,54 @@
+"""A puzzle's images: the board as read, and the page region with the solution drawn in."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import FileResponse
+from sqlalchemy import select
+
+from api.auth import ApiKeyId
+from api.deps import Db, StoredFiles, owned_puzzle
+from api.responses import with_content
+from store.models import Solution
+
+router = APIRouter()
+
+
+@router.get(
+    "/puzzles/{puzzle_id}/board.png",
+    response_class=FileResponse,
+    responses=with_content(("image/png",)),
+)
+def get_board(puzzle_id: UUID, key_id: ApiKeyId, db: Db, artifacts: StoredFiles) -> FileResponse:
+    """The board as read: cut from the page, squared and turned upright (the cells of
+    ``GET /puzzles/{puzzle_id}`` are on its lattice)."""
+    puzzle, _ = owned_puzzle(db, puzzle_id, key_id)
+    if puzzle.board_image_path is None:
+        raise HTTPException(404, f"puzzle {puzzle_id} has no board image (given as text)")
+    path = artifacts.path(puzzle.board_image_path)
+    if not path.is_file():
+        raise HTTPException(404, f"the board image of puzzle {puzzle_id} is missing from disk")
+    return FileResponse(path, media_type="image/png")
+
+
+@router.get(
+    "/puzzles/{puzzle_id}/render.png",
+    response_class=FileResponse,
+    responses=with_content(("image/jpeg", "image/png")),
+)
+def get_render(puzzle_id: UUID, key_id: ApiKeyId, db: Db, artifacts: StoredFiles) -> FileResponse:
+    """The page region of the puzzle with the solution drawn in."""
+    puzzle, _ = owned_puzzle(db, puzzle_id, key_id)
+    render_path = db.scalar(select(Solution.render_path).where(Solution.puzzle_id == puzzle.id))
+    if render_path is None:
+        raise HTTPException(
+            404, f"puzzle {puzzle_id} has no render (not solved yet, or given as text)"
+        )
+    path = artifacts.path(render_path)
+    if not path.is_file():
+        raise HTTPException(404, f"the render of puzzle {puzzle_id} is missing from disk")
+    # JPEG since issue 13; renders of older batches are PNG. The URL stays as clients know it.
+    media_type = "image/png" if path.suffix == ".png" else "image/jpeg"
+    return FileResponse(path, media_type=media_type)
