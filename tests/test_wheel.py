@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.rating.compiled_core import PURE_ENV
+from settings.environment import PURE_RATER as PURE_ENV
 from tests.conftest import REPO_ROOT
 from tests.wheels import build_wheel, install_in_fresh_venv
 

@@ -24,7 +24,6 @@ from settings import Settings
 from store import data_folder
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory
-from store.schema_template import cache_dir
 from workers.cached_artifacts import CachedArtifacts
 
 logger = logging.getLogger(__name__)
@@ -74,20 +73,20 @@ def ocr_engine() -> OcrEngine:
     from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
     from pipeline.recognise.ocr.engines import make_engine as make_ocr_engine
 
-    return make_ocr_engine(settings().ocr_engine or DEFAULT_ENGINE, cache_dir=cache_dir())
+    return make_ocr_engine(settings().ocr_engine or DEFAULT_ENGINE, files=settings().engine_files())
 
 
 @cache
 def caption_reader() -> CaptionReader | None:
-    return make_caption_reader(cache_dir())
+    return make_caption_reader(settings().engine_files())
 
 
 @cache
 def sat_backend() -> SatBackend:
-    from pipeline.solve.backends import make_backend
+    from pipeline.solve.backends import DEFAULT_BACKEND, make_backend
 
     name = settings().sat_backend
-    return make_backend(name) if name else make_backend()
+    return make_backend(name or DEFAULT_BACKEND, settings().kissat)
 
 
 def worker_name(hostname: str | None) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import pipeline.rating
-from pipeline.rating.compiled_core import PURE_ENV
+from settings.environment import PURE_RATER as PURE_ENV
 from tests.conftest import REPO_ROOT
 
 BUDGET = 0.5
