@@ -17,10 +17,13 @@ PREFIX = "SUDOKU_BATCH_"
 PURE_RATER = PREFIX + "PURE_RATER"
 CACHE_DIR = PREFIX + "CACHE_DIR"
 
-# Set for the libraries a process loads, unless the user set them: one OpenMP / OpenBLAS /
-# ONNX Runtime thread per process (processes scale, not threads, so models never fight over
-# the cores), and PaddleX not asking model hosters whether they are reachable (no network).
-LIBRARY_DEFAULTS = {"OMP_NUM_THREADS": "1", "PADDLE_PDX_DISABLE_MODEL_SOURCE_CHECK": "True"}
+# Set for the libraries a process loads, unless the user set them. One OpenMP / OpenBLAS /
+# ONNX Runtime thread per process: processes scale, not threads, so models never fight over
+# the cores.
+THREAD_DEFAULTS = {"OMP_NUM_THREADS": "1"}
+# PaddleX otherwise asks the model hosters whether they are reachable when it is imported,
+# which without network only wastes time.
+OFFLINE_DEFAULTS = {"PADDLE_PDX_DISABLE_MODEL_SOURCE_CHECK": "True"}
 
 
 def any_setting_given(env: Mapping[str, str] | None = None) -> bool:
@@ -46,7 +49,13 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
 
 
 def set_library_defaults() -> None:
-    """Set ``LIBRARY_DEFAULTS`` the user left unset; call before numpy and the OCR libraries
+    """Set the defaults above the user left unset; call before numpy and the OCR libraries
     are imported."""
-    for name, value in LIBRARY_DEFAULTS.items():
+    for name, value in {**THREAD_DEFAULTS, **OFFLINE_DEFAULTS}.items():
+        os.environ.setdefault(name, value)
+
+
+def set_offline_defaults() -> None:
+    """Set ``OFFLINE_DEFAULTS`` the user left unset; call before an OCR engine is made."""
+    for name, value in OFFLINE_DEFAULTS.items():
         os.environ.setdefault(name, value)

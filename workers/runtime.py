@@ -21,6 +21,7 @@ from pipeline.recognise.printed_captions import CaptionReader
 from pipeline.recognise.printed_captions import caption_reader as make_caption_reader
 from pipeline.solve.backend import SatBackend
 from settings import Settings
+from settings.environment import set_offline_defaults
 from store import data_folder
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory
@@ -73,6 +74,7 @@ def ocr_engine() -> OcrEngine:
     from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
     from pipeline.recognise.ocr.engines import make_engine as make_ocr_engine
 
+    set_offline_defaults()  # also for a worker started by `celery -A workers.app worker`
     return make_ocr_engine(settings().ocr_engine or DEFAULT_ENGINE, files=settings().engine_files())
 
 
