@@ -13,7 +13,7 @@ import importlib
 import sys
 from typing import NoReturn
 
-from settings.environment import set_library_defaults  # noqa: E402
+from settings.environment import set_library_defaults
 
 # Before numpy is first imported: OpenBLAS then starts one thread, not one per core (20 of
 # numpy's 110 import CPU-ms, issue 13). Nothing here multiplies matrices big enough to gain

@@ -5,8 +5,9 @@ from pathlib import Path
 from pipeline.rating.compiled_core import select
 from settings.environment import pure_rater
 
-# Decided before any technique module is imported: the compiled core, or the sources. The one
-# setting pipeline/ reads itself: no caller is there yet to pass it.
+# Decided before any technique module is imported: the compiled core, or the sources. Asked of
+# settings here (pipeline's one import of it, a standard-library leaf): no caller is there yet
+# to pass it as an argument.
 COMPILED = select(__name__, Path(__file__).parent, pure=pure_rater())
 
 from pipeline.rating.levels import LEVELS, level_of  # noqa: E402

@@ -14,7 +14,8 @@ from pipeline.recognise.ocr.glyph_groups import GlyphGroupingEngine
 def _ppocr_onnx(files: EngineFiles, **options: object) -> OcrEngine:
     from pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine
 
-    return PpOcrOnnxEngine(files.ppocr_rec_model, cache_dir=files.cache_dir, **options)  # type: ignore[arg-type]
+    model, cache_dir = files.ppocr_rec_model, files.cache_dir
+    return PpOcrOnnxEngine(model, cache_dir=cache_dir, **options)  # type: ignore[arg-type]
 
 
 def _paddle_native(files: EngineFiles, **options: object) -> OcrEngine:
