@@ -51,8 +51,9 @@ def cache_dir(env: Mapping[str, str] | None = None) -> Path:
 def set_library_defaults() -> None:
     """Set the defaults above the user left unset; call before numpy and the OCR libraries
     are imported."""
-    for name, value in {**THREAD_DEFAULTS, **OFFLINE_DEFAULTS}.items():
+    for name, value in THREAD_DEFAULTS.items():
         os.environ.setdefault(name, value)
+    set_offline_defaults()
 
 
 def set_offline_defaults() -> None:
