@@ -43,6 +43,7 @@ from pipeline.recognise.ocr.glyph_groups import GlyphGroupingEngine
 from pipeline.recognise.orientation import read_upright, settled_upright
 from pipeline.recognise.read_board import cell_glyphs, cell_interiors
 from pipeline.vision.rectify import MAX_CELL_PX, MIN_CELL_PX, square_homography
+from settings.environment import set_offline_defaults
 
 SIZE = 9
 BINS = (0.0, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1.0000001)
@@ -267,6 +268,7 @@ def main() -> None:
     samples = [
         s for s in load_samples(shared_data_dir() / DATASET, args.limit) if s.corners is not None
     ]
+    set_offline_defaults()  # as the commands and workers do before making an engine
     engine = make_engine(args.engine, each_cell=True)
     engines = {args.engine: engine}
     if args.engine == "ppocr-onnx":

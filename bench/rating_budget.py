@@ -37,7 +37,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.shared_data import shared_data_dir  # noqa: E402
 
-PURE_ENV = "SUDOKU_BATCH_PURE_RATER"  # pipeline.rating.compiled_core.PURE_ENV
+PURE_ENV = "SUDOKU_BATCH_PURE_RATER"  # settings.environment.PURE_RATER
 CLI = "import sys; from sudoku_batch.cli import main; sys.exit(main())"
 
 UNITS_SCRIPT = """

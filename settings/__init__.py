@@ -1,138 +1,25 @@
-"""Settings for every driver and server, read once from the environment.
+"""Settings for every driver and server: the one place that reads environment variables.
 
-A leaf module: it imports nothing of this project but its error types, so the command line,
-the workers, the API and the store may all import it without a cycle. One frozen object is
-built at start-up (``Settings.from_env()``) and passed down, so nothing below the entry points
-reads environment variables itself.
+``settings.model`` holds the validated ``Settings`` object (pydantic), built once at start-up
+and passed down; ``settings.environment`` holds what must be known before that object can be
+built, or without pydantic's import (the rater's core, thread counts, the cache folder). The
+names of ``settings.model`` are served from here on first use, so importing this package does
+not import pydantic.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import (
-    AliasChoices,
-    Field,
-    PositiveFloat,
-    PositiveInt,
-    ValidationError,
-    model_validator,
-)
-from pydantic_settings import BaseSettings, SettingsConfigDict
+if TYPE_CHECKING:
+    from settings.model import InvalidSetting, Settings
 
-from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
-from pipeline.errors import SudokuBatchError
-from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
-
-PREFIX = "SUDOKU_BATCH_"
-DEFAULT_DATA_DIR = "sudoku-batch-data"
-DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/0"
-DATABASE_FILE = "sudoku-batch.sqlite"
+__all__ = ["InvalidSetting", "Settings"]
 
 
-class InvalidSetting(SudokuBatchError):
-    """An environment variable holds a value sudoku-batch cannot use."""
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from settings import model
 
-    code = "invalid_setting"
-
-
-class Settings(BaseSettings):
-    """Where data lives, which services to talk to, and which engines to run.
-
-    Environment variables (all optional), each prefixed ``SUDOKU_BATCH_``: ``DATABASE_URL``
-    (default: a SQLite file in the data dir), ``BROKER_URL`` (Redis; no result backend: the
-    database holds every outcome), ``REDIS_KEY_PREFIX`` (keeps deployments or
-    test runs apart on one Redis), ``DATA_DIR`` (shared by the API and every worker),
-    ``OCR_ENGINE``, ``SAT_BACKEND``, ``SOLVE_TIMEOUT`` (seconds per puzzle), ``RATING_SECONDS``
-    (the difficulty rater's budget per puzzle, default 2; past it the rating is null, with the
-    reason), ``KEEP_PAGE_IMAGES`` (also store each whole page, not only its grids), ``API_URL``
-    and ``API_KEY`` (for ``submit`` and ``watch``); the input bounds
-    ``MAX_IMAGE_PIXELS``, ``MAX_PDF_PAGE_POINTS``, ``MAX_PAGES_PER_FILE``, ``MAX_FRAMES_PER_IMAGE``,
-    ``MAX_MEMBER_BYTES``, ``MAX_ARCHIVE_BYTES``, ``MAX_ARCHIVE_MEMBERS``,
-    ``MAX_COMPRESSION_RATIO``; the server's ``MAX_FILE_MB`` and ``MAX_REQUEST_MB`` (uploads
-    past them are refused with 413); the recovery sweep's ``SWEEP_SECONDS`` (how often each
-    worker beats and sweeps), ``LOST_AFTER``, ``DEAD_AFTER``, ``RECLAIM_AFTER`` (seconds, see
-    ``workers.sweep``) and ``OUTAGE_BACKOFF_MAX`` (the longest wait between a task's retries
-    while the database or Redis is down). And Flower's own ``FLOWER_BASIC_AUTH``
-    (``user:password``, comma-separated for several users; no empty password).
-    """
-
-    model_config = SettingsConfigDict(env_prefix=PREFIX, frozen=True, extra="ignore")
-
-    data_dir: Path = Path(DEFAULT_DATA_DIR)
-    database_url: str = ""  # empty: a SQLite file in the data dir
-    broker_url: str = DEFAULT_BROKER_URL
-    redis_key_prefix: str = ""
-    ocr_engine: str | None = None  # None: the pipeline's default engine
-    sat_backend: str | None = None  # None: the pipeline's default backend
-    solve_timeout: PositiveFloat = 60.0
-    rating_seconds: PositiveFloat = DEFAULT_RATING_SECONDS
-    keep_page_images: bool = False
-    api_url: str = "http://127.0.0.1:8000"
-    # Bounds on inputs, checked before decoding (pipeline.ingest.limits has the why of each).
-    max_image_pixels: PositiveInt = DEFAULT_LIMITS.max_image_pixels
-    max_pdf_page_points: PositiveFloat = DEFAULT_LIMITS.max_pdf_page_points
-    max_pages_per_file: PositiveInt = DEFAULT_LIMITS.max_pages_per_file
-    max_frames_per_image: PositiveInt = DEFAULT_LIMITS.max_frames_per_image
-    max_member_bytes: PositiveInt = DEFAULT_LIMITS.max_member_bytes
-    max_archive_bytes: PositiveInt = DEFAULT_LIMITS.max_archive_bytes
-    max_archive_members: PositiveInt = DEFAULT_LIMITS.max_archive_members
-    max_compression_ratio: PositiveFloat = DEFAULT_LIMITS.max_compression_ratio
-    api_key: str = ""
-    max_file_mb: PositiveFloat = 100.0
-    max_request_mb: PositiveFloat = 500.0
-    sweep_seconds: PositiveFloat = 15.0
-    lost_after: PositiveFloat = 60.0
-    dead_after: PositiveFloat = 45.0
-    reclaim_after: PositiveFloat | None = None  # None: the longest task, retried, plus a margin
-    outage_backoff_max: PositiveFloat = 60.0
-    flower_basic_auth: str = Field(
-        "", validation_alias=AliasChoices("FLOWER_BASIC_AUTH", "flower_basic_auth")
-    )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _blank_is_unset(cls, values: Any) -> Any:
-        # An exported but empty variable (``SUDOKU_BATCH_OCR_ENGINE=``) means the default.
-        if isinstance(values, dict):
-            return {key: value for key, value in values.items() if value != ""}
-        return values
-
-    @model_validator(mode="after")
-    def _derived_defaults(self) -> Settings:
-        data_dir = self.data_dir.resolve()
-        object.__setattr__(self, "data_dir", data_dir)
-        if not self.database_url:
-            object.__setattr__(self, "database_url", f"sqlite:///{data_dir / DATABASE_FILE}")
-        return self
-
-    def input_limits(self) -> InputLimits:
-        """The bounds on inputs these settings give."""
-        fields = InputLimits.__dataclass_fields__
-        return InputLimits(
-            **{name: getattr(self, name) for name in fields if name in type(self).model_fields}
-        )
-
-    @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """The settings of ``environ`` (default: this process's environment); raises
-        ``InvalidSetting`` naming the variable when a value cannot be used."""
-        env = os.environ if environ is None else environ
-        values: dict[str, Any] = {}
-        for name in cls.model_fields:
-            key = "FLOWER_BASIC_AUTH" if name == "flower_basic_auth" else PREFIX + name.upper()
-            if key in env:
-                values[name] = env[key]
-        try:
-            # Validated from the mapping alone, so a test's environ is not mixed with the real one.
-            return cls.model_validate(values)
-        except ValidationError as error:
-            problem = error.errors()[0]
-            field = str(problem["loc"][0]) if problem["loc"] else "?"
-            key = "FLOWER_BASIC_AUTH" if field == "flower_basic_auth" else PREFIX + field.upper()
-            raise InvalidSetting(
-                f"{key}={env.get(key)!r} cannot be used: {problem['msg']}"
-            ) from None
+        return getattr(model, name)
+    raise AttributeError(f"module 'settings' has no attribute {name!r}")

@@ -16,19 +16,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from settings.environment import cache_dir
 from store.schema_current import VERSIONS_DIR
 
 VIEWS_FILE = Path(__file__).resolve().parent / "results_view.py"
-
-CACHE_ENV = "SUDOKU_BATCH_CACHE_DIR"
-
-
-def cache_dir() -> Path:
-    """$SUDOKU_BATCH_CACHE_DIR, else $XDG_CACHE_HOME/sudoku-batch, else ~/.cache/sudoku-batch."""
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "sudoku-batch"
 
 
 def template_path(versions_dir: Path = VERSIONS_DIR) -> Path:

@@ -10,14 +10,15 @@ import argparse
 import atexit
 import gc
 import importlib
-import os
 import sys
 from typing import NoReturn
+
+from settings.environment import set_library_defaults
 
 # Before numpy is first imported: OpenBLAS then starts one thread, not one per core (20 of
 # numpy's 110 import CPU-ms, issue 13). Nothing here multiplies matrices big enough to gain
 # from more, and a pool's processes run one page each.
-os.environ.setdefault("OMP_NUM_THREADS", "1")
+set_library_defaults()
 
 # The objects of a process that is ending are left to the OS: Python's collections at exit
 # walked every one (SQLAlchemy's are many), 150-200 CPU-ms of a one-photo `run`, 17-20 after

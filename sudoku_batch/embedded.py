@@ -16,18 +16,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from pipeline.engine_files import EngineFiles
 from pipeline.errors import InternalError, Interrupted
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
-from pipeline.ingest.sources import PageSource, expand_inputs
+from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, expand_inputs
 from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
 from pipeline.solve.backends import DEFAULT_BACKEND
+from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
 from store.artifacts import StorageFull, StorageUnavailable
 from sudoku_batch.collection import collection_paused
+from sudoku_batch.engine_files import engine_files
 from sudoku_batch.interrupt import stop_requested
 from sudoku_batch.page_ahead import PageAhead
 from sudoku_batch.page_job import PageJobSettings, PageOutcome
@@ -49,13 +52,14 @@ class EmbeddedOptions:
     jobs: int = 1
     engine: str = DEFAULT_ENGINE
     backend: str = DEFAULT_BACKEND
-    solve_timeout: float = 10.0
+    solve_timeout: float = COMMAND_SOLVE_TIMEOUT
     rating_seconds: float = DEFAULT_RATING_SECONDS
-    dpi: int = 200
+    dpi: int = DEFAULT_PDF_DPI
     keep_intermediates: bool = False  # also whole pages and the cell interiors read
     progress: bool = True
     restart: bool = False  # start over instead of resuming an unfinished batch of the inputs
     limits: InputLimits = DEFAULT_LIMITS
+    engine_files: EngineFiles = field(default_factory=engine_files)
 
     def job_settings(self) -> PageJobSettings:
         return PageJobSettings(
@@ -65,6 +69,7 @@ class EmbeddedOptions:
             out_dir=self.out_dir,
             keep_intermediates=self.keep_intermediates,
             limits=self.limits,
+            engine_files=self.engine_files,
         )
 
 

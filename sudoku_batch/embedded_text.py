@@ -105,6 +105,7 @@ def _solved(
         (
             puzzles[start : start + PUZZLES_PER_TASK],
             options.backend,
+            options.engine_files.kissat,
             options.solve_timeout,
             options.rating_seconds,
         )
@@ -121,10 +122,10 @@ def _solved(
 
 
 def _solve_chunk(
-    task: tuple[list[tuple[int, Puzzle]], str, float, float],
+    task: tuple[list[tuple[int, Puzzle]], str, Path | None, float, float],
 ) -> list[tuple[int, Solved]]:
-    puzzles, backend_name, timeout, rating_seconds = task
-    backend = make_backend(backend_name)
+    puzzles, backend_name, kissat, timeout, rating_seconds = task
+    backend = make_backend(backend_name, kissat)
     answers: list[tuple[int, Solved]] = []
     for puzzle_id, puzzle in puzzles:
         try:

@@ -129,7 +129,7 @@ def _run_child(
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
         try:
-            engines = make_engines(engine, backend)
+            engines = make_engines(engine, backend, settings.engine_files)
         except Exception as error:  # noqa: BLE001 - raised in the parent instead
             result: PageOutcome | Exception = error
         else:

@@ -25,6 +25,7 @@ from jobs.steps import (
 )
 from pipeline.board import BoardImage
 from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from pipeline.engine_files import EngineFiles
 from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import PageSource
@@ -34,6 +35,7 @@ from pipeline.render import board_region
 from pipeline.solve.backend import SatBackend
 from store.artifacts import Artifacts, PageRef
 from store.stage import Stage
+from sudoku_batch.engine_files import engine_files
 
 
 @dataclass
@@ -67,6 +69,7 @@ class PageJobSettings:
     rating_seconds: float = DEFAULT_RATING_SECONDS
     keep_intermediates: bool = False  # also whole pages and the cell interiors read
     limits: InputLimits = DEFAULT_LIMITS
+    engine_files: EngineFiles = field(default_factory=engine_files)
 
 
 def process_page(

@@ -10,11 +10,11 @@ the coordinating process decides when to stop and stops them.
 
 from __future__ import annotations
 
-import os
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 
+from pipeline.engine_files import EngineFiles
 from pipeline.errors import EngineUnavailable, InternalError, SudokuBatchError, WorkerCrashed
 from pipeline.ingest.sources import PageSource
 from pipeline.recognise.ocr.base import OcrEngine
@@ -22,8 +22,8 @@ from pipeline.recognise.ocr.engines import make_engine
 from pipeline.recognise.printed_captions import CaptionReader, caption_reader
 from pipeline.solve.backend import SatBackend
 from pipeline.solve.backends import make_backend
+from settings.environment import set_library_defaults
 from store.artifacts import PageRef
-from store.schema_template import cache_dir
 from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page, without_pixels
 
 QUEUED_PER_WORKER = 2  # enough that no worker waits for the next page
@@ -107,20 +107,22 @@ def _in_process(
     settings: PageJobSettings,
     stopping: Callable[[], bool],
 ) -> Iterator[tuple[PageRef, PageOutcome]]:
-    engines = make_engines(engine, backend)
+    engines = make_engines(engine, backend, settings.engine_files)
     for source, page in work:
         if stopping():
             return
         yield page, process_page(source, page, *engines, settings)
 
 
-def make_engines(engine: str, backend: str) -> tuple[OcrEngine, SatBackend, CaptionReader | None]:
-    """What ``process_page`` reads and solves with; the OCR models' optimised graphs are kept
-    in the user's cache folder (``store.schema_template.cache_dir``) for the next run."""
+def make_engines(
+    engine: str, backend: str, files: EngineFiles
+) -> tuple[OcrEngine, SatBackend, CaptionReader | None]:
+    """What ``process_page`` reads and solves with, from ``files``; the OCR models' optimised
+    graphs are kept in ``files.cache_dir`` for the next run."""
     return (
-        make_engine(engine, cache_dir=cache_dir()),
-        make_backend(backend),
-        caption_reader(cache_dir()),
+        make_engine(engine, files=files),
+        make_backend(backend, files.kissat),
+        caption_reader(files),
     )
 
 
@@ -131,10 +133,10 @@ _worker_state: dict[str, object] = {}
 
 def _start_worker_process(engine: str, backend: str, settings: PageJobSettings) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    set_library_defaults()
     _worker_state["settings"] = settings
     try:
-        _worker_state["engines"] = make_engines(engine, backend)
+        _worker_state["engines"] = make_engines(engine, backend, settings.engine_files)
     except SudokuBatchError as error:
         # Raised per page instead: an initializer that raises would be restarted forever.
         _worker_state["error"] = error

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-import settings  # noqa: F401 - defines InvalidSetting
+import settings.model  # noqa: F401 - defines InvalidSetting
 import store.artifacts  # noqa: F401 - defines StorageUnavailable, StorageFull
 import store.corrections  # noqa: F401 - defines BadCorrection, CorrectionRefused
 import store.keys  # noqa: F401 - defines KeyProblem

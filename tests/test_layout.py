@@ -1,11 +1,13 @@
-"""The layout's promises, checked from the source: which package may import which, and no
-import cycle between packages (docs/architecture.md has the table)."""
+"""The layout's promises, checked from the source: which package may import which, no import
+cycle between packages (docs/architecture.md has the table), and no environment read outside
+``settings/``."""
 
 from __future__ import annotations
 
 import ast
 import importlib
 import re
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -24,7 +26,16 @@ PACKAGES = (
 )
 # What each package must never import (the pure pipeline knows no database, queue or driver).
 FORBIDDEN = {
-    "pipeline": {"celery", "sqlalchemy", "store", "workers", "jobs", "api", "sudoku_batch"},
+    "pipeline": {
+        "celery",
+        "sqlalchemy",
+        "store",
+        "workers",
+        "jobs",
+        "api",
+        "sudoku_batch",
+        "settings",
+    },
     "jobs": {"celery", "workers", "api", "sudoku_batch"},
     "settings": {"store", "workers", "jobs", "api", "sudoku_batch"},
     "store": {"celery", "workers", "jobs", "api", "sudoku_batch", "reports"},
@@ -34,8 +45,16 @@ FORBIDDEN = {
 }
 
 
+# Modules that import only the standard library (checked below), so any package may import
+# them without a cycle: the rater's core is chosen at import, before a caller could pass it.
+LEAF_MODULES = {"settings.environment": REPO_ROOT / "settings" / "environment.py"}
+# Run by any import of a leaf module, so held to the same rule.
+LEAF_PARENTS = (REPO_ROOT / "settings" / "__init__.py",)
+
+
 def imported_packages(package: str) -> dict[str, set[str]]:
-    """For each top-level name a package's modules import, the modules that import it."""
+    """For each top-level name a package's modules import (leaf modules aside), the modules
+    that import it."""
     found: dict[str, set[str]] = defaultdict(set)
     for path in (REPO_ROOT / package).rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
@@ -47,8 +66,28 @@ def imported_packages(package: str) -> dict[str, set[str]]:
             else:
                 continue
             for name in names:
-                found[name.split(".")[0]].add(str(path.relative_to(REPO_ROOT)))
+                if name not in LEAF_MODULES:
+                    found[name.split(".")[0]].add(str(path.relative_to(REPO_ROOT)))
     return found
+
+
+def run_time_imports(path: Path) -> set[str]:
+    """The modules a file imports when it is imported (type-checking imports and those inside
+    functions aside)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_leaf_modules_import_only_the_standard_library() -> None:
+    allowed = set(sys.stdlib_module_names) | {"__future__"}
+    for path in [*LEAF_MODULES.values(), *LEAF_PARENTS]:
+        assert {name.split(".")[0] for name in run_time_imports(path)} <= allowed, path
 
 
 def test_no_package_imports_what_the_layout_forbids() -> None:
@@ -172,3 +211,44 @@ def test_every_docs_reference_names_a_page_and_heading_that_exist() -> None:
             if page not in headings or (anchor and anchor not in headings[page]):
                 broken.append(f"{path.relative_to(REPO_ROOT)}: {page}#{anchor}")
     assert not broken
+
+
+# The product's packages; bench/ and tests/ set and read variables for their own runs.
+ENV_READERS = {"settings"}
+OS_ENVIRONMENT = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
+
+
+def environment_reads(source: str) -> list[int]:
+    """The lines of ``source`` that read or write the process environment through ``os``."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in OS_ENVIRONMENT:
+            if isinstance(node.value, ast.Name) and node.value.id == "os":
+                lines.append(node.lineno)
+        elif isinstance(node, ast.ImportFrom) and node.module == "os":
+            if any(alias.name in OS_ENVIRONMENT for alias in node.names):
+                lines.append(node.lineno)
+    return sorted(lines)
+
+
+def test_the_environment_check_finds_each_way_of_reading_it() -> None:
+    source = (
+        "import os\n"
+        "from os import getenv\n"
+        "a = os.environ.get('X')\n"
+        "b = os.getenv('X')\n"
+        "os.environ.setdefault('X', '1')\n"
+        "c = os.cpu_count()\n"
+    )
+    assert environment_reads(source) == [2, 3, 4, 5]
+
+
+def test_no_environment_read_outside_settings() -> None:
+    reads = [
+        f"{path.relative_to(REPO_ROOT)}:{line}"
+        for package in PACKAGES
+        if package not in ENV_READERS
+        for path in sorted((REPO_ROOT / package).rglob("*.py"))
+        for line in environment_reads(path.read_text(encoding="utf-8"))
+    ]
+    assert not reads, "read the environment in settings/ and pass the value down"

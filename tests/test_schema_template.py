@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from settings import environment
 from store import schema_template
 from store.schema_current import VERSIONS_DIR, sqlite_is_current
 from sudoku_batch.embedded import DATABASE_NAME, open_database
@@ -21,7 +22,7 @@ def tables(database: Path) -> list[tuple]:
 def test_the_second_new_database_is_a_copy_of_the_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(schema_template.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv(environment.CACHE_DIR, str(tmp_path / "cache"))
     first, second = tmp_path / "first", tmp_path / "second"
     open_database(first)[0].dispose()
     assert schema_template.template_path().is_file(), "the first migrated database was kept"
@@ -50,7 +51,7 @@ def test_an_unwritable_cache_only_means_migrating(
 ) -> None:
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
-    monkeypatch.setenv(schema_template.CACHE_ENV, str(blocked / "cache"))
+    monkeypatch.setenv(environment.CACHE_DIR, str(blocked / "cache"))
     open_database(tmp_path / "run")[0].dispose()
     assert sqlite_is_current(tmp_path / "run" / DATABASE_NAME)
     assert not schema_template.copy_template(tmp_path / "other.sqlite")

@@ -21,10 +21,10 @@ from pipeline.recognise.printed_captions import CaptionReader
 from pipeline.recognise.printed_captions import caption_reader as make_caption_reader
 from pipeline.solve.backend import SatBackend
 from settings import Settings
+from settings.environment import set_offline_defaults
 from store import data_folder
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory
-from store.schema_template import cache_dir
 from workers.cached_artifacts import CachedArtifacts
 
 logger = logging.getLogger(__name__)
@@ -74,20 +74,21 @@ def ocr_engine() -> OcrEngine:
     from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
     from pipeline.recognise.ocr.engines import make_engine as make_ocr_engine
 
-    return make_ocr_engine(settings().ocr_engine or DEFAULT_ENGINE, cache_dir=cache_dir())
+    set_offline_defaults()  # also for a worker started by `celery -A workers.app worker`
+    return make_ocr_engine(settings().ocr_engine or DEFAULT_ENGINE, files=settings().engine_files())
 
 
 @cache
 def caption_reader() -> CaptionReader | None:
-    return make_caption_reader(cache_dir())
+    return make_caption_reader(settings().engine_files())
 
 
 @cache
 def sat_backend() -> SatBackend:
-    from pipeline.solve.backends import make_backend
+    from pipeline.solve.backends import DEFAULT_BACKEND, make_backend
 
     name = settings().sat_backend
-    return make_backend(name) if name else make_backend()
+    return make_backend(name or DEFAULT_BACKEND, settings().kissat)
 
 
 def worker_name(hostname: str | None) -> str:

@@ -5,8 +5,9 @@ sources, and writes ``MANIFEST`` beside them: the sha256 of every source it comp
 imports an extension before its .py, so a source edited after the build would silently keep
 running the old code; here, before any of those modules is imported, the sources are checked
 against the manifest, and when one differs (or the manifest is missing) every compiled module
-is imported from its .py instead, with a warning. ``PURE_ENV=1`` asks for the sources outright
-(the bench and a test compare both). The two cores run the same code, so they rate alike.
+is imported from its .py instead, with a warning. ``pure`` asks for the sources outright (the
+setting ``SUDOKU_BATCH_PURE_RATER=1``; the bench and a test compare both). The two cores run
+the same code, so they rate alike.
 """
 
 from __future__ import annotations
@@ -16,13 +17,11 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
-import os
 import sys
 import warnings
 from pathlib import Path
 
 MANIFEST = "compiled_sources.json"
-PURE_ENV = "SUDOKU_BATCH_PURE_RATER"
 
 
 def source_hash(path: Path) -> str:
@@ -69,13 +68,14 @@ class SourcesFirst(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, source)
 
 
-def select(package: str, package_dir: Path) -> bool:
-    """Whether ``package`` runs its compiled modules; when not, their sources are put first.
-    Called by the package's ``__init__`` before it imports any of them."""
+def select(package: str, package_dir: Path, pure: bool = False) -> bool:
+    """Whether ``package`` runs its compiled modules; when not (or when ``pure`` asks for the
+    sources), their sources are put first. Called by the package's ``__init__`` before it
+    imports any of them."""
     compiled = compiled_modules(package_dir)
     if not compiled:
         return False
-    if os.environ.get(PURE_ENV) != "1":
+    if not pure:
         reason = stale_reason(package_dir, compiled)
         if reason is None:
             return True

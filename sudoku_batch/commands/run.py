@@ -9,6 +9,8 @@ import sys
 from pipeline.ingest.sources import DEFAULT_PDF_DPI
 from pipeline.recognise.ocr.engines import DEFAULT_ENGINE, ENGINES
 from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND
+from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
+from settings.environment import any_setting_given
 from sudoku_batch.commands import option_types
 from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
 
@@ -51,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--timeout",
         type=option_types.positive_seconds,
-        default=10.0,
+        default=COMMAND_SOLVE_TIMEOUT,
         help="seconds the solver may spend on one puzzle (default: %(default)s)",
     )
     parser.add_argument(
@@ -126,11 +128,16 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _from_settings() -> dict:
-    """The input bounds and the rating budget of the SUDOKU_BATCH_ variables; with none set,
-    the defaults without importing pydantic (a fifth of a one-photo run's start-up, issue 13)."""
-    if not any(name.startswith("SUDOKU_BATCH_") for name in os.environ):  # settings.PREFIX
+    """The input bounds, the rating budget and the engines' files of the SUDOKU_BATCH_
+    variables; with none set, the defaults without importing pydantic (a fifth of a one-photo
+    run's start-up, issue 13)."""
+    if not any_setting_given():
         return {}
     from settings import Settings
 
     settings = Settings.from_env()
-    return {"limits": settings.input_limits(), "rating_seconds": settings.rating_seconds}
+    return {
+        "limits": settings.input_limits(),
+        "rating_seconds": settings.rating_seconds,
+        "engine_files": settings.engine_files(),
+    }

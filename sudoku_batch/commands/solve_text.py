@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 from pipeline.errors import SudokuBatchError, UnreadableInput
 from pipeline.grid import GridShape
@@ -25,8 +26,10 @@ from pipeline.solve.backend import SatBackend
 from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend
 from pipeline.solve.result import Verdict
 from pipeline.solve.solver import solve_puzzle
+from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
 from sudoku_batch.commands import option_types
 from sudoku_batch.commands.text_options import box_argument
+from sudoku_batch.engine_files import engine_files
 from sudoku_batch.outcome import exit_code
 
 SKIPPED = "skipped"  # a comment or blank line: no puzzle, no status
@@ -57,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--timeout",
         type=option_types.positive_seconds,
-        default=10.0,
+        default=COMMAND_SOLVE_TIMEOUT,
         help="seconds per puzzle, uniqueness check included (default: %(default)s)",
     )
     parser.add_argument(
@@ -70,9 +73,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    make_backend(args.backend)  # fail once, up front, if the backend cannot run
+    kissat = engine_files().kissat
+    make_backend(args.backend, kissat)  # fail once, up front, if the backend cannot run
     chunks = _chunks(_numbered_lines(args.file), LINES_PER_TASK)
-    tasks = ((chunk, args.backend, args.timeout, args.box, args.format) for chunk in chunks)
+    tasks = ((chunk, args.backend, kissat, args.timeout, args.box, args.format) for chunk in chunks)
     statuses: set[str] = set()
     if args.jobs <= 1:
         answers = map(_solve_chunk, tasks)
@@ -95,12 +99,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _solve_chunk(
-    task: tuple[list[Line], str, float, GridShape | None, str],
+    task: tuple[list[Line], str, Path | None, float, GridShape | None, str],
 ) -> list[tuple[str | None, str]]:
     """Each line's output (None: nothing to print) and its status as the results contract
     says it (``solved``, ``unsolvable``, ..., ``failed``), for the exit code."""
-    lines, backend_name, timeout, box, output_format = task
-    backend = make_backend(backend_name)
+    lines, backend_name, kissat, timeout, box, output_format = task
+    backend = make_backend(backend_name, kissat)
     return [
         _solve_line(number, text, backend, timeout, box, output_format) for number, text in lines
     ]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import socket
 import sys
 from typing import TYPE_CHECKING
 
 from pipeline.errors import SudokuBatchError
+from settings.environment import set_library_defaults
 from sudoku_batch.commands import option_types
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def _worker(args: argparse.Namespace) -> int:
 
     # One OpenMP / ONNX Runtime thread per worker process: scale with processes (--concurrency,
     # more workers) instead, so models never fight over the cores.
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    set_library_defaults()
 
     queues = [queue.strip() for queue in args.queues.split(",") if queue.strip()]
     unknown = sorted(set(queues) - set(QUEUES))

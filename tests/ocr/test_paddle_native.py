@@ -6,7 +6,8 @@ import pytest
 
 from pipeline.errors import EngineUnavailable
 from pipeline.recognise.ocr.base import digit_symbols
-from pipeline.recognise.ocr.paddle_native import MODEL_DIR_ENV, find_model_dir
+from pipeline.recognise.ocr.paddle_native import MODEL_DIR_SETTING, find_model_dir
+from settings import Settings
 from synth.fonts import available_fonts
 from tests.ocr.rendered import rendered_crops
 
@@ -49,7 +50,7 @@ def test_reads_sixteen_by_sixteen_symbols(paddle_engine, labels):
     assert [r.digit for r in paddle_engine.read_digits(crops, digit_symbols(16))] == values
 
 
-def test_a_model_dir_without_the_model_is_reported(tmp_path, monkeypatch):
-    monkeypatch.setenv(MODEL_DIR_ENV, str(tmp_path))
+def test_a_model_dir_without_the_model_is_reported(tmp_path):
+    files = Settings.from_env({MODEL_DIR_SETTING: str(tmp_path)}).engine_files()
     with pytest.raises(EngineUnavailable, match="lacks inference.json"):
-        find_model_dir()
+        find_model_dir(files.paddle_rec_dir)

@@ -4,7 +4,8 @@ import pytest
 from pipeline.errors import EngineUnavailable
 from pipeline.recognise.ocr.base import digit_symbols
 from pipeline.recognise.ocr.engines import make_engine
-from pipeline.recognise.ocr.ppocr_onnx import MODEL_ENV, PpOcrOnnxEngine
+from pipeline.recognise.ocr.ppocr_onnx import MODEL_SETTING, PpOcrOnnxEngine
+from settings import Settings
 from synth.fonts import available_fonts
 from tests.ocr.rendered import rendered_crops
 
@@ -78,10 +79,11 @@ def test_non_square_crops_are_read(engine):
     assert [r.digit for r in readings] == [5, 5]
 
 
-def test_a_missing_model_is_reported(tmp_path, monkeypatch):
-    monkeypatch.setenv(MODEL_ENV, str(tmp_path / "missing.onnx"))
+def test_a_missing_model_is_reported(tmp_path):
+    missing = tmp_path / "missing.onnx"
+    files = Settings.from_env({MODEL_SETTING: str(missing)}).engine_files()
     with pytest.raises(EngineUnavailable, match="not found"):
-        PpOcrOnnxEngine()
+        make_engine("ppocr-onnx", files=files)
 
 
 def test_a_broken_model_is_reported(tmp_path):

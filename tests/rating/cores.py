@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import pipeline.rating
-from pipeline.rating.compiled_core import PURE_ENV
+from settings.environment import PURE_RATER as PURE_ENV
 from tests.conftest import REPO_ROOT
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.rating.compiled_core import MANIFEST, PURE_ENV, select, source_hash
+from pipeline.rating.compiled_core import MANIFEST, select, source_hash
 from tests.conftest import REPO_ROOT
 from tests.rating.cores import printed_by, require_compiled
 
@@ -34,14 +34,13 @@ def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, Path]
     (where / MANIFEST).write_text(json.dumps({"mod": source_hash(where / "mod.py")}))
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
-    monkeypatch.delenv(PURE_ENV, raising=False)
     return name, where
 
 
-def _selected(name: str, where: Path) -> tuple[bool, list[str]]:
+def _selected(name: str, where: Path, pure: bool = False) -> tuple[bool, list[str]]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        compiled = select(name, where)
+        compiled = select(name, where, pure)
     return compiled, [str(w.message) for w in caught]
 
 
@@ -66,10 +65,9 @@ def test_a_build_without_its_manifest_is_not_trusted(package):
     assert importlib.import_module(f"{name}.mod").ORIGIN == "source"
 
 
-def test_the_sources_can_be_asked_for(package, monkeypatch):
+def test_the_sources_can_be_asked_for(package):
     name, where = package
-    monkeypatch.setenv(PURE_ENV, "1")
-    assert _selected(name, where) == (False, [])
+    assert _selected(name, where, pure=True) == (False, [])
     assert importlib.import_module(f"{name}.mod").ORIGIN == "source"
 
 

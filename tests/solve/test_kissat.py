@@ -14,7 +14,14 @@ import pytest
 
 from pipeline.errors import EngineUnavailable, SolverFailed
 from pipeline.solve.backend import Cnf, SatStatus
-from pipeline.solve.kissat import ENV_BINARY, KissatBackend, find_kissat, parse_kissat_output
+from pipeline.solve.backends import make_backend
+from pipeline.solve.kissat import (
+    BINARY_SETTING,
+    KissatBackend,
+    find_kissat,
+    parse_kissat_output,
+)
+from settings import Settings
 from tests.conftest import REPO_ROOT
 
 
@@ -108,13 +115,12 @@ def test_kissat_dies_with_a_killed_parent(how):
             parent.kill()
 
 
-def fake_kissat(tmp_path, monkeypatch, body: str) -> KissatBackend:
+def fake_kissat(tmp_path, body: str) -> KissatBackend:
     """A backend whose binary is a shell script: answers --version, then runs ``body``."""
     script = tmp_path / "kissat"
     script.write_text(f'#!/bin/sh\n[ "$1" = --version ] && {{ echo 4.0.4; exit 0; }}\n{body}\n')
     script.chmod(0o755)
-    monkeypatch.setenv(ENV_BINARY, str(script))
-    return KissatBackend()
+    return KissatBackend(script)
 
 
 @pytest.mark.parametrize(
@@ -128,16 +134,16 @@ def fake_kissat(tmp_path, monkeypatch, body: str) -> KissatBackend:
         "cat >/dev/null; kill -SEGV $$",  # a crash
     ],
 )
-def test_a_broken_kissat_is_a_solver_failure(body, tmp_path, monkeypatch):
-    backend = fake_kissat(tmp_path, monkeypatch, body)
+def test_a_broken_kissat_is_a_solver_failure(body, tmp_path):
+    backend = fake_kissat(tmp_path, body)
     with pytest.raises(SolverFailed, match="kissat"):
         backend.solve_cnf(Cnf(2, ((1, 2),)), 10)
 
 
-def test_a_missing_binary_is_engine_unavailable(tmp_path, monkeypatch):
-    monkeypatch.setenv(ENV_BINARY, str(tmp_path / "nowhere" / "kissat"))
-    with pytest.raises(EngineUnavailable, match=ENV_BINARY):
-        KissatBackend()
+def test_a_missing_binary_is_engine_unavailable(tmp_path):
+    settings = Settings.from_env({BINARY_SETTING: str(tmp_path / "nowhere" / "kissat")})
+    with pytest.raises(EngineUnavailable, match=BINARY_SETTING):
+        make_backend("kissat", settings.engine_files().kissat)
 
 
 def test_unknown_is_read_from_kissats_own_time_limit():

@@ -5,22 +5,24 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from pipeline.engine_files import WHEEL_FILES, EngineFiles
 from pipeline.errors import EngineUnavailable
 from pipeline.recognise.ocr.base import OcrEngine
 from pipeline.recognise.ocr.glyph_groups import GlyphGroupingEngine
 
 
-def _ppocr_onnx(**options: object) -> OcrEngine:
+def _ppocr_onnx(files: EngineFiles, **options: object) -> OcrEngine:
     from pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine
 
-    return PpOcrOnnxEngine(**options)  # type: ignore[arg-type]
+    model, cache_dir = files.ppocr_rec_model, files.cache_dir
+    return PpOcrOnnxEngine(model, cache_dir=cache_dir, **options)  # type: ignore[arg-type]
 
 
-def _paddle_native(cache_dir: object = None, **options: object) -> OcrEngine:
-    # ``cache_dir`` is for engines that save work between processes; this one saves none.
+def _paddle_native(files: EngineFiles, **options: object) -> OcrEngine:
+    # This engine keeps no work between processes: ``files.cache_dir`` is not used.
     from pipeline.recognise.ocr.paddle_native import PaddleNativeEngine
 
-    return PaddleNativeEngine(**options)  # type: ignore[arg-type]
+    return PaddleNativeEngine(files.paddle_rec_dir, **options)  # type: ignore[arg-type]
 
 
 # Factories import their module when called, so an engine whose dependencies are missing only
@@ -35,10 +37,14 @@ DEFAULT_ENGINE = "ppocr-onnx"
 
 
 def make_engine(
-    name: str = DEFAULT_ENGINE, *, each_cell: bool = False, **options: object
+    name: str = DEFAULT_ENGINE,
+    *,
+    files: EngineFiles = WHEEL_FILES,
+    each_cell: bool = False,
+    **options: object,
 ) -> OcrEngine:
-    """A new engine of the named kind; create one per process and reuse it. Every engine takes
-    ``cache_dir``: a folder where it may keep work for later processes (None: nowhere).
+    """A new engine of the named kind; create one per process and reuse it. ``files`` says
+    where its model is and where it may keep work for later processes.
 
     The engine reads each distinct glyph of a board once
     (``pipeline.recognise.ocr.glyph_groups``); ``each_cell`` makes it read every crop."""
@@ -47,5 +53,5 @@ def make_engine(
     except KeyError:
         known = ", ".join(sorted(ENGINES))
         raise EngineUnavailable(f"unknown OCR engine {name!r} (known: {known})") from None
-    engine = factory(**options)
+    engine = factory(files, **options)
     return engine if each_cell else GlyphGroupingEngine(engine)

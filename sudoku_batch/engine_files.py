@@ -1,0 +1,16 @@
+"""The engines' files for the commands, from the settings."""
+
+from __future__ import annotations
+
+from pipeline.engine_files import EngineFiles
+from settings.environment import any_setting_given, cache_dir
+
+
+def engine_files() -> EngineFiles:
+    """Where the engines find their files; without importing pydantic when no
+    ``SUDOKU_BATCH_`` variable is set (then each is where its wheel put it)."""
+    if not any_setting_given():
+        return EngineFiles(cache_dir=cache_dir())
+    from settings import Settings
+
+    return Settings.from_env().engine_files()
