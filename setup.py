@@ -42,7 +42,7 @@ def compiled_extensions() -> list:
 
         return mypycify(
             ["--follow-imports=silent", "--ignore-missing-imports", *map(str, SOURCES)],
-            group_name="pipeline_rating",
+            group_name="pipeline_rating",  # compiled_core.missing_library derives this name
         )
     except (Exception, SystemExit) as error:  # mypy exits when the sources do not type-check
         _warn(f"the rating core was not compiled ({error!r})")

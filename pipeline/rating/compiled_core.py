@@ -55,6 +55,18 @@ def stale_reason(package_dir: Path, compiled: set[str]) -> str | None:
     return None
 
 
+def missing_library(package: str) -> str | None:
+    """Why the extensions cannot load their shared library (None when it is importable).
+
+    mypyc puts the group's code in one top-level module (setup.py's ``group_name`` plus
+    ``__mypyc``), built beside the repository's folders; an editable install made afterwards
+    without compiling no longer maps it, and the extensions would fail at import."""
+    library = f"{package.replace('.', '_')}__mypyc"
+    if importlib.util.find_spec(library) is None:
+        return f"its shared library {library} is not importable"
+    return None
+
+
 class SourcesFirst(importlib.abc.MetaPathFinder):
     """Imports the named modules of one package from their .py, passing over the extension."""
 
@@ -76,12 +88,13 @@ def select(package: str, package_dir: Path, pure: bool = False) -> bool:
     if not compiled:
         return False
     if not pure:
-        reason = stale_reason(package_dir, compiled)
+        reason = stale_reason(package_dir, compiled) or missing_library(package)
         if reason is None:
             return True
         warnings.warn(
             f"{package}: not running the compiled core ({reason}); the .py sources run "
-            "instead, slower. Rebuild with `pip install -e .` to compile them again.",
+            "instead, slower. Rebuild with `SUDOKU_BATCH_COMPILE=1 pip install -e .` to "
+            "compile them again.",
             RuntimeWarning,
             stacklevel=2,
         )

@@ -40,9 +40,12 @@ def test_exactly_the_puzzles_are_counted_and_every_answer_pairs_and_matches(mixe
 
 def test_other_grids_get_no_verdict_and_leave_the_exit_code_alone(mixed_run) -> None:
     others = {key: r for key, r in mixed_run.items() if r["role"] == "other"}
-    # The hints page's two grids, the number table, and the calendar, whose 7-column lattice
-    # the finder took for a 4x4 (its cells then cut across the dates).
-    assert set(others) == {(2, 0), (2, 1), (3, 0), (3, 1)}
+    # The hints page's two grids and the number table; and the calendar wherever the finder
+    # takes its 7-column lattice for a grid (a 4x4 whose cells cut across the dates). Whether
+    # it does depends on the fonts installed (synth.fonts draws with what the machine has); a
+    # calendar found or not, nothing on pages 2-3 is a puzzle or an answer (the test above).
+    assert {(2, 0), (2, 1), (3, 0)} <= set(others) <= {(2, 0), (2, 1), (3, 0), (3, 1)}
+    assert set(others) == {key for key in mixed_run if key[0] in (2, 3)}
     for key, record in others.items():
         assert record["status"] == "not_sudoku"
         assert record["error_code"] == "not_sudoku"
@@ -53,7 +56,7 @@ def test_other_grids_get_no_verdict_and_leave_the_exit_code_alone(mixed_run) -> 
         assert record["answer_key"] is None and record["duplicate_of"] is None
     records = list(mixed_run.values())
     assert exit_code(records) is ExitCode.OK
-    assert "4 not_sudoku" in summarise(records)
+    assert f"{len(others)} not_sudoku" in summarise(records)
 
 
 def test_the_book_report_lists_other_grids_apart(mixed_run, tmp_path: Path) -> None:
@@ -63,4 +66,5 @@ def test_the_book_report_lists_other_grids_apart(mixed_run, tmp_path: Path) -> N
     html = tmp_path / "report.html"
     assert main(["report", str(out), "--out", str(html)]) == 0
     text = html.read_text()
-    assert "Other grids (4)" in text
+    others = sum(r["role"] == "other" for r in mixed_run.values())
+    assert others >= 3 and f"Other grids ({others})" in text
