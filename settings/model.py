@@ -137,7 +137,7 @@ class Settings(BaseSettings):
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}
         for name in cls.model_fields:
-            key = "FLOWER_BASIC_AUTH" if name == "flower_basic_auth" else PREFIX + name.upper()
+            key = _variable(name)
             if key in env:
                 values[name] = env[key]
         try:
@@ -146,7 +146,12 @@ class Settings(BaseSettings):
         except ValidationError as error:
             problem = error.errors()[0]
             field = str(problem["loc"][0]) if problem["loc"] else "?"
-            key = "FLOWER_BASIC_AUTH" if field == "flower_basic_auth" else PREFIX + field.upper()
+            key = _variable(field)
             raise InvalidSetting(
                 f"{key}={env.get(key)!r} cannot be used: {problem['msg']}"
             ) from None
+
+
+def _variable(field: str) -> str:
+    """The environment variable of a setting: Flower's own name for its login, else prefixed."""
+    return "FLOWER_BASIC_AUTH" if field == "flower_basic_auth" else PREFIX + field.upper()

@@ -15,9 +15,9 @@ from typing import NoReturn
 
 from settings.environment import set_library_defaults
 
-# Before numpy is first imported: OpenBLAS then starts one thread, not one per core (20 of
-# numpy's 110 import CPU-ms, issue 13). Nothing here multiplies matrices big enough to gain
-# from more, and a pool's processes run one page each.
+# Before numpy is first imported, so every command (the worker's too) and the processes it
+# starts get them: OpenBLAS then starts one thread, not one per core. Nothing here multiplies
+# matrices big enough to gain from more, and a pool's processes run one page each.
 set_library_defaults()
 
 # The objects of a process that is ending are left to the OS: Python's collections at exit

@@ -15,6 +15,7 @@ would see.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -283,20 +284,20 @@ def write_results(
         records = results.result_records(session, batch_id)
         batches = session.scalars(select(Batch.id).order_by(Batch.id)).all()
         for other in batches:
-            if other != batch_id and not batch_results_path(out_dir, other).exists():
-                _write_records(results.result_records(session, other), out_dir, other)
+            path = batch_results_path(out_dir, other)
+            if other != batch_id and not path.exists():
+                _write_records(results.result_records(session, other), path)
     engine.dispose()
-    _write_records(records, out_dir, batch_id)
+    own = batch_results_path(out_dir, batch_id)
+    _write_records(records, own)
     if batch_id != batches[-1]:
-        return records, batch_results_path(out_dir, batch_id)
-    _write_records(records, out_dir, None)
-    return records, out_dir / RESULTS_NAME
+        return records, own
+    newest = out_dir / RESULTS_NAME
+    shutil.copyfile(own, newest)  # the same lines: not serialised twice
+    return records, newest
 
 
-def _write_records(records: list[dict], out_dir: Path, batch_id: int | None) -> None:
-    from sudoku_batch.resume import batch_results_path
-
-    path = out_dir / RESULTS_NAME if batch_id is None else batch_results_path(out_dir, batch_id)
+def _write_records(records: list[dict], path: Path) -> None:
     with open(path, "w", encoding="utf-8") as out:
         for item in records:
             out.write(json.dumps(item) + "\n")

@@ -52,10 +52,7 @@ def prepare_batch(
             _add_file(session, prepared, listed)
         return prepared
     prepared = PreparedBatch(batch.id, resumed=True)
-    rows = {
-        row.stored_path: row
-        for row in session.scalars(select(InputFile).where(InputFile.batch_id == batch.id))
-    }
+    rows = _file_rows(session, batch.id)
     for listed in files:
         row = rows.pop(listed.path, None)
         if (
@@ -66,13 +63,10 @@ def prepare_batch(
             _keep_file(session, prepared, row.id, listed)
             continue
         if row is not None:  # changed since: its pages are done again from scratch
-            _forget_pages(session, row.id, out_dir)
-            session.delete(row)
-            session.flush()
+            _drop_file(session, row, out_dir)
         _add_file(session, prepared, listed)
     for stale in rows.values():  # no longer among the inputs
-        _forget_pages(session, stale.id, out_dir)
-        session.delete(stale)
+        _drop_file(session, stale, out_dir)
     return prepared
 
 
@@ -102,10 +96,7 @@ def prepare_text_batch(
     if batch is None:
         return PreparedTextBatch(record.create_batch(session, label=label), listed)
     prepared = PreparedTextBatch(batch.id, resumed=True)
-    rows = {
-        row.stored_path: row
-        for row in session.scalars(select(InputFile).where(InputFile.batch_id == batch.id))
-    }
+    rows = _file_rows(session, batch.id)
     for name, content_hash in listed:
         row = rows.pop(name, None)
         if (
@@ -119,13 +110,10 @@ def prepare_text_batch(
             )
             continue
         if row is not None:  # changed or unfinished: read and solved again from scratch
-            _forget_pages(session, row.id, out_dir)
-            session.delete(row)
-            session.flush()
+            _drop_file(session, row, out_dir)
         prepared.todo.append((name, content_hash))
     for stale in rows.values():  # no longer among the inputs
-        _forget_pages(session, stale.id, out_dir)
-        session.delete(stale)
+        _drop_file(session, stale, out_dir)
     return prepared
 
 
@@ -223,6 +211,19 @@ def _keep_file(session: Session, prepared: PreparedBatch, file_id: int, listed: 
             )
         else:
             prepared.pages_kept += 1
+
+
+def _file_rows(session: Session, batch_id: int) -> dict[str, InputFile]:
+    """A batch's input files by the path each was listed as."""
+    rows = session.scalars(select(InputFile).where(InputFile.batch_id == batch_id))
+    return {row.stored_path: row for row in rows}
+
+
+def _drop_file(session: Session, row: InputFile, out_dir: Path) -> None:
+    """Delete an input file's row, its pages' rows and the images written for them."""
+    _forget_pages(session, row.id, out_dir)
+    session.delete(row)
+    session.flush()
 
 
 def _forget_batch(session: Session, batch_id: int, out_dir: Path) -> None:

@@ -11,6 +11,7 @@ from enum import StrEnum
 from pipeline.book.bounded_rating import BACKSTOP, DEFAULT_RATING_SECONDS, rate_within
 from pipeline.grid import Puzzle
 from pipeline.rating import Rating
+from pipeline.rating.levels import UNRATED
 from pipeline.solve.canonical import CanonicalForm, FormTooCostly, canonical_form
 from pipeline.solve.result import SolveResult, Verdict
 
@@ -68,7 +69,12 @@ def role_of(puzzle: Puzzle, printed_role: str | None = None) -> Role:
 
 def other_grid_facts() -> PuzzleFacts:
     """Another grid's: neither rated nor a copy of anything."""
-    return PuzzleFacts(Role.OTHER, None, (), "unrated", None, None, None)
+    return _unrated(Role.OTHER)
+
+
+def _unrated(role: Role) -> PuzzleFacts:
+    """The facts of a grid that is not rated and has no form to find copies by."""
+    return PuzzleFacts(role, None, (), UNRATED, None, None, None)
 
 
 def puzzle_facts(
@@ -86,7 +92,7 @@ def puzzle_facts(
     puzzle = solved
     if role is Role.ANSWER:
         # An answer is not a puzzle to rate or to find copies of: its puzzle is.
-        return PuzzleFacts(role, None, (), "unrated", None, None, None)
+        return _unrated(role)
     rating = _rating(puzzle, result, rating_seconds)
     blocked = any(v is None for row in puzzle.givens for v in row)
     # A blocked cell would count as an empty one in the form: no form rather than a false match.
@@ -113,5 +119,5 @@ def _form(puzzle: Puzzle) -> tuple[CanonicalForm | None, str | None]:
 def _rating(puzzle: Puzzle, result: SolveResult, seconds: float) -> Rating:
     if result.verdict is not Verdict.SOLVED or result.solution is None:
         # A rating says how hard the unique solution is to reach; without one there is none.
-        return Rating(None, (), "unrated", "not rated: the puzzle has no unique solution")
+        return Rating(None, (), UNRATED, "not rated: the puzzle has no unique solution")
     return rate_within(puzzle, result.solution, seconds)

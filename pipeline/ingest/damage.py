@@ -3,10 +3,10 @@ pdfium) fill in what is missing and only warn, so a truncated JPEG comes out as 
 grey lower half and a PDF with a broken stream as a page with a hole. Whatever is read from such
 a page may be a fragment; the page is marked ``damaged`` with the warning.
 
-Checked from the file's structure, which costs no second decode: a JPEG ends with its
+Checked from the file's structure, with no second decode of the pixels: a JPEG ends with its
 end-of-image marker and a PNG with its IEND chunk; a PDF has a valid cross-reference table (pdfium
 rebuilt it otherwise), and each image stream of the page is complete (a JPEG stream ends with its
-marker, a Flate stream inflates to its end).
+marker; a Flate stream is inflated once more, in bounded steps, to see that it reaches its end).
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pipeline.vision.lattice import SIZES
+
 # A cell counts as holding a number beyond the grid's symbols when its reading as a number
 # (1..99) is one above N at this confidence or more.
 SURE_NUMBER = 0.9
@@ -25,8 +27,8 @@ MIN_BEYOND_SHARE = 0.25
 # digit of the grid nor as a number: the lattice cuts across what is printed (several numbers
 # or words in a cell, as when a calendar's lattice is taken for a smaller square one).
 MIN_UNREADABLE_SHARE = 0.5
-# The largest grid read (pipeline.vision.lattice.SIZES).
-MAX_SIZE = 25
+# The largest grid read.
+MAX_SIZE = max(SIZES)
 # A lattice corner this far outside the image, in cells, leaves cells out of the picture (a grid
 # whose border lies on the image's edge is still whole: photos are framed that tight).
 OUTSIDE_CELLS = 0.5

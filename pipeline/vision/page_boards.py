@@ -29,8 +29,8 @@ def rectify_page(pixels: np.ndarray, damaged: str | None = None) -> list[Rectifi
         )
     boards: list[RectifiedBoard] = []
     failures: list[LatticeNotFound] = []
+    page_size = (pixels.shape[0], pixels.shape[1])
     for location in locations:
-        page_size = (pixels.shape[0], pixels.shape[1])
         location = replace(location, page_size=page_size, page_damage=damaged)
         try:
             board = rectify_board(pixels, location)

@@ -34,15 +34,16 @@ def batch_session(args: argparse.Namespace) -> Iterator[tuple[object, int]]:
     from sudoku_batch.embedded import DATABASE_NAME, open_database
 
     folder = Path(args.batch)
+    in_folder = not args.database_url and (folder / DATABASE_NAME).is_file()
     if args.database_url:
         engine = make_engine(args.database_url)
-    elif (folder / DATABASE_NAME).is_file():
+    elif in_folder:
         engine, _ = open_database(folder)  # a folder an older version wrote: migrated first
     else:
         engine = make_engine(Settings.from_env().database_url)
     try:
         with _reachable(engine), make_session_factory(engine)() as session:
-            if (folder / DATABASE_NAME).is_file() and not args.database_url:
+            if in_folder:
                 query = select(Batch.id).order_by(Batch.id.desc()).limit(1)
             elif args.batch.isdigit():
                 query = select(Batch.id).where(Batch.id == int(args.batch))

@@ -8,7 +8,6 @@ import sys
 from typing import TYPE_CHECKING
 
 from pipeline.errors import SudokuBatchError
-from settings.environment import set_library_defaults
 from sudoku_batch.commands import option_types
 
 if TYPE_CHECKING:
@@ -56,10 +55,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _worker(args: argparse.Namespace) -> int:
     from workers.app import QUEUES, app
-
-    # One OpenMP / ONNX Runtime thread per worker process: scale with processes (--concurrency,
-    # more workers) instead, so models never fight over the cores.
-    set_library_defaults()
 
     queues = [queue.strip() for queue in args.queues.split(",") if queue.strip()]
     unknown = sorted(set(queues) - set(QUEUES))
