@@ -23,6 +23,7 @@ from jobs.steps import (
     read_board_step,
     solve_board_step,
 )
+from jobs.table import Stage
 from pipeline.board import BoardImage
 from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
 from pipeline.engine_files import EngineFiles
@@ -34,7 +35,6 @@ from pipeline.recognise.printed_captions import CaptionReader, printed_role
 from pipeline.render import board_region
 from pipeline.solve.backend import SatBackend
 from store.artifacts import Artifacts, PageRef
-from store.stage import Stage
 from sudoku_batch.engine_files import engine_files
 
 

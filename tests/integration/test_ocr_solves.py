@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from celery.exceptions import WorkerLostError
 
+from jobs.table import Step
 from pipeline.errors import SudokuBatchError
 from settings import Settings
-from store.handover import Handoff, Step
+from store.handover import Handoff
 from store.models import Puzzle, PuzzleStatus, StageRun
 from tests.integration.test_statements_per_task import page_to_ingest
 from workers import publish, runtime, stage

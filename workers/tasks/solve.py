@@ -9,25 +9,19 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from jobs.steps import SolvedBoard, draw_solution_step, solve_reading_step
+from jobs.table import Step
 from pipeline.board import BoardImage
 from pipeline.reading import BoardReading
 from store import load
 from store.db import autocommit, transaction
-from store.handover import Step, still_waiting
-from store.record import Stage, record_solution
+from store.handover import still_waiting
+from store.record import record_solution
 from workers import runtime
-from workers.app import TASK_SOLVE, app
-from workers.stage import StageTask, Subject, claimed, failures_recorded
+from workers.app import app
+from workers.stage import StageTask, claimed, failures_recorded, stage_task
 
 
-@app.task(
-    base=StageTask,
-    bind=True,
-    name=TASK_SOLVE,
-    step=Step.SOLVE,
-    stage=Stage.SOLVE,
-    subject=Subject.PUZZLE,
-)
+@stage_task(app, Step.SOLVE)
 def solve_board(self: StageTask, puzzle_id: int) -> None:
     with failures_recorded(self, puzzle_id) as clock:
         # Autocommit: the session holds no transaction while the solver runs, only its rows,
