@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from jobs.steps import Clock, SolvedBoard, solve_text_step
+from jobs.steps import Clock, SolvedBoard, SolveOptions, solve_text_step
 from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.grid import GridShape, Puzzle
 from pipeline.ingest.textpuzzle import read_puzzle_file
@@ -125,11 +125,11 @@ def _solve_chunk(
     task: tuple[list[tuple[int, Puzzle]], str, Path | None, float, float],
 ) -> list[tuple[int, Solved]]:
     puzzles, backend_name, kissat, timeout, rating_seconds = task
-    backend = make_backend(backend_name, kissat)
+    solving = SolveOptions(make_backend(backend_name, kissat), timeout, rating_seconds)
     answers: list[tuple[int, Solved]] = []
     for puzzle_id, puzzle in puzzles:
         try:
-            answers.append((puzzle_id, solve_text_step(puzzle, backend, timeout, rating_seconds)))
+            answers.append((puzzle_id, solve_text_step(puzzle, solving)))
         except SudokuBatchError as error:  # the solver broke on this puzzle; the others go on
             answers.append((puzzle_id, error))
         except Exception as error:  # noqa: BLE001 - recorded as a bug, the batch goes on

@@ -101,3 +101,12 @@ def test_a_stage_added_to_the_table_is_listed_in_the_progress() -> None:
     assert list(progress) == ["ingest", "rectify", "ocr", "solve", "deskew"]
     deskew = progress["deskew"]
     assert (deskew.queued, deskew.running, deskew.done, deskew.failed) == (2, 1, 4, 0)
+
+
+def test_the_embedded_runner_runs_a_pages_steps_in_the_tables_order() -> None:
+    from sudoku_batch import page_job
+
+    steps = [page_job.PAGE_STEP, *page_job.BOARD_STEPS]
+    assert [row.step for row in steps] == [row.step for row in sequence(Step.RECTIFY)]
+    # Each board step of the table has its run here (else its boards would fail).
+    assert list(page_job.BOARD_RUNS) == [row.step for row in page_job.BOARD_STEPS]

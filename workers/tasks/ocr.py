@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from jobs.steps import Clock, read_board_step
+from jobs.steps import BoardContext, Clock, read_board_step
 from jobs.table import Step
 from store import load
 from store.artifacts import Artifacts
@@ -111,7 +111,8 @@ def _read_and_solve(
     board, image_path = load.stored_board(session, puzzle_id, artifacts)
     cells = load.stored_cells(session, puzzle_id)
     page, index = load.puzzle_page(session, puzzle_id)
-    read = read_board_step(board, image_path, cells, page, index, runtime.ocr_engine(), artifacts)
+    at = BoardContext(page, index, artifacts)
+    read = read_board_step(board, image_path, cells, at, runtime.ocr_engine())
     recognised = read.recognised
     reading = ReadingToRecord(puzzle_id, recognised, read.image_path, clock.seconds)
     solving = Clock()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jobs.steps import find_boards_step, load_page_step
+from jobs.steps import PageContext, find_boards_step, load_page_step
 from jobs.table import Step
 from pipeline.ingest.sources import DEFAULT_PDF_DPI
 from store import load
@@ -24,12 +24,11 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
             if claim is None:
                 return
             source = load.page_source(session, page_id, artifacts)
-            page = load.page_ref(session, page_id)
+            at = PageContext(load.page_ref(session, page_id), artifacts)
         settings = runtime.settings()
         loaded = load_page_step(
             source,
-            page,
-            artifacts,
+            at,
             DEFAULT_PDF_DPI,
             settings.input_limits(),
             settings.keep_page_images,
@@ -47,8 +46,7 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
             )
         found = find_boards_step(
             loaded.pixels,
-            page,
-            artifacts,
+            at,
             runtime.caption_reader(),
             store_regions=True,
             damaged=loaded.damaged,

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from jobs.steps import SolvedBoard, draw_solution_step, solve_reading_step
+from jobs.steps import (
+    BoardContext,
+    SolvedBoard,
+    SolveOptions,
+    draw_solution_step,
+    solve_reading_step,
+)
 from jobs.table import Step
 from pipeline.board import BoardImage
 from pipeline.reading import BoardReading
@@ -45,9 +51,7 @@ def solved_reading(
     """A puzzle's reading solved, and a unique solution drawn on its stored page region.
     ``session`` holds the puzzle's rows; ``board`` (upright) None: loaded only to draw, as is
     the region (most grids of a book are drawn; decoding them for any other is waste)."""
-    settings = runtime.settings()
-    backend, timeout = runtime.sat_backend(), settings.solve_timeout
-    solved = solve_reading_step(reading, backend, timeout, settings.rating_seconds, printed_role)
+    solved = solve_reading_step(reading, solve_options(), printed_role)
     if not solved.drawable:
         return solved
     artifacts = runtime.artifacts()
@@ -55,7 +59,13 @@ def solved_reading(
         board, _ = load.stored_board(session, puzzle_id, artifacts)
     region = load.stored_region(session, puzzle_id, artifacts)
     page, index = load.puzzle_page(session, puzzle_id)
-    return draw_solution_step(solved, board, region, page, index, artifacts)
+    return draw_solution_step(solved, board, region, BoardContext(page, index, artifacts))
+
+
+def solve_options() -> SolveOptions:
+    """How this worker solves: its backend, the settings' timeout and rating budget."""
+    settings = runtime.settings()
+    return SolveOptions(runtime.sat_backend(), settings.solve_timeout, settings.rating_seconds)
 
 
 def record_solved(task: StageTask, puzzle_id: int, solved: SolvedBoard, seconds: float) -> None:

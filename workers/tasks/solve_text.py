@@ -9,7 +9,7 @@ from store.db import autocommit
 from workers import runtime
 from workers.app import app
 from workers.stage import StageTask, claimed, failures_recorded, stage_task
-from workers.tasks.solve import record_solved
+from workers.tasks.solve import record_solved, solve_options
 
 
 @stage_task(app, Step.SOLVE_TEXT)
@@ -20,8 +20,5 @@ def solve_text_puzzle(self: StageTask, puzzle_id: int) -> None:
             if claim is None:
                 return
             puzzle = load.stored_puzzle(session, puzzle_id)
-        settings = runtime.settings()
-        solved = solve_text_step(
-            puzzle, runtime.sat_backend(), settings.solve_timeout, settings.rating_seconds
-        )
+        solved = solve_text_step(puzzle, solve_options())
         record_solved(self, puzzle_id, solved, clock.seconds)
