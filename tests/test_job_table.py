@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 
 from jobs import table
-from jobs.table import JobStep, Step, Subject, TimeLimits, sequence
+from jobs.table import JobStep, Step, Subject, TimeLimits, job_steps, sequence
 from settings import Settings
 from store.handover import Handoff, waiting
-from store.models import Page, PageStatus
+from store.models import InputFile, InputStatus, Page, PageStatus, Puzzle, PuzzleStatus
 from store.progress import RunState, SubjectState, stages_of
 from workers.app import make_celery, solve_time_limits
 from workers.publish import task_args
@@ -52,6 +52,14 @@ def test_todays_table_routes_each_step_to_its_stages_queue_later_stages_first() 
         Step.SOLVE_TEXT: {"queue": "solve", "priority": 0},
     }
     assert table.queues() == ["ingest", "rectify", "ocr", "solve"]
+    assert {row.step: waiting(row.step) for row in job_steps()} == {
+        Step.INGEST: (InputFile, InputStatus.PENDING),
+        Step.INGEST_TEXT: (InputFile, InputStatus.PENDING),
+        Step.RECTIFY: (Page, PageStatus.PENDING),
+        Step.OCR: (Puzzle, PuzzleStatus.PENDING),
+        Step.SOLVE: (Puzzle, PuzzleStatus.READ),
+        Step.SOLVE_TEXT: (Puzzle, PuzzleStatus.READ),
+    }
     assert [row.step for row in sequence(Step.INGEST)] == [
         Step.INGEST,
         Step.RECTIFY,
