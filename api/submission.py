@@ -25,10 +25,10 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from api.schemas import Submitted, SubmittedFile
 from api.uploads import base_name, is_media, not_media, size_refusal, text_refusal
+from jobs.table import Step
 from pipeline.errors import SudokuBatchError, TooLarge, UnsupportedInput
 from store.artifacts import Artifacts
 from store.db import transaction
-from store.handover import Step
 from store.models import Batch
 from store.record import Stage, add_input_file, create_batch, record_failure
 from workers.publish import hand_over

@@ -19,6 +19,7 @@ import numpy as np
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
+from jobs.table import Stage
 from pipeline.board import BoardImage, RectifiedBoard
 from pipeline.book.facts import PuzzleFacts
 from pipeline.errors import Interrupted, NoGridFound, SudokuBatchError
@@ -41,7 +42,6 @@ from store.models import (
     StageRun,
     utc_now,
 )
-from store.stage import Stage
 
 # An invalid reading (clashing givens) is reported as unsolvable: to the user the printed
 # puzzle as read has no solution either way; error_code keeps 'invalid' for those who care.

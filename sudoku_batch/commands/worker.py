@@ -7,13 +7,14 @@ import socket
 import sys
 from typing import TYPE_CHECKING
 
+from jobs.table import queues as job_queues
 from pipeline.errors import SudokuBatchError
 from sudoku_batch.commands import option_types
 
 if TYPE_CHECKING:
     from celery import Celery
 
-ALL_QUEUES = "ingest,rectify,ocr,solve"
+ALL_QUEUES = ",".join(job_queues())
 PING_SECONDS = 10.0
 
 
@@ -54,14 +55,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _worker(args: argparse.Namespace) -> int:
-    from workers.app import QUEUES, app
+    from workers.app import app
 
     queues = [queue.strip() for queue in args.queues.split(",") if queue.strip()]
-    unknown = sorted(set(queues) - set(QUEUES))
+    unknown = sorted(set(queues) - set(job_queues()))
     if unknown or not queues:
         raise UnknownQueue(
             f"unknown queue(s) {', '.join(unknown) or '(none given)'}; "
-            f"choose from {', '.join(QUEUES)}"
+            f"choose from {', '.join(job_queues())}"
         )
     hostname = args.hostname or default_hostname(queues)
     if args.ping:

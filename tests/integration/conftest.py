@@ -226,7 +226,7 @@ def form_token(browser: TestClient, page: str = "/ui/login") -> str:
 
 def queued(settings: Settings, queue: str) -> list[dict]:
     """The messages waiting in a queue, highest priority first: kombu's Redis transport keeps
-    one list per priority step (a task's priority, workers.app.PRIORITY_OF_TASK, picks it)."""
+    one list per priority step (a task's priority, ``JobStep.priority`` in jobs.table, picks it)."""
     client = redis.Redis.from_url(settings.broker_url)
     keys = [f"{settings.redis_key_prefix}{queue}"]
     keys += [f"{keys[0]}{Channel.sep}{step}" for step in PRIORITY_STEPS if step]

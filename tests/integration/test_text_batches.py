@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from jobs.table import Step
 from settings import Settings
 from store.db import transaction
 from store.models import Batch, InputFile, Solution
@@ -18,7 +19,7 @@ from store.progress import subject_states
 from store.record import add_input_file, create_batch
 from store.results import result_records, state_counts
 from tests.integration.conftest import api_client, queued
-from workers.app import TASK_INGEST_TEXT, TASK_SOLVE_TEXT, app
+from workers.app import app
 from workers.tasks.ingest_text import ingest_text_file
 from workers.tasks.solve_text import solve_text_puzzle
 
@@ -67,7 +68,7 @@ def test_submit_text_stores_the_file_with_its_box_and_queues_a_text_ingest(
     assert response.status_code == 201, response.text
     batch = response.json()
     [message] = queued(settings, "ingest")
-    assert message["headers"]["task"] == TASK_INGEST_TEXT
+    assert message["headers"]["task"] == Step.INGEST_TEXT
     with sessions() as db:
         batch_row = db.scalars(select(Batch).where(Batch.public_id == batch["batch_id"])).one()
         input_file = db.scalars(select(InputFile).where(InputFile.batch_id == batch_row.id)).one()
@@ -105,7 +106,7 @@ def run_text_batch(
         queued.clear()
         assert ingest_text_file.apply(args=[input_file_id]).successful()
         handed_on.append([args[0] for _, args in queued])
-    assert {name for name, _ in queued} <= {TASK_SOLVE_TEXT}
+    assert {name for name, _ in queued} <= {Step.SOLVE_TEXT}
     puzzle_ids = handed_on[0]
     assert puzzle_ids and handed_on[1] == []
     for puzzle_id in puzzle_ids:
