@@ -26,11 +26,13 @@ from pathlib import Path
 from typing import BinaryIO
 
 from pipeline.errors import InvalidPuzzle, MalformedPuzzleText, NotUtf8, UnreadableInput
+from pipeline.geometry import Regions
 from pipeline.grid import Grid, GridShape, Puzzle
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # symbol i stands for digit i + 1
 EMPTY_SYMBOLS = ".0"
 BLOCKED_SYMBOL = "*"
+REGION_SYMBOLS = "0" + SYMBOLS  # region k written as the symbol k, in base 36
 DIAGONAL_MARK = "X"  # "/X" after the grid (and regions): the two diagonals are units
 
 
@@ -138,8 +140,13 @@ def format_puzzle(puzzle: Puzzle) -> str:
     shape = puzzle.shape
     text = format_grid(puzzle.givens)
     if shape.regions is not None:
-        text += "/" + "".join(SYMBOLS[region] for row in shape.regions for region in row)
+        text += "/" + format_regions(shape.regions)
     return text + (f"/{DIAGONAL_MARK}" if shape.diagonals else "")
+
+
+def format_regions(regions: Regions) -> str:
+    """Region numbers 0..N-1 as one line: ``0``-``9`` then ``A`` = 10, ``B`` = 11, ..."""
+    return "".join(REGION_SYMBOLS[region] for row in regions for region in row)
 
 
 def format_grid(grid: Grid) -> str:

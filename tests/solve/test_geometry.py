@@ -46,11 +46,11 @@ def test_jigsaw_regions_are_its_units_renumbered_in_reading_order():
     geometry = shape.geometry
     assert shape.variant == "jigsaw" and geometry.box is None
     assert geometry.regions == tuple(
-        tuple(int(s) - 1 for s in JIGSAW_REGIONS[r * 9 : r * 9 + 9]) for r in range(9)
+        tuple(int(s) for s in JIGSAW_REGIONS[r * 9 : r * 9 + 9]) for r in range(9)
     )
     assert geometry.units[18].name == "region 1" and geometry.units[18].kind == "region"
     assert cells_of(geometry, 18) == {
-        (r, c) for r in range(9) for c in range(9) if JIGSAW_REGIONS[r * 9 + c] == "1"
+        (r, c) for r in range(9) for c in range(9) if JIGSAW_REGIONS[r * 9 + c] == "0"
     }
     # Equal partitions, whatever their labels, are equal shapes.
     assert shape == GridShape.jigsaw(

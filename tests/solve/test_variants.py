@@ -93,7 +93,7 @@ def test_text_syntaxes_for_regions_and_diagonals():
     grid, regions = JIGSAW.split("/")
     slashed = parse_puzzle_line(JIGSAW).puzzle
     assert parse_puzzle_line(grid + regions + " tag").puzzle == slashed  # the plain suffix
-    letters = regions.translate(str.maketrans("123456789", "ABCDEFGHI"))
+    letters = regions.translate(str.maketrans("012345678", "ABCDEFGHI"))
     assert parse_puzzle_line(f"{grid}/{letters}").puzzle == slashed
     assert slashed.shape.variant == "jigsaw"
     assert parse_puzzle_line(DIAGONAL).puzzle.shape == GridShape(3, 3, diagonals=True)
@@ -109,7 +109,7 @@ def test_bad_region_text_is_refused_with_its_reason():
         parse_puzzle_line(f"{grid}/{JIGSAW_REGIONS[:80]}")
     with pytest.raises(MalformedPuzzleText, match="expected GRID"):
         parse_puzzle_line(f"{grid}/{JIGSAW_REGIONS}/{JIGSAW_REGIONS}")
-    swapped = JIGSAW_REGIONS[:1] + "5" + JIGSAW_REGIONS[2:]  # region 1 loses a cell to 5
+    swapped = JIGSAW_REGIONS[:1] + "4" + JIGSAW_REGIONS[2:]  # region 0 loses a cell to 4
     line = parse_line(3, f"{grid}/{swapped}")
     assert isinstance(line.error, InvalidRegions) and "cells, not 9" in line.error.message
 
