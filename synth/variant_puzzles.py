@@ -124,10 +124,16 @@ class _RuleSolver:
 
 
 def random_variant_puzzle(
-    size: int, rng: np.random.Generator, *, jigsaw: bool = True, diagonals: bool = False
+    size: int,
+    rng: np.random.Generator,
+    *,
+    jigsaw: bool = True,
+    diagonals: bool = False,
+    keep: int = 0,
 ) -> GeneratedPuzzle:
-    """A random jigsaw and/or diagonal puzzle with exactly one solution, its givens removed in
-    random order while the solution stays unique (a minimal puzzle)."""
+    """A random jigsaw and/or diagonal puzzle (classic boxes when neither) with exactly one
+    solution, its givens removed in random order while the solution stays unique: down to a
+    minimal puzzle, or until only ``keep`` givens are left."""
     while True:
         if jigsaw:
             regions = random_regions(size, rng)
@@ -147,6 +153,8 @@ def random_variant_puzzle(
     solution = found[0]
     givens = solution.copy()
     for cell in rng.permutation(size * size):
+        if np.count_nonzero(givens) <= keep:
+            break
         kept = givens.flat[cell]
         givens.flat[cell] = 0
         if len(rules.solutions(givens, 2)) > 1:
