@@ -49,18 +49,6 @@ class Geometry:
     def variant(self) -> str:
         return variant_name(self.box is None, self.diagonals)
 
-    @property
-    def region_cells(self) -> tuple[Unit, ...]:
-        n = self.size
-        return self.units[2 * n : 3 * n]
-
-    @property
-    def extra_units(self) -> tuple[Unit, ...]:
-        return self.units[3 * self.size :]
-
-    def peers(self, cell: int) -> frozenset[int]:
-        """The other cells sharing a unit with ``cell``."""
-        return frozenset(p for u in self.cell_units[cell] for p in self.units[u].cells) - {cell}
 
 
 def variant_name(jigsaw: bool, diagonals: bool) -> str:
