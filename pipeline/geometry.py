@@ -50,7 +50,6 @@ class Geometry:
         return variant_name(self.box is None, self.diagonals)
 
 
-
 def variant_name(jigsaw: bool, diagonals: bool) -> str:
     """``classic``, ``jigsaw``, ``diagonal`` or ``jigsaw+diagonal``."""
     parts = [JIGSAW] * jigsaw + [DIAGONAL] * diagonals
