@@ -38,12 +38,17 @@ class GridShape:
     @classmethod
     def jigsaw(cls, regions: Regions | list[list[int]], diagonals: bool = False) -> GridShape:
         """A grid of irregular ``regions`` (N x N region numbers or letters, any labels)."""
-        n = len(regions)
-        try:
-            nominal = cls.square(n)
-        except InvalidPuzzle:  # a prime N has no box shape: one row of N
-            nominal = cls(1, n)
+        nominal = cls.nominal(len(regions))
         return cls(nominal.box_rows, nominal.box_cols, tuple(map(tuple, regions)), diagonals)
+
+    @classmethod
+    def nominal(cls, size: int) -> GridShape:
+        """The box shape a jigsaw of ``size`` keeps: the conventional one, one row of N for a
+        prime N (which has none)."""
+        try:
+            return cls.square(size)
+        except InvalidPuzzle:
+            return cls(1, size)
 
     @property
     def geometry(self) -> Geometry:

@@ -24,9 +24,9 @@ SWAPS_PER_CELL = 20  # boundary swaps tried per cell when shuffling a partition
 
 def random_regions(size: int, rng: np.random.Generator) -> list[list[int]]:
     """A random partition of the N x N cells into N connected regions of N cells: the boxes of
-    the conventional shape, reshaped by swapping pairs of cells across region boundaries
-    whenever both regions stay connected."""
-    shape = GridShape.square(size)
+    the conventional shape (the rows for a prime N), reshaped by swapping pairs of cells across
+    region boundaries whenever both regions stay connected."""
+    shape = GridShape.nominal(size)
     regions = np.array(box_regions(shape.box_rows, shape.box_cols))
     for _ in range(SWAPS_PER_CELL * size * size):
         r, c = rng.integers(size, size=2)

@@ -14,7 +14,7 @@ from pipeline.solve.solver import solve_puzzle
 from synth.variant_puzzles import random_regions, random_variant_puzzle
 
 
-@pytest.mark.parametrize("size", [4, 6, 9])
+@pytest.mark.parametrize("size", [4, 5, 6, 9])
 def test_random_regions_are_a_jigsaw_partition(size):
     rng = np.random.default_rng(size)
     shapes = [GridShape.jigsaw(random_regions(size, rng)) for _ in range(3)]
@@ -23,7 +23,8 @@ def test_random_regions_are_a_jigsaw_partition(size):
 
 
 @pytest.mark.parametrize(
-    ("size", "jigsaw", "diagonals"), [(6, True, False), (9, True, False), (9, False, True)]
+    ("size", "jigsaw", "diagonals"),
+    [(5, True, False), (6, True, False), (9, True, False), (9, False, True)],
 )
 def test_generated_puzzles_have_exactly_their_solution(size, jigsaw, diagonals):
     generated = random_variant_puzzle(
