@@ -120,3 +120,18 @@ def test_solve_text_solves_jigsaw_and_diagonal_lines_on_their_units(tmp_path, ca
     assert out[:4] == [solved for _, solved in VARIANTS]
     assert out[4] == "error: line 5: the region of r1c1 has 8 cells, not 9"
     assert code == ExitCode.SOME_INPUTS_FAILED
+
+
+def test_jsonl_says_each_line_s_variant(tmp_path, capsys):
+    _, out = run_command(
+        tmp_path, capsys, [HARD] + [line for line, _ in VARIANTS], "--format", "jsonl"
+    )
+    records = [json.loads(line) for line in out]
+    assert [r["variant"] for r in records] == [
+        "classic",
+        "jigsaw",
+        "diagonal",
+        "jigsaw+diagonal",
+        "jigsaw",
+    ]
+    assert [r["solution"] for r in records[1:]] == [solved for _, solved in VARIANTS]
