@@ -129,6 +129,14 @@ class ResultRecord(BaseModel):
     render_path: str | None = Field(None, description="URL of the render, if drawn")
     seconds: dict[str, float] = {}
     corrected: bool = Field(False, description="whether a person corrected a cell's reading")
+    variant: str | None = Field(
+        None, description="classic, jigsaw, diagonal, or a combination such as jigsaw+diagonal"
+    )
+    regions: list[list[int]] | None = Field(
+        None,
+        description="N x N region numbers 0..N-1 in reading order of each region's first cell "
+        "(the boxes of a classic grid)",
+    )
 
 
 class ResultPage(BaseModel):

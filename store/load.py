@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from pipeline import grid
 from pipeline.board import BoardImage, BoardLocation, CellImage, CellKind, Lattice
+from pipeline.geometry import CLASSIC, DIAGONAL, JIGSAW
 from pipeline.grid import GridShape
 from pipeline.ingest.sources import PageFormat, PageSource
 from pipeline.reading import BoardReading, CellReading
@@ -163,4 +164,6 @@ def _cells(
 def _shape(puzzle: Puzzle) -> GridShape:
     if puzzle.box_rows is None or puzzle.box_cols is None:
         raise LookupError(f"puzzle {puzzle.id} has no grid shape")
-    return GridShape(puzzle.box_rows, puzzle.box_cols)
+    kinds = (puzzle.variant or CLASSIC).split("+")
+    regions = tuple(map(tuple, puzzle.regions)) if JIGSAW in kinds and puzzle.regions else None
+    return GridShape(puzzle.box_rows, puzzle.box_cols, regions, DIAGONAL in kinds)
