@@ -28,7 +28,7 @@ def page_source(session: Session, page_id: int, artifacts: Artifacts) -> PageSou
     return PageSource(
         source=page.source,
         page=page.page_number,
-        path=str(artifacts.stored(input_file.stored_path)),
+        path=str(artifacts.local_file(input_file.stored_path)),
         format=PageFormat(page.format),
         member=page.member,
         index=page.frame_index,
@@ -53,7 +53,7 @@ def puzzle_page(session: Session, puzzle_id: int) -> tuple[PageRef, int]:
 def stored_input(session: Session, input_file_id: int, artifacts: Artifacts) -> tuple[Path, str]:
     """Where an input file is stored, and its name."""
     input_file = session.get_one(InputFile, input_file_id)
-    return artifacts.stored(input_file.stored_path), input_file.name
+    return artifacts.local_file(input_file.stored_path), input_file.name
 
 
 def text_puzzle_file(
@@ -64,7 +64,7 @@ def text_puzzle_file(
     box = None
     if input_file.box_rows is not None and input_file.box_cols is not None:
         box = GridShape(input_file.box_rows, input_file.box_cols)
-    return artifacts.stored(input_file.stored_path), input_file.name, box
+    return artifacts.local_file(input_file.stored_path), input_file.name, box
 
 
 def stored_puzzle(session: Session, puzzle_id: int) -> grid.Puzzle:

@@ -34,6 +34,7 @@ from pipeline.recognise.printed_captions import CaptionReader, printed_role
 from pipeline.render import board_region
 from pipeline.solve.backend import SatBackend
 from store.artifacts import Artifacts, PageRef
+from store.local_storage import LocalFolder
 from store.stage import Stage
 from sudoku_batch.engine_files import engine_files
 
@@ -82,7 +83,7 @@ def process_page(
 ) -> PageOutcome:
     """Run every step on one page. Errors end the page (or one board) with a reason, never
     the batch."""
-    artifacts = Artifacts(settings.out_dir, folder_per_batch=False, make_folder=True)
+    artifacts = Artifacts(LocalFolder(settings.out_dir, make_folder=True), folder_per_batch=False)
     outcome = PageOutcome()
     clock = Clock()  # load and find together, as the rectify task counts them
     try:

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
-from store import artifacts as artifacts_module
 from store.artifacts import Artifacts
 from workers.cached_artifacts import CachedArtifacts
 
@@ -23,13 +21,13 @@ def board(seed: int) -> np.ndarray:
 def decoded_images(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the stored images decoded from now on."""
     decoded: list[str] = []
-    imread = cv2.imread
+    read_image = Artifacts.read_image
 
-    def counted(path: str, *args: int) -> np.ndarray | None:
-        decoded.append(Path(path).name)
-        return imread(path, *args)
+    def counted(self: Artifacts, relative: str) -> np.ndarray:
+        decoded.append(Path(relative).name)
+        return read_image(self, relative)
 
-    monkeypatch.setattr(artifacts_module.cv2, "imread", counted)
+    monkeypatch.setattr(Artifacts, "read_image", counted)
     return decoded
 
 

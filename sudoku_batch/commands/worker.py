@@ -80,10 +80,9 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 def _ping(app: Celery, hostname: str) -> int:
-    from store import data_folder
     from workers import runtime
 
-    problem = data_folder.problem(runtime.settings().data_dir)
+    problem = runtime.artifacts().storage.problem()
     if problem is not None:
         print(f"sudoku-batch: {problem}", file=sys.stderr)
         return 1
