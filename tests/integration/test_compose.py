@@ -24,6 +24,7 @@ SERVICES = {
     "rectify-worker",
     "ocr-worker",
     "solve-worker",
+    "s3",
 }
 
 
@@ -31,6 +32,8 @@ SECRETS = {
     "FLOWER_BASIC_AUTH": "test:secret",
     "POSTGRES_PASSWORD": "pg-secret",
     "ANALYST_PASSWORD": "analyst-secret",
+    "AWS_ACCESS_KEY_ID": "store-key",
+    "AWS_SECRET_ACCESS_KEY": "store-secret",
 }
 
 
