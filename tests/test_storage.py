@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bench.seaweedfs import SeaweedFS, free_ports
 from settings import InvalidSetting, Settings
 from store.artifacts import Artifacts
 from store.local_storage import LocalFolder
 from store.s3_storage import S3Storage
 from store.storage import Storage, StorageUnavailable, open_storage
-from tests.seaweedfs import SeaweedFS, free_ports
 from workers.cached_artifacts import CachedArtifacts
 
 MB = 2**20

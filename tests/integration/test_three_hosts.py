@@ -25,6 +25,7 @@ import pytest
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
+from bench.seaweedfs import SeaweedFS, free_ports
 from pipeline.grid import GridShape
 from settings import Settings
 from store.db import make_engine, make_session_factory, transaction
@@ -35,7 +36,7 @@ from synth.pdf import write_jpeg_pdf
 from synth.unique import unique_puzzle
 from tests.integration.conftest import RUN_ID, Service, settings_env, wait_until
 from tests.integration.services import PrivateRedis
-from tests.seaweedfs import SeaweedFS, free_ports
+from tests.seaweedfs import needs_weed
 
 pytestmark = pytest.mark.services
 
@@ -141,6 +142,7 @@ def book(folder: Path, seeds: range) -> tuple[str, bytes]:
 def cluster(
     make_settings: Callable[[str], Settings], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Cluster]:
+    needs_weed()
     root = tmp_path_factory.mktemp("three-hosts")
     store = SeaweedFS(root / "seaweedfs")
     store.start()
