@@ -13,6 +13,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import shutil
+import socket
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -57,7 +59,7 @@ class S3Storage:
         self.client_options = client_options
         self.endpoint = client_options.get("endpoint_url") or "AWS S3"
         self.client = boto3.session.Session().client("s3", config=CLIENT_CONFIG, **client_options)
-        self.cache = DownloadCache(cache_dir / str(os.getpid()), cache_bytes)
+        self.cache = DownloadCache(cache_dir, cache_bytes)
 
     def put_stream(self, key: str, stream: BinaryIO) -> None:
         # Multipart in bounded parts past boto3's threshold: never the whole file in memory;
@@ -174,17 +176,30 @@ class _Missing(StorageUnavailable):
     """A key the store does not hold."""
 
 
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
 def _code(error: botocore.exceptions.ClientError) -> str:
     return str(error.response.get("Error", {}).get("Code", ""))
 
 
 class DownloadCache:
     """Files fetched from the store, at most ``limit`` bytes of them (the least recently used
-    go first; the newest always stays, however large), in a folder of this process's own,
-    so no other process removes a file between its fetch and its use."""
+    go first; the newest always stays, however large), in a folder of this process's own
+    under ``root`` (``HOST-PID``), so no other process removes a file between its fetch and
+    its use; the folders of this host's processes that have ended are removed when it is
+    made."""
 
-    def __init__(self, folder: Path, limit: int):
-        self.folder = folder
+    def __init__(self, root: Path, limit: int):
+        self.root = root
+        self.folder = root / f"{socket.gethostname()}-{os.getpid()}"
         self.limit = limit
 
     def path(self, key: str) -> Path:
@@ -204,7 +219,9 @@ class DownloadCache:
     def adding(self, key: str) -> Iterator[BinaryIO]:
         """A file to write ``key``'s bytes to; kept (and older files evicted) only if the
         writing succeeded."""
-        self.folder.mkdir(parents=True, exist_ok=True)
+        if not self.folder.is_dir():
+            self._remove_ended()
+            self.folder.mkdir(parents=True)
         fd, temporary = tempfile.mkstemp(dir=self.folder, prefix=".partial-")
         try:
             with os.fdopen(fd, "wb") as file:
@@ -215,6 +232,15 @@ class DownloadCache:
                 os.unlink(temporary)
             raise
         self._evict(keep=self.path(key))
+
+    def _remove_ended(self) -> None:
+        """Remove this host's folders whose process has ended (or whose pid is this one's
+        again: what it holds is another process's)."""
+        host, _, _ = self.folder.name.rpartition("-")
+        for folder in self.root.glob(f"{host}-*"):
+            pid = folder.name.rpartition("-")[2]
+            if pid.isdigit() and (int(pid) == os.getpid() or not _running(int(pid))):
+                shutil.rmtree(folder, ignore_errors=True)
 
     def _evict(self, keep: Path) -> None:
         files = []

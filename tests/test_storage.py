@@ -5,6 +5,9 @@ bounded cache of fetched files, and every fault of the store ``StorageUnavailabl
 from __future__ import annotations
 
 import io
+import os
+import socket
+import subprocess
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -187,3 +190,23 @@ def test_the_storage_url_chooses_the_store() -> None:
     for wrong in ("s3:///no-bucket", "file://relative/path", "ftp://host/x"):
         with pytest.raises(InvalidSetting, match="SUDOKU_BATCH_STORAGE_URL"):
             Settings.from_env({"SUDOKU_BATCH_STORAGE_URL": wrong})
+
+
+def test_the_cache_folders_of_ended_processes_are_removed(
+    seaweedfs: SeaweedFS, tmp_path: Path
+) -> None:
+    settings = s3_settings(seaweedfs, tmp_path)
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    root = settings.storage_cache_dir()
+    host = socket.gethostname()
+    stale, alive = root / f"{host}-{ended.pid}", root / f"{host}-1"
+    for folder in (stale, alive, root / f"otherhost-{ended.pid}"):
+        folder.mkdir(parents=True)
+        (folder / "input.pdf").write_bytes(b"%PDF")
+    storage = open_storage(settings)
+    storage.put_bytes("batches/1/uploads/0000-a.pdf", b"%PDF-1.4")
+    storage.local_file("batches/1/uploads/0000-a.pdf")
+    assert sorted(p.name for p in root.iterdir()) == sorted(
+        [f"{host}-1", f"{host}-{os.getpid()}", f"otherhost-{ended.pid}"]
+    )
