@@ -21,9 +21,11 @@ import tempfile
 import uuid
 from pathlib import Path
 
+import psutil
+
 from bench.seaweedfs import SeaweedFS
 from bench.throughput import synthetic_book
-from bench.throughput_server import run
+from bench.throughput_server import run, tree_cpu
 
 STORE_FILES = ("store/local_storage.py", "store/s3_storage.py")
 TASK_FILES = "workers/tasks/"
@@ -73,14 +75,20 @@ def main() -> None:
                     "SUDOKU_BATCH_STORAGE_URL": server.storage_url(uuid.uuid4().hex[:8]),
                 },
             }
+            weed = psutil.Process(server.process.pid)
             rates: dict[tuple[str, int], list[float]] = {}
+            served: list[float] = []  # SeaweedFS's CPU seconds a grid, each S3 run
             for _ in range(args.rounds):
                 for count in processes:
                     for name, store_env in stores.items():
                         print(f"-- {name}, {count} worker process(es)", flush=True)
+                        before = tree_cpu(weed)
                         with tempfile.TemporaryDirectory() as data:
                             wall, _, grids = run(pdf, count, Path(data), store_env=store_env())
                         rates.setdefault((name, count), []).append(grids / wall)
+                        if name == "s3":
+                            served.append((tree_cpu(weed) - before) / grids)
+                            print(f"SeaweedFS CPU-s a grid {served[-1]:.3f}")
             shares = {}
             if not args.no_share:
                 for name, store_env in stores.items():
@@ -100,6 +108,7 @@ def main() -> None:
         local = statistics.median(rates["local", count])
         s3 = statistics.median(rates["s3", count])
         print(f"| {count} | {local:.2f} | {s3:.2f} | {s3 / local:.2f} |")
+    print(f"SeaweedFS's own CPU a grid (median of the S3 runs): {statistics.median(served):.3f} s")
     if shares:
         print("\n| store | CPU in the store / in the tasks | wall in the store / in the tasks |")
         print("|---|---|---|")

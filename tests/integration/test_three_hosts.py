@@ -335,6 +335,9 @@ def test_the_store_stopped_mid_batch_loses_nothing(cluster: Cluster, tmp_path: P
         assert health.status_code == 503 and health.json()["storage"] is False
         pinged = cluster.ping(WORKERS[0])
         assert pinged.returncode == 1 and "cannot be reached" in pinged.stderr, pinged.stderr
+        # An upload the store cannot take is refused whole (the client sends it again later).
+        refused = cluster.api.post("/batches", files=[("files", photos(range(90, 91))[0])])
+        assert refused.status_code == 503 and "cannot be reached" in refused.text, refused.text
         time.sleep(max(0.0, OUTAGE_SECONDS - (time.monotonic() - stopped)))
     finally:
         cluster.store.start()
