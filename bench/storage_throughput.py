@@ -78,9 +78,11 @@ def main() -> None:
             weed = psutil.Process(server.process.pid)
             rates: dict[tuple[str, int], list[float]] = {}
             served: list[float] = []  # SeaweedFS's CPU seconds a grid, each S3 run
-            for _ in range(args.rounds):
+            for round_ in range(args.rounds):
                 for count in processes:
-                    for name, store_env in stores.items():
+                    # Each store first in turn: the machine's speed drifts within minutes.
+                    order = list(stores.items())[:: -1 if round_ % 2 else 1]
+                    for name, store_env in order:
                         print(f"-- {name}, {count} worker process(es)", flush=True)
                         before = tree_cpu(weed)
                         with tempfile.TemporaryDirectory() as data:

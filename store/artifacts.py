@@ -117,18 +117,7 @@ class Artifacts:
     def write_image(
         self, relative: str, pixels: np.ndarray, jpeg_quality: int = PAGE_JPEG_QUALITY
     ) -> None:
-        """Encode by the name's suffix: PNG (lossless) for a board or cell a later step or a
-        person reads again, JPEG for a page, a page region or a render, which are only drawn
-        on or looked at."""
-        suffix = Path(relative).suffix
-        if suffix == ".jpg":
-            params = [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality]
-        else:
-            params = BOARD_PNG_PARAMS
-        ok, encoded = cv2.imencode(suffix, pixels, params)
-        if not ok:
-            raise ValueError(f"could not encode an image of shape {pixels.shape} as {suffix}")
-        self.storage.put_bytes(relative, encoded.tobytes())
+        self.storage.put_bytes(relative, encode_image(relative, pixels, jpeg_quality))
 
     def store_board(self, relative: str, pixels: np.ndarray) -> np.ndarray:
         """Store a board in grey; returns the grey pixels, which ``read_image`` reads back."""
@@ -138,11 +127,7 @@ class Artifacts:
 
     def read_image(self, relative: str) -> np.ndarray:
         """The stored image as written: grey for a board, colour for the rest."""
-        encoded = np.frombuffer(self.storage.get_bytes(relative), np.uint8)
-        pixels = cv2.imdecode(encoded, cv2.IMREAD_UNCHANGED) if encoded.size else None
-        if pixels is None:
-            raise UnreadableInput(f"the stored image {relative} is missing or damaged")
-        return pixels
+        return decode_image(relative, self.storage.get_bytes(relative))
 
     def image_size(self, relative: str) -> tuple[int, int]:
         """(width, height) of a stored image, from its header: nothing is decoded."""
@@ -152,3 +137,26 @@ class Artifacts:
                 return image.size
         except (OSError, UnidentifiedImageError) as error:
             raise UnreadableInput(f"the stored image {relative} is missing or damaged") from error
+
+
+def encode_image(relative: str, pixels: np.ndarray, jpeg_quality: int) -> bytes:
+    """Encode by the name's suffix: PNG (lossless) for a board or cell a later step or a
+    person reads again, JPEG for a page, a page region or a render, which are only drawn on or
+    looked at."""
+    suffix = Path(relative).suffix
+    if suffix == ".jpg":
+        params = [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality]
+    else:
+        params = BOARD_PNG_PARAMS
+    ok, encoded = cv2.imencode(suffix, pixels, params)
+    if not ok:
+        raise ValueError(f"could not encode an image of shape {pixels.shape} as {suffix}")
+    return encoded.tobytes()
+
+
+def decode_image(relative: str, data: bytes) -> np.ndarray:
+    encoded = np.frombuffer(data, np.uint8)
+    pixels = cv2.imdecode(encoded, cv2.IMREAD_UNCHANGED) if encoded.size else None
+    if pixels is None:
+        raise UnreadableInput(f"the stored image {relative} is missing or damaged")
+    return pixels

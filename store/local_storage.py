@@ -33,12 +33,17 @@ class LocalFolder:
         with self._atomic(key) as target:
             shutil.copyfileobj(stream, target)
 
-    def put_bytes(self, key: str, data: bytes) -> None:
+    def put_bytes(self, key: str, data: bytes) -> str:
         with self._atomic(key) as target:
             target.write(data)
+        return self._version(key)
 
     def get_bytes(self, key: str) -> bytes:
         return self.local_file(key).read_bytes()
+
+    def get_versioned(self, key: str) -> tuple[bytes, str]:
+        with self.local_file(key).open("rb") as file:
+            return file.read(), _version_of(os.fstat(file.fileno()))
 
     def chunks(self, key: str) -> Iterator[bytes]:
         file = self.local_file(key).open("rb")
@@ -57,12 +62,13 @@ class LocalFolder:
         return (self.folder / key).is_file()
 
     def version(self, key: str) -> str | None:
-        # A file stored again is a new file (written aside and renamed over the old).
         try:
-            stat = os.stat(self.folder / key)
+            return self._version(key)
         except OSError:
             return None
-        return f"{stat.st_ino}-{stat.st_size}-{stat.st_mtime_ns}"
+
+    def _version(self, key: str) -> str:
+        return _version_of(os.stat(self.folder / key))
 
     def remove(self, keys: Iterable[str]) -> None:
         """Remove files and the folders they leave empty (a batch that was not kept)."""
@@ -115,6 +121,11 @@ class LocalFolder:
             if fault is None:
                 raise
             raise fault from error
+
+
+def _version_of(stat: os.stat_result) -> str:
+    # A file stored again is a new file (written aside and renamed over the old).
+    return f"{stat.st_ino}-{stat.st_size}-{stat.st_mtime_ns}"
 
 
 def _pieces(file: BinaryIO) -> Iterator[bytes]:

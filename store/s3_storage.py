@@ -67,14 +67,18 @@ class S3Storage:
         with self._faults(key):
             self.client.upload_fileobj(stream, self.bucket, self._key(key))
 
-    def put_bytes(self, key: str, data: bytes) -> None:
+    def put_bytes(self, key: str, data: bytes) -> str:
         with self._faults(key):
-            self.client.put_object(Bucket=self.bucket, Key=self._key(key), Body=data)
+            put = self.client.put_object(Bucket=self.bucket, Key=self._key(key), Body=data)
+        return put["ETag"]
 
     def get_bytes(self, key: str) -> bytes:
+        return self.get_versioned(key)[0]
+
+    def get_versioned(self, key: str) -> tuple[bytes, str]:
         with self._faults(key):
-            body = self.client.get_object(Bucket=self.bucket, Key=self._key(key))["Body"]
-            return body.read()
+            got = self.client.get_object(Bucket=self.bucket, Key=self._key(key))
+            return got["Body"].read(), got["ETag"]
 
     def chunks(self, key: str) -> Iterator[bytes]:
         with self._faults(key):

@@ -60,10 +60,14 @@ class Storage(Protocol):
         """Store a stream under ``key`` as it is read, never held whole in memory; a failed
         write leaves no partial file under ``key``."""
 
-    def put_bytes(self, key: str, data: bytes) -> None: ...
+    def put_bytes(self, key: str, data: bytes) -> str:
+        """Store ``data`` under ``key``; returns the stored file's ``version``."""
 
     def get_bytes(self, key: str) -> bytes:
         """A stored file's bytes; ``StorageUnavailable`` if it is not stored."""
+
+    def get_versioned(self, key: str) -> tuple[bytes, str]:
+        """A stored file's bytes and the ``version`` they are, read together."""
 
     def chunks(self, key: str) -> Iterator[bytes]:
         """A stored file in pieces, to serve it without holding it whole; the store is asked

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from store.artifacts import Artifacts
+from store.artifacts import Artifacts, decode_image
+from workers import cached_artifacts
 from workers.cached_artifacts import CachedArtifacts
 
 BOARD = "boards/00001-book.pdf-p1-0.png"
@@ -21,13 +22,12 @@ def board(seed: int) -> np.ndarray:
 def decoded_images(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the stored images decoded from now on."""
     decoded: list[str] = []
-    read_image = Artifacts.read_image
 
-    def counted(self: Artifacts, relative: str) -> np.ndarray:
+    def counted(relative: str, data: bytes) -> np.ndarray:
         decoded.append(Path(relative).name)
-        return read_image(self, relative)
+        return decode_image(relative, data)
 
-    monkeypatch.setattr(Artifacts, "read_image", counted)
+    monkeypatch.setattr(cached_artifacts, "decode_image", counted)
     return decoded
 
 

@@ -97,10 +97,11 @@ def test_an_upload_is_streamed_in_bounded_pieces(storage: Storage) -> None:
 
 def test_a_file_stored_again_has_a_new_version(storage: Storage) -> None:
     assert storage.version("boards/b.png") is None
-    storage.put_bytes("boards/b.png", b"first")
-    first = storage.version("boards/b.png")
-    storage.put_bytes("boards/b.png", b"second")
-    assert first is not None and storage.version("boards/b.png") not in (None, first)
+    first = storage.put_bytes("boards/b.png", b"first")
+    assert storage.version("boards/b.png") == first
+    second = storage.put_bytes("boards/b.png", b"second")
+    assert second != first and storage.version("boards/b.png") == second
+    assert storage.get_versioned("boards/b.png") == (b"second", second)
 
 
 def test_a_file_the_database_names_but_the_store_lacks_is_the_deployments_fault(

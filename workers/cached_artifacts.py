@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from store.artifacts import PAGE_JPEG_QUALITY, Artifacts
+from store.artifacts import PAGE_JPEG_QUALITY, Artifacts, decode_image, encode_image
 from store.storage import Storage
 
 # Boards a process keeps: more than a page holds, so a page's OCR tasks find theirs (a 200 dpi
@@ -33,27 +33,25 @@ class CachedArtifacts(Artifacts):
     def write_image(
         self, relative: str, pixels: np.ndarray, jpeg_quality: int = PAGE_JPEG_QUALITY
     ) -> None:
-        super().write_image(relative, pixels, jpeg_quality)
+        version = self.storage.put_bytes(relative, encode_image(relative, pixels, jpeg_quality))
         self._boards.pop(relative, None)
         # 8-bit PNG: decoding the file gives exactly these pixels back.
         if relative.endswith(LOSSLESS_SUFFIX) and pixels.dtype == np.uint8:
-            self._keep(relative, pixels)
+            self._keep(relative, version, pixels)
 
     def read_image(self, relative: str) -> np.ndarray:
         kept = self._boards.get(relative)
         if kept is not None and kept[0] == self.storage.version(relative):
             self._boards.move_to_end(relative)
             return kept[1].copy()
-        pixels = super().read_image(relative)
+        data, version = self.storage.get_versioned(relative)
+        pixels = decode_image(relative, data)
         if relative.endswith(LOSSLESS_SUFFIX):
-            self._keep(relative, pixels)
+            self._keep(relative, version, pixels)
         return pixels
 
-    def _keep(self, relative: str, pixels: np.ndarray) -> None:
-        identity = self.storage.version(relative)
-        if identity is None:
-            return
-        self._boards[relative] = (identity, pixels.copy())
+    def _keep(self, relative: str, version: str, pixels: np.ndarray) -> None:
+        self._boards[relative] = (version, pixels.copy())
         self._boards.move_to_end(relative)
         while len(self._boards) > self.kept:
             self._boards.popitem(last=False)
