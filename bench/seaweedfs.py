@@ -6,6 +6,7 @@ started again at will (its data stays in the folder). The tests' fixture
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -24,6 +25,7 @@ ACCESS_KEY = "sudoku-batch-test"
 SECRET_KEY = "sudoku-batch-test-secret"
 REGION = "us-east-1"
 START_SECONDS = 60.0
+START_TRIES = 3
 
 
 class SeaweedFSMissing(RuntimeError):
@@ -38,9 +40,10 @@ def weed_binary() -> str:
 
 
 def free_ports(count: int) -> list[int]:
-    """``count`` ports of ``PORTS`` nothing listens on now."""
+    """``count`` ports of ``PORTS`` nothing listens on now, taken in a random order so that
+    processes choosing at once rarely choose the same."""
     found = []
-    for port in PORTS:
+    for port in random.sample(PORTS, len(PORTS)):
         with socket.socket() as probe:
             try:
                 probe.bind(("127.0.0.1", port))
@@ -59,10 +62,9 @@ class SeaweedFS:
         self.binary = weed_binary()
         self.folder = folder
         self.bucket = bucket
-        ports = free_ports(2 * len(COMPONENTS))
-        self.ports = {name: (ports[2 * i], ports[2 * i + 1]) for i, name in enumerate(COMPONENTS)}
-        self.endpoint = f"http://127.0.0.1:{self.ports['s3'][0]}"
+        self._choose_ports()
         self.process: subprocess.Popen[bytes] | None = None
+        self.started = False
         folder.mkdir(parents=True, exist_ok=True)
 
     def env(self) -> dict[str, str]:
@@ -87,7 +89,23 @@ class SeaweedFS:
             config=Config(retries={"max_attempts": 1}),
         )
 
+    def _choose_ports(self) -> None:
+        ports = free_ports(2 * len(COMPONENTS))
+        self.ports = {name: (ports[2 * i], ports[2 * i + 1]) for i, name in enumerate(COMPONENTS)}
+        self.endpoint = f"http://127.0.0.1:{self.ports['s3'][0]}"
+
     def start(self) -> None:
+        """Start the server; the first start takes other ports should another process have
+        taken one of these meanwhile (a restart keeps them: clients know the endpoint)."""
+        for _ in range(START_TRIES if not self.started else 1):
+            if self._started():
+                self.started = True
+                return
+            if not self.started:
+                self._choose_ports()
+        raise RuntimeError(f"SeaweedFS did not come up; see {self.folder / 'weed.log'}")
+
+    def _started(self) -> bool:
         ports = [
             f"-{name}.{kind}={port}"
             for name, pair in self.ports.items()
@@ -106,8 +124,9 @@ class SeaweedFS:
         while not self._answers():
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.stop()
-                raise RuntimeError(f"SeaweedFS did not come up; see {self.folder / 'weed.log'}")
+                return False
             time.sleep(0.5)
+        return True
 
     def _answers(self) -> bool:
         try:
