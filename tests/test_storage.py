@@ -211,3 +211,12 @@ def test_the_cache_folders_of_ended_processes_are_removed(
     assert sorted(p.name for p in root.iterdir()) == sorted(
         [f"{host}-1", f"{host}-{os.getpid()}", f"otherhost-{ended.pid}"]
     )
+
+
+def test_refused_credentials_are_unavailable_and_said_by_the_health_check(
+    seaweedfs: SeaweedFS, tmp_path: Path
+) -> None:
+    storage = open_storage(s3_settings(seaweedfs, tmp_path, AWS_SECRET_ACCESS_KEY="wrong"))
+    with pytest.raises(StorageUnavailable, match="refused"):
+        storage.put_bytes("boards/b.png", b"b")
+    assert "refused" in (storage.problem() or "")
