@@ -194,5 +194,5 @@ class PuzzleDetail(ResultRecord):
 class Health(BaseModel):
     database: bool
     broker: bool
-    storage: bool  # the data folder is there, is the API's and can be written
-    problem: str | None = None  # what is wrong with the data folder
+    storage: bool  # the store (data folder or object storage) answers, is the API's, takes writes
+    problem: str | None = None  # what is wrong with the store

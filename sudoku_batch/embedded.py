@@ -29,7 +29,7 @@ from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, expand_inputs
 from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
 from pipeline.solve.backends import DEFAULT_BACKEND
 from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
-from store.artifacts import StorageFull, StorageUnavailable
+from store.storage import StorageFull, StorageUnavailable
 from sudoku_batch.collection import collection_paused
 from sudoku_batch.engine_files import engine_files
 from sudoku_batch.interrupt import stop_requested
@@ -191,7 +191,7 @@ def output_storage_fault(error: Exception, out_dir: Path) -> StorageUnavailable 
 
     from sqlalchemy.exc import OperationalError
 
-    from store.artifacts import storage_fault
+    from store.storage import storage_fault
 
     if isinstance(error, OSError):
         return storage_fault(error, out_dir)
