@@ -20,7 +20,8 @@ from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.grid import GridShape, Puzzle
 from pipeline.ingest.textpuzzle import read_puzzle_file
 from pipeline.solve.backends import make_backend
-from sudoku_batch.embedded import BatchRun, EmbeddedOptions, open_database, write_results
+from sudoku_batch.embedded import BatchRun, EmbeddedOptions
+from sudoku_batch.embedded_store import open_database, write_results
 
 # The server's steps for a text file (jobs.table), whose stages failures are recorded under.
 INGEST, SOLVE = sequence(Step.INGEST_TEXT)
