@@ -1,7 +1,7 @@
 """The embedded driver: a whole batch on this machine, no servers.
 
 Pages run on a process pool (``page_pool``: one OCR engine and SAT backend per process, one
-ONNX Runtime thread each, since one thread per process beat two here; a worker that dies fails
+ONNX Runtime thread each, since processes scale better than threads; a worker that dies fails
 only its page); an unfinished batch of the same inputs is resumed (``resume``); Ctrl-C stops
 cleanly (``interrupt``), and so does an output folder that cannot be written (no space left,
 read-only): no page is failed for it, and the same command run again resumes. A lone page is

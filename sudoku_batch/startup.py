@@ -1,7 +1,7 @@
 """How a command starts fast: the start-up tricks, each with why, in one place.
 
 ``bench/startup_tricks.py`` runs a one-photo ``run`` with each trick turned off, side by side,
-and prints what each saves (the current figures are in docs/measurements.md). The tricks:
+and prints what each saves. The tricks:
 
 - ``freeze_at_exit``: a process that is ending leaves its objects to the OS; the collections
   at exit would walk every one, and the ORM's are many.

@@ -49,6 +49,6 @@ def get_render(puzzle_id: UUID, key_id: ApiKeyId, db: Db, artifacts: StoredFiles
     path = artifacts.path(render_path)
     if not path.is_file():
         raise HTTPException(404, f"the render of puzzle {puzzle_id} is missing from disk")
-    # JPEG since issue 13; renders of older batches are PNG. The URL stays as clients know it.
+    # Renders are JPEG; older batches' are PNG. The URL stays as clients know it.
     media_type = "image/png" if path.suffix == ".png" else "image/jpeg"
     return FileResponse(path, media_type=media_type)
