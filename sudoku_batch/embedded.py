@@ -106,15 +106,12 @@ def _run_listed(
     inputs: list[str], sources: list[PageSource], options: EmbeddedOptions, ahead: PageAhead | None
 ) -> BatchRun:
     with startup.collection_paused():  # the store's imports and the ORM's set-up
-        from store.record import inputs_label
         from sudoku_batch import embedded_store as stored
-        from sudoku_batch.resume import prepare_batch
 
         engine, sessions = stored.open_database(options.out_dir)
-        with sessions.begin() as session:
-            prepared = prepare_batch(
-                session, inputs_label(inputs), sources, options.out_dir, options.restart
-            )
+        prepared = stored.prepared_batch(
+            sessions, inputs, sources, options.out_dir, options.restart
+        )
     run = BatchRun(prepared.batch_id, [], prepared.resumed, prepared.pages_kept)
     bar = _progress_bar(len(prepared.todo)) if options.progress and prepared.todo else None
     with stop_requested() as stopping:

@@ -17,6 +17,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pipeline.errors import InternalError, Interrupted
+from pipeline.ingest.sources import PageSource
 from store import results, schema_template
 from store.artifacts import StorageFull, StorageUnavailable, storage_fault
 from store.db import make_engine, make_session_factory
@@ -24,6 +25,7 @@ from store.models import Batch, Page, PageStatus, Puzzle
 from store.record import (
     ReadingToRecord,
     SolutionToRecord,
+    inputs_label,
     record_boards,
     record_failure,
     record_page_image,
@@ -33,7 +35,19 @@ from store.record import (
 from store.schema_current import sqlite_is_current
 from sudoku_batch.embedded import DATABASE_NAME, RESULTS_NAME
 from sudoku_batch.page_job import PAGE_STEP, PageOutcome
-from sudoku_batch.resume import batch_results_path
+from sudoku_batch.resume import PreparedBatch, batch_results_path, prepare_batch
+
+
+def prepared_batch(
+    sessions: sessionmaker[Session],
+    inputs: list[str],
+    sources: list[PageSource],
+    out_dir: Path,
+    restart: bool,
+) -> PreparedBatch:
+    """The batch of ``inputs`` in the output folder's database, new or to go on with."""
+    with sessions.begin() as session:
+        return prepare_batch(session, inputs_label(inputs), sources, out_dir, restart)
 
 
 def persisted(

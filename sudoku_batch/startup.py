@@ -21,11 +21,13 @@ and prints what each saves. The tricks:
   (``pipeline.recognise.ocr.saved_graphs``): optimising a graph is most of an engine's start.
 
 Imports inside functions are kept only where they keep a module out of a process that does not
-need it: each command's module is imported when that command is named (``sudoku_batch.cli``);
-the store and SQLAlchemy after the lone page is forked (``sudoku_batch.embedded``); tqdm when
-a bar is shown, pebble when a pool is needed, Alembic when a database must be migrated,
-pydantic when a setting is given, package metadata for ``--version``, PostgreSQL's dialect on
-PostgreSQL (``store.models``), and the OCR engines and solver backends that are chosen.
+need it: each command's module is imported when that command is named (``sudoku_batch.cli``),
+and its heavy modules when it runs, not when its options are parsed (so ``--help`` and a bad
+option answer at once); the store and SQLAlchemy after the lone page is forked
+(``sudoku_batch.embedded_store``, imported once by ``sudoku_batch.embedded``); tqdm when a bar
+is shown, pebble when a pool is needed, Alembic when a database must be migrated, pydantic when
+a setting is given, package metadata for ``--version``, PostgreSQL's dialect on PostgreSQL
+(``store.models``), and the OCR engines and solver backends that are chosen.
 """
 
 from __future__ import annotations

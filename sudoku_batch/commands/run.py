@@ -13,6 +13,7 @@ from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
 from settings.environment import any_setting_given
 from sudoku_batch.commands import option_types
 from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
+from sudoku_batch.outcome import ExitCode, exit_code, summary_lines
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -75,7 +76,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from sudoku_batch.embedded import RUN_AGAIN, EmbeddedOptions, run_batch
-    from sudoku_batch.outcome import ExitCode, exit_code, summary_lines
 
     options = EmbeddedOptions(
         out_dir=args.out,
