@@ -26,7 +26,7 @@ from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, expand_inputs
 from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
 from pipeline.solve.backends import DEFAULT_BACKEND
 from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
-from store.artifacts import StorageUnavailable
+from store.storage import StorageUnavailable
 from sudoku_batch import startup
 from sudoku_batch.engine_files import engine_files
 from sudoku_batch.interrupt import stop_requested

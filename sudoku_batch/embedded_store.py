@@ -19,7 +19,6 @@ from sqlalchemy.orm import Session, sessionmaker
 from pipeline.errors import InternalError, Interrupted
 from pipeline.ingest.sources import PageSource
 from store import results, schema_template
-from store.artifacts import StorageFull, StorageUnavailable, storage_fault
 from store.db import make_engine, make_session_factory
 from store.models import Batch, Page, PageStatus, Puzzle
 from store.record import (
@@ -33,6 +32,7 @@ from store.record import (
     record_solutions,
 )
 from store.schema_current import sqlite_is_current
+from store.storage import StorageFull, StorageUnavailable, storage_fault
 from sudoku_batch.embedded import DATABASE_NAME, RESULTS_NAME
 from sudoku_batch.page_job import PAGE_STEP, PageOutcome
 from sudoku_batch.resume import PreparedBatch, batch_results_path, prepare_batch

@@ -38,6 +38,7 @@ from pipeline.recognise.printed_captions import Caption, CaptionReader, printed_
 from pipeline.render import board_region
 from pipeline.solve.backend import SatBackend
 from store.artifacts import Artifacts, PageRef
+from store.local_storage import LocalFolder
 from sudoku_batch.engine_files import engine_files
 
 # The steps a page goes through, in the order the workers run them (jobs.table): the page's
@@ -108,7 +109,8 @@ def process_page(
 ) -> PageOutcome:
     """Run every step on one page. Errors end the page (or one board) with a reason, never
     the batch."""
-    at = PageContext(page, Artifacts(settings.out_dir, folder_per_batch=False, make_folder=True))
+    artifacts = Artifacts(LocalFolder(settings.out_dir, make_folder=True), folder_per_batch=False)
+    at = PageContext(page, artifacts)
     outcome = PageOutcome()
     clock = Clock()  # load and find together, as the rectify task counts them
     try:

@@ -36,10 +36,10 @@ from sqlalchemy.orm import Session
 from jobs.steps import Clock
 from jobs.table import Stage, Step, Subject, job_step
 from pipeline.errors import InternalError, SudokuBatchError
-from store.artifacts import StorageUnavailable
 from store.db import transaction
 from store.handover import Claimed, all_still_waiting, claim, still_waiting
 from store.record import record_failure
+from store.storage import StorageUnavailable
 from workers import runtime
 
 logger = logging.getLogger(__name__)

@@ -47,9 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--ping",
         action="store_true",
-        help="instead of running a worker, check this host's data folder (there, the API's,"
-        " writable, not full) and ask the worker of this node name whether it is up"
-        " (exit 0 if both are well; for healthchecks)",
+        help="instead of running a worker, check the store (the data folder or object"
+        " storage: there, the API's, writable, not full) and ask the worker of this node name"
+        " whether it is up (exit 0 if both are well; for healthchecks)",
     )
     parser.set_defaults(func=_worker)
 
@@ -81,10 +81,9 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 def _ping(app: Celery, hostname: str) -> int:
-    from store import data_folder
     from workers import runtime
 
-    problem = data_folder.problem(runtime.settings().data_dir)
+    problem = runtime.artifacts().storage.problem()
     if problem is not None:
         print(f"sudoku-batch: {problem}", file=sys.stderr)
         return 1
