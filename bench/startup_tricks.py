@@ -3,7 +3,7 @@ command, a fresh process each run, with all the tricks and with each one turned 
 
 Run from the repository root:
 
-    python -m bench.startup_tricks [--photo examples/photo.jpg] [--runs 5]
+    python -m bench.startup_tricks [--photo examples/photo.jpg] [--runs 5] [--only VARIANT ...]
 
 Each round runs every variant once, in a shuffled order, into a new output folder; the cache
 folder (``XDG_CACHE_HOME``, so no ``SUDOKU_BATCH_`` variable is set) is private to the bench and
@@ -104,15 +104,19 @@ def main() -> None:
     parser.add_argument("--photo", type=Path, default=HERE / "examples" / "photo.jpg")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--only", action="append", choices=list(SETUP)[1:], help="this variant (repeatable)"
+    )
     args = parser.parse_args()
+    variants = ["all tricks", *(args.only or list(SETUP)[1:])]
     photo = args.photo.resolve()
     shuffled = random.Random(args.seed)
-    times: dict[str, list[tuple[float, float]]] = {variant: [] for variant in SETUP}
+    times: dict[str, list[tuple[float, float]]] = {variant: [] for variant in variants}
     with tempfile.TemporaryDirectory(prefix="startup-tricks-") as scratch:
         cache = Path(scratch) / "cache"
         one_run("all tricks", photo, Path(scratch) / "warm-up", cache)
         for n in range(args.runs):
-            order = list(SETUP)
+            order = list(variants)
             shuffled.shuffle(order)
             for i, variant in enumerate(order):
                 out = Path(scratch) / f"out-{n}-{i}"
