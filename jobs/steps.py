@@ -19,6 +19,7 @@ import numpy as np
 from pipeline.board import BoardImage, CellImage, CellKind, RectifiedBoard
 from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
 from pipeline.book.facts import PuzzleFacts, other_grid_facts, puzzle_facts
+from pipeline.certify import BoardFacts, CertifyPolicy, certify
 from pipeline.grid import Puzzle
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, load_page
@@ -29,10 +30,13 @@ from pipeline.recognise.read_board import cell_interiors, recognise_board
 from pipeline.render import PageRegion, board_region, render_solution
 from pipeline.solve.backend import SatBackend
 from pipeline.solve.reconcile import solve_reading
+from pipeline.solve.repairs import printed_verdict
 from pipeline.solve.result import PuzzleSolution, SolveResult, Verdict
 from pipeline.solve.solver import solve_puzzle
 from pipeline.vision.page_boards import rectify_page
 from store.artifacts import RENDER_JPEG_QUALITY, Artifacts, PageRef
+
+DEFAULT_POLICY = CertifyPolicy()
 
 
 class Clock:
@@ -184,9 +188,18 @@ def solve_board_step(
     artifacts: Artifacts,
     rating_seconds: float = DEFAULT_RATING_SECONDS,
     printed_role: str | None = None,
+    policy: CertifyPolicy = DEFAULT_POLICY,
 ) -> SolvedBoard:
     """``solve_reading_step``, then ``draw_solution_step``."""
-    solved = solve_reading_step(reading, backend, timeout, rating_seconds, printed_role)
+    solved = solve_reading_step(
+        reading,
+        backend,
+        timeout,
+        rating_seconds,
+        printed_role,
+        board_facts=BoardFacts.of_board(board),
+        policy=policy,
+    )
     return draw_solution_step(solved, board, region, page, index, artifacts)
 
 
@@ -196,20 +209,39 @@ def solve_reading_step(
     timeout: float,
     rating_seconds: float = DEFAULT_RATING_SECONDS,
     printed_role: str | None = None,
+    *,
+    board_facts: BoardFacts,
+    policy: CertifyPolicy = DEFAULT_POLICY,
 ) -> SolvedBoard:
-    """A board's reading solved, not yet drawn. ``printed_role``: what the caption near the
-    board calls it (``Caption.role``). A grid read as no Sudoku (``reading.other_reason``) is
-    not solved: it gets no verdict and the role "other"."""
+    """A board's reading solved, not yet drawn, with its certificate (``pipeline.certify``;
+    ``board_facts``: its page's damage and whether its box shape was seen). ``printed_role``:
+    what the caption near the board calls it (``Caption.role``). A grid read as no Sudoku
+    (``reading.other_reason``) is not solved: it gets no verdict and the role "other". One
+    solved only by doubting a confident reading is, as printed, unsolvable: the repaired
+    reading is its suggestion (``pipeline.solve.repairs``)."""
     clock = Clock()
     if reading.other_reason is not None:
         result = SolveResult(Verdict.NOT_SUDOKU, message=reading.other_reason)
-        solution = PuzzleSolution(reading.puzzle(), result)
+        solution = _certified(
+            reading, PuzzleSolution(reading.puzzle(), result), board_facts, policy
+        )
         return SolvedBoard(solution, None, clock.seconds, other_grid_facts())
     solution = solve_reading(reading, backend, timeout)
+    solution = printed_verdict(reading.puzzle(), solution, policy.confident_reading)
+    solution = _certified(reading, solution, board_facts, policy)
     facts = puzzle_facts(
         reading.puzzle(), solution.puzzle, solution.result, rating_seconds, printed_role
     )
     return SolvedBoard(solution, None, clock.seconds, facts)
+
+
+def _certified(
+    reading: BoardReading | None,
+    solution: PuzzleSolution,
+    board_facts: BoardFacts,
+    policy: CertifyPolicy,
+) -> PuzzleSolution:
+    return replace(solution, certificate=certify(reading, solution, board_facts, policy))
 
 
 def draw_solution_step(
@@ -246,7 +278,8 @@ def solve_text_step(
     clock = Clock()
     result = solve_puzzle(puzzle, backend, timeout)
     facts = puzzle_facts(puzzle, puzzle, result, rating_seconds)
-    return SolvedBoard(PuzzleSolution(puzzle, result), None, clock.seconds, facts)
+    solution = _certified(None, PuzzleSolution(puzzle, result), BoardFacts(), DEFAULT_POLICY)
+    return SolvedBoard(solution, None, clock.seconds, facts)
 
 
 def _write_cell_images(

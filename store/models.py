@@ -433,6 +433,14 @@ class Puzzle(Handover, Base):
         comment="how the grid prints digits above 9, as read: numbers (10, 11, ...) or letters "
         "(A, B, ...); null: none read",
     )
+    # The certificate (pipeline.certify), set with the solution.
+    certified: Mapped[bool | None] = mapped_column(
+        comment="whether the outcome needs no review: every reading confident, none doubted, "
+        "a whole page, a sure lattice, one solution checked; null: not solved yet"
+    )
+    review_reasons: Mapped[list[Any] | None] = mapped_column(
+        comment="why it is not certified: [{code, message}, ...]; null: not solved yet"
+    )
 
 
 class Cell(Base):
@@ -522,6 +530,10 @@ class Solution(Base):
     )
     message: Mapped[str | None] = mapped_column(Text, comment="the solver's remark, in words")
     created_at: Mapped[datetime] = mapped_column(default=utc_now, comment="when solved (UTC)")
+    suggestion: Mapped[dict[str, Any] | None] = mapped_column(
+        comment="when the printed puzzle as read has no solution but a repaired reading has "
+        "one: {givens, solution, doubts}; else null"
+    )
 
 
 class StageRun(Base):

@@ -25,6 +25,7 @@ from jobs.steps import (
 )
 from pipeline.board import BoardImage
 from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from pipeline.certify import CertifyPolicy
 from pipeline.engine_files import EngineFiles
 from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
@@ -67,6 +68,7 @@ class PageJobSettings:
     solve_timeout: float
     out_dir: Path  # the batch's files go here (boards/, renders/, pages/, cells/)
     rating_seconds: float = DEFAULT_RATING_SECONDS
+    certify_policy: CertifyPolicy = CertifyPolicy()
     keep_intermediates: bool = False  # also whole pages and the cell interiors read
     limits: InputLimits = DEFAULT_LIMITS
     engine_files: EngineFiles = field(default_factory=engine_files)
@@ -131,6 +133,7 @@ def process_page(
                 artifacts,
                 settings.rating_seconds,
                 printed_role(outcome.found.captions[index]),
+                settings.certify_policy,
             )
         except Exception as error:  # noqa: BLE001
             board.error, board.error_stage = _as_user_error(error, Stage.SOLVE), Stage.SOLVE

@@ -128,9 +128,9 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _from_settings() -> dict:
-    """The input bounds, the rating budget and the engines' files of the SUDOKU_BATCH_
-    variables; with none set, the defaults without importing pydantic (a fifth of a one-photo
-    run's start-up, issue 13)."""
+    """The input bounds, the rating budget, the certificate's thresholds and the engines' files
+    of the SUDOKU_BATCH_ variables; with none set, the defaults without importing pydantic (a
+    fifth of a one-photo run's start-up, issue 13)."""
     if not any_setting_given():
         return {}
     from settings import Settings
@@ -139,5 +139,6 @@ def _from_settings() -> dict:
     return {
         "limits": settings.input_limits(),
         "rating_seconds": settings.rating_seconds,
+        "certify_policy": settings.certify_policy(),
         "engine_files": settings.engine_files(),
     }

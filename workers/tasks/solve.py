@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from jobs.steps import SolvedBoard, draw_solution_step, solve_reading_step
 from pipeline.board import BoardImage
+from pipeline.certify import BoardFacts
 from pipeline.reading import BoardReading
 from store import load
 from store.db import autocommit, transaction
@@ -53,7 +54,16 @@ def solved_reading(
     the region (most grids of a book are drawn; decoding them for any other is waste)."""
     settings = runtime.settings()
     backend, timeout = runtime.sat_backend(), settings.solve_timeout
-    solved = solve_reading_step(reading, backend, timeout, settings.rating_seconds, printed_role)
+    facts = load.board_facts(session, puzzle_id) if board is None else BoardFacts.of_board(board)
+    solved = solve_reading_step(
+        reading,
+        backend,
+        timeout,
+        settings.rating_seconds,
+        printed_role,
+        board_facts=facts,
+        policy=settings.certify_policy(),
+    )
     if not solved.drawable:
         return solved
     artifacts = runtime.artifacts()
