@@ -248,7 +248,8 @@ def distribution(outcomes: list[GridOutcome]) -> None:
                 elif cell.kind is CellKind.EMPTY:
                     cells["empty right" if true == 0 else "empty wrong"].append(cell.confidence)
         for kind in ("given right", "given wrong", "empty right", "empty wrong"):
-            print(f"  {source:<16} {kind:<12} {bands(cells[kind])}  ({len(cells[kind])})")
+            highest = f", highest {max(cells[kind]):.4f}" if "wrong" in kind and cells[kind] else ""
+            print(f"  {source:<16} {kind:<12} {bands(cells[kind])}  ({len(cells[kind])}{highest})")
         lowest_right = [o.reading.lowest_confidence() or 1.0 for o in of_source if o.read_right]
         lowest_wrong = [
             o.reading.lowest_confidence() or 1.0
@@ -349,7 +350,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     else:
         print(f"\nchosen: digit {chosen.confident_reading}, empty {chosen.confident_empty}")
     before_after(outcomes, chosen)
-    before_after(outcomes, CertifyPolicy())
+    if chosen != CertifyPolicy():
+        before_after(outcomes, CertifyPolicy())  # the settings' default
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from pipeline.solve.result import Certificate, PuzzleSolution, ReviewReason, Ver
 
 # A reading at or above these is confident (see the module notes for how they were chosen).
 DEFAULT_CONFIDENT_READING = 0.99
-DEFAULT_CONFIDENT_EMPTY = 0.9
+DEFAULT_CONFIDENT_EMPTY = 0.5
 
 # The machine codes of ReviewReason.
 DAMAGED_PAGE = "damaged_page"
