@@ -100,6 +100,9 @@ def puzzle_record(
         "printed_number": puzzle.printed_number,
         "corrected": corrected,
         "damaged": page.damaged,
+        "certified": puzzle.certified,
+        "review_reasons": puzzle.review_reasons,
+        "suggestion": solution.suggestion if solution else None,
     }
 
 
