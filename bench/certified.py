@@ -73,9 +73,9 @@ class GridOutcome:
 
     source: str
     where: str
-    reading: BoardReading
-    facts: BoardFacts
-    solved: PuzzleSolution
+    reading: BoardReading | None  # None (and facts, solved): a true grid no board was found for
+    facts: BoardFacts | None
+    solved: PuzzleSolution | None
     truth: Puzzle | None
     truth_solution: tuple | None
     truth_verdict: Verdict | None = None
