@@ -6,7 +6,9 @@ Run from the repository root:
 
 Sources, each reported apart: the development photos (shared/data/wichtounet-v2-train, read
 whole: board finding included), books-dev rendered as a job reads the PDF and scanned
-(``bench.books``), and the synthetic print styles at 150 dpi and scanned (``bench.styles``).
+(``bench.books``), the synthetic print styles at 150 dpi and scanned (``bench.styles``), and the
+same styles at 150 dpi with one given of each grid misprinted (a clash in the print), where
+the true verdict is that the printed puzzle has no solution.
 Every grid goes through ``rectify_page``, ``recognise_board`` and ``solve_reading`` as a job's
 steps run them; ``--cache`` keeps those outcomes (pickle) so the figures can be printed again
 without reading.
@@ -15,8 +17,8 @@ Prints, per source: the confidence of given readings right and wrong (and of cel
 right and wrong: a missed given), in bands; then for each pair of thresholds (digit, empty):
 grids certified, their share, and the certified grids that are wrong (givens or solution not the
 truth, or no grid there at all) and the verdicts the truth contradicts that calling a doubted
-reading confident adds (``pipeline.solve.repairs``: the data holds no misprint, so each is
-false); the pair chosen (the lowest that adds neither on any source); and, before and after,
+reading confident adds (``pipeline.solve.repairs``: these sources hold no misprint, so each
+is false); the pair chosen (the lowest that adds neither on any source); and, before and after,
 grids fully right as read, verdicts the truth contradicts (a verdict other than the true
 puzzle's for a grid read at its size, a solution other than the truth's, or any verdict on a
 board where the truth has no grid), and the certified share with its precision.
@@ -57,12 +59,13 @@ from pipeline.solve.result import PuzzleSolution, Verdict
 from pipeline.solve.solver import solve_puzzle
 from pipeline.vision.page_boards import rectify_page
 from synth import degrade
+from synth.puzzles import GeneratedPuzzle
 from synth.styles import styled_page
 from synth.unique import unique_puzzle
 
 TIMEOUT = 10.0
 SCAN_DPI = 200  # as bench.styles scans
-DIGIT_THRESHOLDS = (0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999)
+DIGIT_THRESHOLDS = (0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.999)
 EMPTY_THRESHOLDS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95)
 BANDS = (0.0, 0.5, 0.9, 0.95, 0.99, 0.999, 1.01)
 
@@ -116,22 +119,40 @@ def book_pages(every: int) -> Iterator[Page]:
             yield Page(f"books-dev {variant}", f"{page.file} p{page.page}", pixels, None, truths)
 
 
-def style_pages() -> Iterator[Page]:
+def style_pages(
+    conditions: Sequence[str] = ("150", "scan"), misprint: bool = False
+) -> Iterator[Page]:
     """Each print style's page of ``bench.styles``, its grids dug to one solution each (only
-    a unique puzzle can be certified)."""
-    for condition in ("150", "scan"):
+    a unique puzzle can be certified); ``misprint``: each grid printed with one given changed
+    to another given's digit in its row (a clash in the print: its true verdict is none)."""
+    for condition in conditions:
         for name, styled in SETS.items():
             seed = zlib.crc32(f"{name}:unique".encode())
             rng = np.random.default_rng(seed)
             givens = round(styled.shape.size**2 * styled.fill)
             puzzles = [unique_puzzle(styled.shape, rng, givens=givens) for _ in range(styled.count)]
+            if misprint:
+                puzzles = [GeneratedPuzzle(misprinted(p.puzzle), p.solution) for p in puzzles]
             dpi = SCAN_DPI if condition == "scan" else 150
             page = styled_page(puzzles, styled.style, dpi=dpi, columns=styled.columns, rng=rng)
             pixels = page.image
             if condition == "scan":
                 pixels = degrade.scan(pixels, np.random.default_rng(seed), degrade.FLATBED)
             truths = [g.generated.puzzle for g in page.grids]
-            yield Page(f"styles {condition}", name, pixels, None, truths)
+            source = f"misprints {condition}" if misprint else f"styles {condition}"
+            yield Page(source, name, pixels, None, truths)
+
+
+def misprinted(puzzle: Puzzle) -> Puzzle:
+    """The puzzle with the first given of the first row that holds two printed with the
+    second's digit."""
+    rows = [list(row) for row in puzzle.givens]
+    for row in rows:
+        printed = [c for c, v in enumerate(row) if v]
+        if len(printed) >= 2:
+            row[printed[0]] = row[printed[1]]
+            return Puzzle.from_rows(rows, puzzle.shape)
+    raise ValueError("no row holds two givens")
 
 
 def _rows(flat: Sequence[int], n: int) -> list[list[int | None]]:
@@ -201,6 +222,25 @@ def _match(truths, truth_flat, readings, read_flat) -> dict[int, Puzzle]:
 # -- figures ------------------------------------------------------------------------------
 
 
+def doubted(outcomes: list[GridOutcome]) -> None:
+    """Per source, the confidence of the readings doubted to solve a grid: those that are not
+    what is printed (misreads) and those that are (a misprint, or the given it clashes with);
+    the digit threshold should fall between."""
+    print("\nreadings doubted to solve a grid")
+    for source, of_source in _by_source(outcomes).items():
+        misread, as_printed = [], []
+        for o in of_source:
+            if o.solved is None or o.truth is None or o.truth.shape != o.reading.shape:
+                continue
+            for d in o.solved.doubts:
+                printed = o.truth.givens[d.row][d.col]
+                (as_printed if printed == d.read else misread).append(d.confidence)
+        print(
+            f"  {source:<16} misread {len(misread)} (highest {max(misread, default=0):.4f}),"
+            f" as printed {len(as_printed)} (lowest {min(as_printed, default=1):.4f})"
+        )
+
+
 def after(outcome: GridOutcome, policy: CertifyPolicy) -> tuple[PuzzleSolution, bool]:
     solved = printed_verdict(outcome.reading.puzzle(), outcome.solved, policy.confident_reading)
     return solved, certify(outcome.reading, solved, outcome.facts, policy).certified
@@ -219,9 +259,16 @@ def verdict_contradicted(outcome: GridOutcome, solved: PuzzleSolution) -> bool:
         return verdict is not Verdict.NOT_SUDOKU
     if outcome.reading.shape.size != outcome.truth.shape.size:
         return False
-    if verdict is not outcome.truth_verdict:
+    if _no_solution(verdict) != _no_solution(outcome.truth_verdict) or (
+        not _no_solution(verdict) and verdict is not outcome.truth_verdict
+    ):
         return True
     return verdict is Verdict.SOLVED and solved.result.solution != outcome.truth_solution
+
+
+def _no_solution(verdict: Verdict | None) -> bool:
+    """Clashing givens (invalid) and givens with no solution are one verdict to a reader."""
+    return verdict in (Verdict.INVALID, Verdict.UNSOLVABLE)
 
 
 def bands(values: list[float]) -> str:
@@ -266,7 +313,8 @@ def sweep(outcomes: list[GridOutcome]) -> CertifyPolicy | None:
     names = list(by_source)
     print(
         "\ncertified (wrong; verdicts the truth contradicts added by calling a doubted reading "
-        "confident) per source, for each threshold pair (digit, empty)"
+        "confident; verdicts the truth contradicts in all) per source, for each threshold pair "
+        "(digit, empty)"
     )
     print("| digit | empty | " + " | ".join(names) + " |")
     print("|---:|---:|" + "---:|" * len(names))
@@ -276,14 +324,16 @@ def sweep(outcomes: list[GridOutcome]) -> CertifyPolicy | None:
         cells, wrong_anywhere = [], False
         for name in names:
             grids = [o for o in by_source[name] if o.reading is not None]
-            certified = wrong = added = 0
+            certified = wrong = added = left = 0
             for o in grids:
                 solved, sure = after(o, policy)
                 certified += sure
                 wrong += sure and outcome_wrong(o, solved)
-                added += verdict_contradicted(o, solved) and not verdict_contradicted(o, o.solved)
+                contradicted = verdict_contradicted(o, solved)
+                added += contradicted and not verdict_contradicted(o, o.solved)
+                left += contradicted
             wrong_anywhere |= wrong > 0 or added > 0
-            cells.append(f"{certified}/{len(grids)} ({wrong}; {added})")
+            cells.append(f"{certified}/{len(grids)} ({wrong}; {added}; {left})")
         print(f"| {digit} | {empty} | " + " | ".join(cells) + " |")
         if chosen is None and not wrong_anywhere:
             chosen = policy
@@ -334,15 +384,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--every", type=int, default=2, help="books-dev: every k-th page")
     parser.add_argument("--cache", type=Path, default=None, help="keep or reuse the readings")
     args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
     if args.cache is not None and args.cache.exists():
         outcomes = pickle.loads(args.cache.read_bytes())
     else:
-        cv2.setNumThreads(1)
         pages = itertools.chain(photo_pages(args.limit), book_pages(args.every), style_pages())
         outcomes = read_pages(pages)
-        if args.cache is not None:
-            args.cache.write_bytes(pickle.dumps(outcomes))
+    if not any(o.source.startswith("misprints") for o in outcomes):
+        outcomes += read_pages(style_pages(("150",), misprint=True))
+    if args.cache is not None:
+        args.cache.write_bytes(pickle.dumps(outcomes))
     distribution(outcomes)
+    doubted(outcomes)
     chosen = sweep(outcomes)
     if chosen is None:
         print("\nno threshold pair certifies no wrong grid on every source")

@@ -20,7 +20,7 @@ from pipeline.solve.check import solution_problems
 from pipeline.solve.result import Certificate, PuzzleSolution, ReviewReason, Verdict
 
 # A reading at or above these is confident (see the module notes for how they were chosen).
-DEFAULT_CONFIDENT_READING = 0.99
+DEFAULT_CONFIDENT_READING = 0.97
 DEFAULT_CONFIDENT_EMPTY = 0.5
 
 # The machine codes of ReviewReason.
