@@ -18,7 +18,8 @@ right and wrong: a missed given), in bands; then for each pair of thresholds (di
 grids certified, their share, and the certified grids that are wrong (givens or solution not the
 truth, or no grid there at all) and the verdicts the truth contradicts that calling a doubted
 reading confident adds (``pipeline.solve.repairs``: these sources hold no misprint, so each
-is false); the pair chosen (the lowest that adds neither on any source); and, before and after,
+is false); the digit thresholds that certify no wrong grid, call no misread a misprint and
+miss no misprint on any source, and whether the default is among them; and, before and after,
 grids fully right as read, verdicts the truth contradicts (a verdict other than the true
 puzzle's for a grid read at its size, a solution other than the truth's, or any verdict on a
 board where the truth has no grid), and the certified share with its precision.
@@ -307,8 +308,9 @@ def distribution(outcomes: list[GridOutcome]) -> None:
         print(f"  {source:<16} {'grid lowest, wrong':<12} {bands(lowest_wrong)}")
 
 
-def sweep(outcomes: list[GridOutcome]) -> CertifyPolicy | None:
-    """Certified and certified-wrong per source for each threshold pair; the chosen pair."""
+def sweep(outcomes: list[GridOutcome]) -> list[CertifyPolicy]:
+    """Certified and certified-wrong per source for each threshold pair; the pairs that
+    certify no wrong grid, call no misread a misprint and miss no misprint, on any source."""
     by_source = _by_source(outcomes)
     names = list(by_source)
     print(
@@ -318,7 +320,7 @@ def sweep(outcomes: list[GridOutcome]) -> CertifyPolicy | None:
     )
     print("| digit | empty | " + " | ".join(names) + " |")
     print("|---:|---:|" + "---:|" * len(names))
-    chosen = None
+    feasible = []
     for digit, empty in itertools.product(DIGIT_THRESHOLDS, EMPTY_THRESHOLDS):
         policy = CertifyPolicy(digit, empty)
         cells, wrong_anywhere = [], False
@@ -332,12 +334,13 @@ def sweep(outcomes: list[GridOutcome]) -> CertifyPolicy | None:
                 contradicted = verdict_contradicted(o, solved)
                 added += contradicted and not verdict_contradicted(o, o.solved)
                 left += contradicted
-            wrong_anywhere |= wrong > 0 or added > 0
+            misprint_left = left if name.startswith("misprints") else 0
+            wrong_anywhere |= wrong > 0 or added > 0 or misprint_left > 0
             cells.append(f"{certified}/{len(grids)} ({wrong}; {added}; {left})")
         print(f"| {digit} | {empty} | " + " | ".join(cells) + " |")
-        if chosen is None and not wrong_anywhere:
-            chosen = policy
-    return chosen
+        if not wrong_anywhere:
+            feasible.append(policy)
+    return feasible
 
 
 def before_after(outcomes: list[GridOutcome], policy: CertifyPolicy) -> None:
@@ -396,15 +399,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.cache.write_bytes(pickle.dumps(outcomes))
     distribution(outcomes)
     doubted(outcomes)
-    chosen = sweep(outcomes)
-    if chosen is None:
-        print("\nno threshold pair certifies no wrong grid on every source")
-        chosen = CertifyPolicy()
-    else:
-        print(f"\nchosen: digit {chosen.confident_reading}, empty {chosen.confident_empty}")
-    before_after(outcomes, chosen)
-    if chosen != CertifyPolicy():
-        before_after(outcomes, CertifyPolicy())  # the settings' default
+    feasible = sweep(outcomes)
+    default = CertifyPolicy()
+    same_empty = [p for p in feasible if p.confident_empty == default.confident_empty]
+    digits = sorted(p.confident_reading for p in same_empty)
+    print(
+        f"\ndigit thresholds with no wrong certified grid, no misread called a misprint and no"
+        f" misprint missed on any source (empty {default.confident_empty}): {digits};"
+        f" the default {default.confident_reading} is {'' if default in feasible else 'NOT '}"
+        "among them (the middle of the range keeps a margin to either side)"
+    )
+    before_after(outcomes, default)
 
 
 if __name__ == "__main__":
