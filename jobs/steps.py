@@ -36,7 +36,37 @@ from pipeline.solve.solver import solve_puzzle
 from pipeline.vision.page_boards import rectify_page
 from store.artifacts import RENDER_JPEG_QUALITY, Artifacts, PageRef
 
-DEFAULT_POLICY = CertifyPolicy()
+
+@dataclass(frozen=True)
+class PageContext:
+    """The page a step works on: what names its files, and where they are stored."""
+
+    page: PageRef
+    artifacts: Artifacts
+
+    def board(self, index: int) -> BoardContext:
+        return BoardContext(self.page, index, self.artifacts)
+
+
+@dataclass(frozen=True)
+class BoardContext:
+    """One board of a page (``index``: its place in reading order): what names its files, and
+    where they are stored."""
+
+    page: PageRef
+    index: int
+    artifacts: Artifacts
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    """How a reading is solved: the SAT backend, its timeout in seconds, the rater's budget,
+    and the thresholds of a confident reading (``pipeline.certify``)."""
+
+    backend: SatBackend
+    timeout: float
+    rating_seconds: float = DEFAULT_RATING_SECONDS
+    policy: CertifyPolicy = CertifyPolicy()
 
 
 class Clock:
@@ -103,8 +133,7 @@ class SolvedBoard:
 
 def load_page_step(
     source: PageSource,
-    page: PageRef,
-    artifacts: Artifacts,
+    at: PageContext,
     dpi: int = DEFAULT_PDF_DPI,
     limits: InputLimits = DEFAULT_LIMITS,
     keep_image: bool = False,
@@ -116,16 +145,15 @@ def load_page_step(
     pixels = loaded.pixels
     image_path = None
     if keep_image:
-        image_path = artifacts.page_image(page)
-        artifacts.write_image(image_path, pixels)
+        image_path = at.artifacts.page_image(at.page)
+        at.artifacts.write_image(image_path, pixels)
     height, width = pixels.shape[:2]
     return LoadedPage(pixels, image_path, width, height, clock.seconds, loaded.damaged)
 
 
 def find_boards_step(
     pixels: np.ndarray,
-    page: PageRef,
-    artifacts: Artifacts,
+    at: PageContext,
     captions: CaptionReader | None,
     store_regions: bool,
     damaged: str | None = None,
@@ -137,6 +165,7 @@ def find_boards_step(
     page region each board's render is drawn on (``Artifacts.board_region``). ``damaged``:
     the decoder's warning if the page's file is damaged (``LoadedPage.damaged``)."""
     clock = Clock()
+    page, artifacts = at.page, at.artifacts
     boards, image_paths = [], []
     for index, found in enumerate(rectify_page(pixels, damaged)):
         image_paths.append(artifacts.board_image(page, index, upright=False))
@@ -156,10 +185,8 @@ def read_board_step(
     board: BoardImage,
     board_image_path: str,
     cells: Sequence[CellImage],
-    page: PageRef,
-    index: int,
+    at: BoardContext,
     engine: OcrEngine,
-    artifacts: Artifacts,
     keep_cell_images: bool = False,
 ) -> ReadBoard:
     """``board_image_path`` is where ``board`` is stored; a board that needed no turn keeps
@@ -170,10 +197,10 @@ def read_board_step(
     recognised = recognise_board(board, cells, engine)
     image_path = board_image_path
     if recognised.quarter_turns:
-        image_path = artifacts.board_image(page, index, upright=True)
-        artifacts.store_board(image_path, recognised.board.pixels)
+        image_path = at.artifacts.board_image(at.page, at.index, upright=True)
+        at.artifacts.store_board(image_path, recognised.board.pixels)
     if keep_cell_images:
-        _write_cell_images(recognised, page, index, artifacts)
+        _write_cell_images(recognised, at)
     return ReadBoard(recognised, image_path, clock.seconds)
 
 
@@ -181,37 +208,20 @@ def solve_board_step(
     reading: BoardReading,
     board: BoardImage,
     region: PageRegion | None,
-    page: PageRef,
-    index: int,
-    backend: SatBackend,
-    timeout: float,
-    artifacts: Artifacts,
-    rating_seconds: float = DEFAULT_RATING_SECONDS,
+    at: BoardContext,
+    solving: SolveOptions,
     printed_role: str | None = None,
-    policy: CertifyPolicy = DEFAULT_POLICY,
 ) -> SolvedBoard:
     """``solve_reading_step``, then ``draw_solution_step``."""
-    solved = solve_reading_step(
-        reading,
-        backend,
-        timeout,
-        rating_seconds,
-        printed_role,
-        board_facts=BoardFacts.of_board(board),
-        policy=policy,
-    )
-    return draw_solution_step(solved, board, region, page, index, artifacts)
+    solved = solve_reading_step(reading, solving, printed_role, BoardFacts.of_board(board))
+    return draw_solution_step(solved, board, region, at)
 
 
 def solve_reading_step(
     reading: BoardReading,
-    backend: SatBackend,
-    timeout: float,
-    rating_seconds: float = DEFAULT_RATING_SECONDS,
-    printed_role: str | None = None,
-    *,
+    solving: SolveOptions,
+    printed_role: str | None,
     board_facts: BoardFacts,
-    policy: CertifyPolicy = DEFAULT_POLICY,
 ) -> SolvedBoard:
     """A board's reading solved, not yet drawn, with its certificate (``pipeline.certify``;
     ``board_facts``: its page's damage and whether its box shape was seen). ``printed_role``:
@@ -220,17 +230,18 @@ def solve_reading_step(
     solved only by doubting a confident reading is, as printed, unsolvable: the repaired
     reading is its suggestion (``pipeline.solve.repairs``)."""
     clock = Clock()
+    policy = solving.policy
     if reading.other_reason is not None:
         result = SolveResult(Verdict.NOT_SUDOKU, message=reading.other_reason)
         solution = _certified(
             reading, PuzzleSolution(reading.puzzle(), result), board_facts, policy
         )
         return SolvedBoard(solution, None, clock.seconds, other_grid_facts())
-    solution = solve_reading(reading, backend, timeout)
+    solution = solve_reading(reading, solving.backend, solving.timeout)
     solution = printed_verdict(reading.puzzle(), solution, policy.confident_reading)
     solution = _certified(reading, solution, board_facts, policy)
     facts = puzzle_facts(
-        reading.puzzle(), solution.puzzle, solution.result, rating_seconds, printed_role
+        reading.puzzle(), solution.puzzle, solution.result, solving.rating_seconds, printed_role
     )
     return SolvedBoard(solution, None, clock.seconds, facts)
 
@@ -245,12 +256,7 @@ def _certified(
 
 
 def draw_solution_step(
-    solved: SolvedBoard,
-    board: BoardImage,
-    region: PageRegion | None,
-    page: PageRef,
-    index: int,
-    artifacts: Artifacts,
+    solved: SolvedBoard, board: BoardImage, region: PageRegion | None, at: BoardContext
 ) -> SolvedBoard:
     """Only a unique solution is drawn: one of several (or an unproven one) is no answer,
     and drawing it would look like one (``SolvedBoard.drawable``: a caller may skip loading
@@ -262,31 +268,24 @@ def draw_solution_step(
     result = solved.solution.result
     assert result.solution is not None
     drawn = render_solution(region, board, solved.solution.puzzle.givens, result.solution)
-    render_path = artifacts.render(page, index)
-    artifacts.write_image(render_path, drawn, RENDER_JPEG_QUALITY)
+    render_path = at.artifacts.render(at.page, at.index)
+    at.artifacts.write_image(render_path, drawn, RENDER_JPEG_QUALITY)
     return replace(solved, render_path=render_path, seconds=solved.seconds + clock.seconds)
 
 
-def solve_text_step(
-    puzzle: Puzzle,
-    backend: SatBackend,
-    timeout: float,
-    rating_seconds: float = DEFAULT_RATING_SECONDS,
-) -> SolvedBoard:
+def solve_text_step(puzzle: Puzzle, solving: SolveOptions) -> SolvedBoard:
     """A puzzle given as text: its givens are certain, so none is doubted, and there is no
     page to draw the solution on."""
     clock = Clock()
-    result = solve_puzzle(puzzle, backend, timeout)
-    facts = puzzle_facts(puzzle, puzzle, result, rating_seconds)
-    solution = _certified(None, PuzzleSolution(puzzle, result), BoardFacts(), DEFAULT_POLICY)
+    result = solve_puzzle(puzzle, solving.backend, solving.timeout)
+    facts = puzzle_facts(puzzle, puzzle, result, solving.rating_seconds)
+    solution = _certified(None, PuzzleSolution(puzzle, result), BoardFacts(), solving.policy)
     return SolvedBoard(solution, None, clock.seconds, facts)
 
 
-def _write_cell_images(
-    recognised: RecognisedBoard, page: PageRef, index: int, artifacts: Artifacts
-) -> None:
+def _write_cell_images(recognised: RecognisedBoard, at: BoardContext) -> None:
     given = [
         (cell.row, cell.col) for cell in recognised.reading.cells if cell.kind is CellKind.GIVEN
     ]
     for (row, col), crop in zip(given, cell_interiors(recognised.board, given), strict=True):
-        artifacts.write_image(artifacts.cell_image(page, index, row, col), crop)
+        at.artifacts.write_image(at.artifacts.cell_image(at.page, at.index, row, col), crop)

@@ -110,6 +110,17 @@ results = Table(
         comment="the decoder's warning when the page's file is damaged; null: decoded cleanly",
     ),
     Column(
+        "variant",
+        String,
+        comment="classic, jigsaw, diagonal, or a combination such as jigsaw+diagonal",
+    ),
+    Column(
+        "regions",
+        Json,
+        comment="N x N region numbers 0..N-1 in reading order of each region's first cell "
+        "(the boxes of a classic grid)",
+    ),
+    Column(
         "certified",
         Boolean,
         comment="whether the outcome needs no review (pipeline.certify); null until solved",
@@ -211,7 +222,8 @@ SELECT p.batch_id, pg.input_file_id, pg.id AS page_id, p.id AS puzzle_id,
        p.role, p.rating, COALESCE(NULLIF(p.techniques, {json_null}), {empty_list}) AS techniques,
        p.level, p.printed_label, p.printed_number,
        EXISTS (SELECT 1 FROM cell_corrections cc WHERE cc.puzzle_id = p.id) AS corrected,
-       pg.damaged, p.certified, NULLIF(p.review_reasons, {json_null}) AS review_reasons,
+       pg.damaged, p.variant, NULLIF(p.regions, {json_null}) AS regions, p.certified,
+       NULLIF(p.review_reasons, {json_null}) AS review_reasons,
        NULLIF(s.suggestion, {json_null}) AS suggestion
 FROM puzzles p
 JOIN pages pg ON pg.id = p.page_id
@@ -221,14 +233,16 @@ SELECT pg.batch_id, pg.input_file_id, pg.id, NULL, pg.source, pg.page_number, NU
        CASE WHEN pg.status = 'done' THEN 'no_grid' ELSE pg.status END,
        {null}, {null}, {null}, {null}, {null}, NULL, pg.message, pg.error_code, {empty_list},
        NULL, {null}, NULL, NULL, {null},
-       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, pg.damaged, NULL, {null}, {null}
+       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, pg.damaged, NULL, {null}, NULL,
+       {null}, {null}
 FROM pages pg
 WHERE NOT EXISTS (SELECT 1 FROM puzzles p WHERE p.page_id = pg.id)
 UNION ALL
 SELECT f.batch_id, f.id, NULL, NULL, f.name, NULL, NULL, 'failed',
        {null}, {null}, {null}, {null}, {null}, NULL, f.message, f.error_code, {empty_list},
        NULL, {null}, NULL, NULL, {null},
-       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, NULL, NULL, {null}, {null}
+       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, NULL, NULL, {null}, NULL, {null},
+       {null}
 FROM input_files f
 WHERE f.status = 'failed'
 """
@@ -339,6 +353,8 @@ GRID_KEYS = (
     "printed_number",
     "corrected",
     "damaged",
+    "variant",
+    "regions",
     "certified",
     "review_reasons",
     "suggestion",

@@ -170,6 +170,8 @@ def rows(sessions: sessionmaker[Session], batch_id: int) -> dict[str, Any]:
                     z.level,
                     z.rating_reason,
                     z.canonical,
+                    z.variant,
+                    z.regions,
                     # The certificate, judged in the same solve step.
                     z.certified,
                     z.review_reasons,
@@ -266,7 +268,7 @@ def test_both_drivers_write_the_same_rows(
     assert served["puzzles"], "the server found no puzzle: nothing was compared"
     ratings = [value[14] for value in served["puzzles"].values() if value[0] == "solved"]
     assert ratings and all(ratings), "every solved puzzle is rated by both drivers alike"
-    certificates = [(value[0], value[19], value[20]) for value in served["puzzles"].values()]
+    certificates = [(value[0], value[21], value[22]) for value in served["puzzles"].values()]
     assert all(isinstance(certified, bool) for _, certified, _ in certificates)
     assert any(certified for _, certified, _ in certificates), "a clean grid is certified"
     assert all(reasons for _, certified, reasons in certificates if not certified), (

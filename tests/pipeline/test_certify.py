@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from jobs.steps import solve_reading_step, solve_text_step
+from jobs.steps import SolveOptions, solve_reading_step, solve_text_step
 from pipeline.board import CellKind
 from pipeline.certify import BoardFacts, CertifyPolicy, certify
 from pipeline.grid import GridShape, Puzzle
@@ -64,7 +64,7 @@ INTACT = BoardFacts()
 
 
 def solved(reading, backend, facts=INTACT):
-    return solve_reading_step(reading, backend, TIMEOUT, board_facts=facts, policy=POLICY)
+    return solve_reading_step(reading, SolveOptions(backend, TIMEOUT, policy=POLICY), None, facts)
 
 
 def codes(solution: PuzzleSolution) -> list[str]:
@@ -163,5 +163,5 @@ def test_a_solution_that_fails_the_independent_check_is_not_certified(generated)
 
 
 def test_typed_givens_are_certain(generated, backend) -> None:
-    solution = solve_text_step(generated.puzzle, backend, TIMEOUT).solution
+    solution = solve_text_step(generated.puzzle, SolveOptions(backend, TIMEOUT)).solution
     assert solution.certificate.certified
