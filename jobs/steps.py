@@ -138,8 +138,8 @@ def load_page_step(
     limits: InputLimits = DEFAULT_LIMITS,
     keep_image: bool = False,
 ) -> LoadedPage:
-    """``keep_image``: also store the whole page (a 200 dpi book page is ~400 KB as JPEG, more
-    than its grids' own images; what a render needs of it is stored by ``find_boards_step``)."""
+    """``keep_image``: also store the whole page (larger than its grids' own images; what a
+    render needs of it is stored by ``find_boards_step``)."""
     clock = Clock()
     loaded = load_page(source, dpi, limits)
     pixels = loaded.pixels

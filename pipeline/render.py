@@ -50,8 +50,8 @@ def render_solution(
             if given == 0 and solved:
                 _draw_centred(ink, str(solved), rows[r], rows[r + 1], cols[c], cols[c + 1])
 
-    # Only the crop is warped and blended: warping the whole page for one board cost 71-100
-    # ms on a 200 dpi book page, the crop 7-10 ms (issue 13), with the same pixels.
+    # Only the crop is warped and blended: warping the whole page for one board costs many
+    # times more, for the same pixels.
     crop_height, crop_width = region.pixels.shape[:2]
     to_crop = np.array([[1.0, 0.0, -region.left], [0.0, 1.0, -region.top], [0.0, 0.0, 1.0]])
     board_to_crop = to_crop @ np.linalg.inv(board.homography)

@@ -52,8 +52,8 @@ NAMING_CONVENTION = {
 class _JsonOrJsonb(types.TypeDecorator[Any]):
     """JSON text on SQLite, JSONB on PostgreSQL, as ``JSON().with_variant(JSONB(), ...)``
     was: the same DDL. JSONB is looked up only by a PostgreSQL engine, since importing
-    ``sqlalchemy.dialects.postgresql`` loads every driver module of the dialect, 18-29 CPU-ms
-    of a one-photo ``run`` on SQLite (issue 13)."""
+    ``sqlalchemy.dialects.postgresql`` loads every driver module of the dialect, which a run
+    on SQLite does without."""
 
     impl = JSON
     cache_ok = True

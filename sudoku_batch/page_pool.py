@@ -52,7 +52,7 @@ def run_pages(
         return
     import multiprocessing
 
-    from pebble import ProcessPool  # 30 CPU-ms that a one-page run does without
+    from pebble import ProcessPool  # an import a one-page run does without
 
     # spawn, not fork: the parent holds an open SQLite connection and a tqdm thread.
     context = multiprocessing.get_context("spawn")

@@ -60,8 +60,8 @@ SPECK_ASPECT = 1.3
 # Print off the centre stands out of the paper's grain at least this share as far as the median
 # given does.
 STROKE_SHARE = 0.7
-# A quarter cell found more hairline digits but let a blurred photo's line remnant pass as a
-# given (docs/recognition.md, tenth round).
+# A smaller share finds more hairline digits but lets a blurred photo's line remnant pass as a
+# given.
 STROKE_CELLS = 0.4
 # With the lines painted out, the interior looked at reaches closer to them, for a small digit
 # in a corner.

@@ -13,6 +13,7 @@ from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
 from settings.environment import any_setting_given
 from sudoku_batch.commands import option_types
 from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
+from sudoku_batch.outcome import ExitCode, exit_code, summary_lines
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -74,13 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from sudoku_batch.embedded import (
-        RUN_AGAIN,
-        EmbeddedOptions,
-        output_storage_fault,
-        run_batch,
-    )
-    from sudoku_batch.outcome import ExitCode, exit_code, summary_lines
+    from sudoku_batch.embedded import RUN_AGAIN, EmbeddedOptions, run_batch
 
     options = EmbeddedOptions(
         out_dir=args.out,
@@ -96,6 +91,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     box = text_batch_box(args)
     if args.text:
+        from sudoku_batch.embedded_store import output_storage_fault
         from sudoku_batch.embedded_text import run_text_batch
 
         try:
@@ -129,8 +125,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def _from_settings() -> dict:
     """The input bounds, the rating budget, the certificate's thresholds and the engines' files
-    of the SUDOKU_BATCH_ variables; with none set, the defaults without importing pydantic (a
-    fifth of a one-photo run's start-up, issue 13)."""
+    of the SUDOKU_BATCH_ variables; with none set, the defaults without importing pydantic
+    (``startup``)."""
     if not any_setting_given():
         return {}
     from settings import Settings

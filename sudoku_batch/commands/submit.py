@@ -106,7 +106,7 @@ def fetch_renders(client: Any, records: list[dict[str, Any]], out: Path) -> None
     for record in records:
         if record.get("render_path"):
             response = client.get(record["render_path"])
-            # JPEG since issue 13, PNG for batches from before: named by what came.
+            # Renders are JPEG, older batches' PNG: named by what came.
             is_png = response.headers.get("content-type", "").startswith("image/png")
             local = f"renders/puzzle-{record['puzzle_id']}.{'png' if is_png else 'jpg'}"
             if response.is_success:

@@ -2,9 +2,9 @@
 each reading.
 
 Rectify hands a page's boards over in one message (``jobs.table``: a listed step): the task
-claims them together, reads and solves each, and records every outcome in one transaction. A
-message, a claim and a transaction a board cost the server more than a quarter of what reading
-a board does (docs/throughput.md, "Seventh session").
+claims them together, reads and solves each, and records every outcome in one transaction: a
+message, a claim and a transaction per board would cost the server a large part of what
+reading a board does.
 
 The task solves what it read instead of sending a solve task per board: that message, its
 claim, its transaction and its task events cost about as much CPU as the solving itself. A
