@@ -28,7 +28,13 @@ from pipeline.ingest.sources import PageSource
 from pipeline.ingest.textpuzzle import PuzzleLine
 from pipeline.reading import CellReading, RecognisedBoard
 from pipeline.recognise.printed_captions import Caption, printed_role
-from pipeline.solve.result import PuzzleSolution, Verdict
+from pipeline.solve.result import (
+    Certificate,
+    PuzzleSolution,
+    ReviewReason,
+    Suggestion,
+    Verdict,
+)
 from store.models import (
     Batch,
     Cell,
@@ -470,6 +476,7 @@ def record_solutions(
                 "render_path": each.render_path,
                 "message": messages[-1],
                 "created_at": utc_now(),
+                "suggestion": suggestion_json(each.solution.suggestion),
             }
         )
     # No flush of the puzzles' changes before these statements (their readings', when recorded
@@ -481,6 +488,7 @@ def record_solutions(
     for puzzle, each, message in zip(puzzles, solved, messages, strict=True):
         verdict = each.solution.result.verdict
         set_facts(puzzle, each.facts)
+        set_certificate(puzzle, each.solution.certificate)
         puzzle.status = PUZZLE_STATUS_OF_VERDICT[verdict]
         puzzle.error_code = None if verdict is Verdict.SOLVED else str(verdict)
         puzzle.message = _with_form_reason(message, each.facts)
@@ -496,16 +504,37 @@ def _with_form_reason(message: str | None, facts: PuzzleFacts | None) -> str | N
 
 
 def set_facts(puzzle: Puzzle, facts: PuzzleFacts | None) -> None:
-    """The book-check columns from ``facts``; None clears them (a puzzle read again or failed
-    keeps no rating of an earlier reading)."""
+    """The book-check columns from ``facts``; None clears them and the certificate (a puzzle
+    read again, corrected or failed keeps no rating or certificate of an earlier reading)."""
     if facts is None:
         puzzle.role = puzzle.rating = puzzle.techniques = puzzle.level = None
         puzzle.rating_reason = puzzle.canonical = puzzle.canonical_complete = None
+        set_certificate(puzzle, None)
         return
     puzzle.role, puzzle.rating = str(facts.role), facts.rating
     puzzle.techniques, puzzle.level = list(facts.techniques), facts.level
     puzzle.rating_reason = facts.rating_reason
     puzzle.canonical, puzzle.canonical_complete = facts.canonical, facts.canonical_complete
+
+
+def set_certificate(puzzle: Puzzle, certificate: Certificate | None) -> None:
+    """The certificate's columns (``pipeline.certify``); None: not judged (not solved yet)."""
+    if certificate is None:
+        puzzle.certified = puzzle.review_reasons = None
+        return
+    puzzle.certified = certificate.certified
+    puzzle.review_reasons = [asdict(reason) for reason in certificate.reasons]
+
+
+def suggestion_json(suggestion: Suggestion | None) -> dict[str, Any] | None:
+    """A repaired reading as stored: its givens, their solution, and the readings changed."""
+    if suggestion is None:
+        return None
+    return {
+        "givens": grid_json(suggestion.givens),
+        "solution": grid_json(suggestion.solution),
+        "doubts": [asdict(doubt) for doubt in suggestion.doubts],
+    }
 
 
 def record_failure(
@@ -540,6 +569,7 @@ def record_failure(
         subject = session.get_one(Puzzle, puzzle_id)
         subject.status = PuzzleStatus.FAILED
         set_facts(subject, None)
+        set_certificate(subject, Certificate(False, (ReviewReason(error.code, error.message),)))
         session.execute(delete(Solution).where(Solution.puzzle_id == puzzle_id))
     else:
         raise ValueError("record_failure needs an input_file_id, page_id or puzzle_id")

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from pipeline.certify import CertifyPolicy
 from pipeline.engine_files import EngineFiles
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, expand_inputs
@@ -50,6 +51,7 @@ class EmbeddedOptions:
     backend: str = DEFAULT_BACKEND
     solve_timeout: float = COMMAND_SOLVE_TIMEOUT
     rating_seconds: float = DEFAULT_RATING_SECONDS
+    certify_policy: CertifyPolicy = CertifyPolicy()
     dpi: int = DEFAULT_PDF_DPI
     keep_intermediates: bool = False  # also whole pages and the cell interiors read
     progress: bool = True
@@ -62,6 +64,7 @@ class EmbeddedOptions:
             dpi=self.dpi,
             solve_timeout=self.solve_timeout,
             rating_seconds=self.rating_seconds,
+            certify_policy=self.certify_policy,
             out_dir=self.out_dir,
             keep_intermediates=self.keep_intermediates,
             limits=self.limits,

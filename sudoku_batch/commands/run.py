@@ -124,8 +124,9 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _from_settings() -> dict:
-    """The input bounds, the rating budget and the engines' files of the SUDOKU_BATCH_
-    variables; with none set, the defaults without importing pydantic (``startup``)."""
+    """The input bounds, the rating budget, the certificate's thresholds and the engines' files
+    of the SUDOKU_BATCH_ variables; with none set, the defaults without importing pydantic
+    (``startup``)."""
     if not any_setting_given():
         return {}
     from settings import Settings
@@ -134,5 +135,6 @@ def _from_settings() -> dict:
     return {
         "limits": settings.input_limits(),
         "rating_seconds": settings.rating_seconds,
+        "certify_policy": settings.certify_policy(),
         "engine_files": settings.engine_files(),
     }

@@ -95,7 +95,7 @@ def _submit(args: argparse.Namespace) -> int:
     results = str(args.out / "results.jsonl") if args.out else "the records printed"
     print("\n".join(summary_lines(records, results)), file=sys.stderr)
     code = exit_code(records)
-    if refused and code in (ExitCode.OK, ExitCode.SOME_NOT_SOLVED):
+    if refused and code in (ExitCode.OK, ExitCode.SOME_NOT_SOLVED, ExitCode.SOME_NEED_REVIEW):
         return ExitCode.SOME_INPUTS_FAILED
     return code
 

@@ -17,6 +17,7 @@ from jobs.steps import (
 )
 from jobs.table import Step
 from pipeline.board import BoardImage
+from pipeline.certify import BoardFacts
 from pipeline.reading import BoardReading
 from store import load
 from store.db import autocommit, transaction
@@ -51,7 +52,8 @@ def solved_reading(
     """A puzzle's reading solved, and a unique solution drawn on its stored page region.
     ``session`` holds the puzzle's rows; ``board`` (upright) None: loaded only to draw, as is
     the region (most grids of a book are drawn; decoding them for any other is waste)."""
-    solved = solve_reading_step(reading, solve_options(), printed_role)
+    facts = load.board_facts(session, puzzle_id) if board is None else BoardFacts.of_board(board)
+    solved = solve_reading_step(reading, solve_options(), printed_role, facts)
     if not solved.drawable:
         return solved
     artifacts = runtime.artifacts()
@@ -63,9 +65,15 @@ def solved_reading(
 
 
 def solve_options() -> SolveOptions:
-    """How this worker solves: its backend, the settings' timeout and rating budget."""
+    """How this worker solves: its backend, the settings' timeout, rating budget and confident
+    thresholds."""
     settings = runtime.settings()
-    return SolveOptions(runtime.sat_backend(), settings.solve_timeout, settings.rating_seconds)
+    return SolveOptions(
+        runtime.sat_backend(),
+        settings.solve_timeout,
+        settings.rating_seconds,
+        settings.certify_policy(),
+    )
 
 
 def record_solved(task: StageTask, puzzle_id: int, solved: SolvedBoard, seconds: float) -> None:

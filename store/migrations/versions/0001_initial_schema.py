@@ -504,6 +504,21 @@ def upgrade() -> None:
             ),
         ),
         sa.Column(
+            "certified",
+            sa.Boolean(),
+            nullable=True,
+            comment=(
+                "whether the outcome needs no review: every reading confident, none doubted, a"
+                " whole page, a sure lattice, one solution checked; null: not solved yet"
+            ),
+        ),
+        sa.Column(
+            "review_reasons",
+            JSON,
+            nullable=True,
+            comment="why it is not certified: [{code, message}, ...]; null: not solved yet",
+        ),
+        sa.Column(
             "queued_at",
             sa.DateTime(timezone=True),
             nullable=True,
@@ -670,6 +685,15 @@ def upgrade() -> None:
         sa.Column("message", sa.Text(), nullable=True, comment="the solver's remark, in words"),
         sa.Column(
             "created_at", sa.DateTime(timezone=True), nullable=False, comment="when solved (UTC)"
+        ),
+        sa.Column(
+            "suggestion",
+            JSON,
+            nullable=True,
+            comment=(
+                "when the printed puzzle as read has no solution but a repaired reading has one:"
+                " {givens, solution, doubts}; else null"
+            ),
         ),
         sa.ForeignKeyConstraint(
             ["puzzle_id"],
