@@ -43,7 +43,7 @@ STORAGE_FAULTS = NO_SPACE | {errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, 
 
 # How messages name a local folder: by its role, never its path, for they reach the API's
 # clients (and /health, which needs no key) and the rows of results.
-DATA_FOLDER = "the data folder (SUDOKU_BATCH_DATA_DIR)"
+DATA_FOLDER = "the data folder (SUDOKU_BATCH_DATA_DIR, or a file:// SUDOKU_BATCH_STORAGE_URL)"
 OUTPUT_FOLDER = "the output folder"
 
 
