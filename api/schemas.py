@@ -146,6 +146,9 @@ class ResultRecord(BaseModel):
     render_path: str | None = Field(None, description="URL of the render, if drawn")
     seconds: dict[str, float] = {}
     corrected: bool = Field(False, description="whether a person corrected a cell's reading")
+    damaged: str | None = Field(
+        None, description="the decoder's warning when the page's file is damaged; null: intact"
+    )
     variant: str | None = Field(
         None, description="classic, jigsaw, diagonal, or a combination such as jigsaw+diagonal"
     )

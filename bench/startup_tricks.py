@@ -17,13 +17,12 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from bench.one_photo import timed_child
 
 HERE = Path(__file__).resolve().parents[1]
 
@@ -84,19 +83,7 @@ def one_run(variant: str, photo: Path, out: Path, cache: Path) -> tuple[float, f
     env = {**os.environ, "PYTHONPATH": str(HERE), "XDG_CACHE_HOME": str(cache)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode cached, as after a user's first run
     code = RUNNER.format(setup=SETUP[variant])
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-c", code, str(photo), str(out)],
-        env=env,
-        cwd=out.parent,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    return timed_child([sys.executable, "-c", code, str(photo), str(out)], env, out.parent)
 
 
 def main() -> None:

@@ -3,10 +3,11 @@
 Everything that names a step reads it from here: the Celery routes, priorities, time limits
 and task options (``workers.app``, ``workers.stage.stage_task``), which subjects wait for
 which step and what each task hands on to (``store.handover``, ``workers.publish``), the
-progress counts per stage (``store.progress``) and the order the embedded runner calls the
-steps in (``sudoku_batch.page_job``). A new stage is one row here plus its step function and
-task. Standard library only, so the store, the workers and the embedded runner's pool
-processes read it alike (``tests/test_layout.py``: a leaf module).
+progress counts per stage (``store.progress``) and the order the embedded runner calls a
+board's steps in (``sudoku_batch.page_job``). A new stage is one row here plus its step
+function, its task and, for the embedded runner, its run in ``page_job.BOARD_RUNS``.
+Standard library only, so the store, the workers and the embedded runner's pool processes
+read it alike (``tests/test_layout.py``: a leaf module).
 """
 
 from __future__ import annotations
@@ -162,12 +163,13 @@ def job_steps() -> list[JobStep]:
 
 
 def stages() -> list[Stage]:
-    """Every stage, in the order of the job."""
+    """Every stage, in the order of the table's rows."""
     return list(dict.fromkeys(row.stage for row in STEPS.values()))
 
 
 def queues() -> list[str]:
-    """Every queue, in the order of the job (as ``worker -Q`` lists them by default)."""
+    """Every queue, in the order of the table's rows (as ``worker -Q`` lists them by
+    default)."""
     return list(dict.fromkeys(row.queue for row in STEPS.values()))
 
 

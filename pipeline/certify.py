@@ -6,8 +6,9 @@ the page decoded cleanly, the lattice is a Sudoku grid whose box shape was seen 
 size's only one), and the solution is the one solution, checked by code that shares nothing
 with the solver. Anything else is a ``ReviewReason``: a machine code and a message.
 
-The thresholds are calibrated on readings against their truth (``bench/certified.py``,
-docs/recognition.md): at them, no certified grid was wrong on any source measured.
+The thresholds are calibrated by ``bench.certified`` on readings against their truth: the
+digit threshold chiefly decides whether a doubted reading is a misread or a misprint; the
+empty-cell one keeps a blank as dark as a given out of a certified grid.
 """
 
 from __future__ import annotations

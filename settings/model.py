@@ -116,7 +116,7 @@ class Settings(BaseSettings):
     sat_backend: str | None = None  # None: the pipeline's default backend
     solve_timeout: PositiveFloat = SERVER_SOLVE_TIMEOUT
     rating_seconds: PositiveFloat = DEFAULT_RATING_SECONDS
-    # A reading this sure is confident (pipeline.certify; calibrated in docs/recognition.md).
+    # A reading this sure is confident (pipeline.certify; calibrated by bench.certified).
     confident_reading: float = Field(DEFAULT_CONFIDENT_READING, ge=0.0, le=1.0)
     confident_empty: float = Field(DEFAULT_CONFIDENT_EMPTY, ge=0.0, le=1.0)
     keep_page_images: bool = False

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text, func
 
+from jobs.table import stages
 from store.models import Json
 
 views = MetaData()
@@ -370,8 +371,6 @@ PUZZLE_ONLY_KEYS = (
     "suggestion",
 )
 NO_GRID_KEYS = tuple(key for key in GRID_KEYS if key not in PUZZLE_ONLY_KEYS)
-# Stage order, for a stable ``seconds`` object (PostgreSQL's JSONB sorts keys its own way).
-STAGE_ORDER = ("ingest", "rectify", "ocr", "solve")
 
 
 def record_of_row(row: Any) -> dict[str, Any]:
@@ -385,7 +384,11 @@ def record_of_row(row: Any) -> dict[str, Any]:
 
 
 def _in_stage_order(seconds: dict[str, float]) -> dict[str, float]:
+    """In the job's order (``jobs.table``), for a stable ``seconds`` object: PostgreSQL's
+    JSONB sorts keys its own way."""
+    order = stages()
+
     def rank(stage: str) -> int:
-        return STAGE_ORDER.index(stage) if stage in STAGE_ORDER else len(STAGE_ORDER)
+        return order.index(stage) if stage in order else len(order)
 
     return {stage: seconds[stage] for stage in sorted(seconds, key=rank)}

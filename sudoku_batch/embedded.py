@@ -131,7 +131,7 @@ def _run_listed(
                 stopping,
             )
         for page, outcome in outcomes:
-            run.stopped_by = stored.persisted(sessions, page.page_id, outcome, options.out_dir)
+            run.stopped_by = stored.persisted(sessions, page.page_id, outcome)
             if run.stopped_by is not None:
                 _close(outcomes)  # pages running are stopped and stay unfinished
                 break
@@ -149,7 +149,7 @@ def _run_listed(
             engine, sessions, prepared.batch_id, options.out_dir
         )
     except Exception as error:
-        fault = run.stopped_by or stored.output_storage_fault(error, options.out_dir)
+        fault = run.stopped_by or stored.output_storage_fault(error)
         if fault is None:
             raise
         raise type(fault)(f"{fault.message}; {RUN_AGAIN}") from error

@@ -32,7 +32,7 @@ from store.record import (
     record_solutions,
 )
 from store.schema_current import sqlite_is_current
-from store.storage import StorageFull, StorageUnavailable, storage_fault
+from store.storage import OUTPUT_FOLDER, StorageFull, StorageUnavailable, storage_fault
 from sudoku_batch.embedded import DATABASE_NAME, RESULTS_NAME
 from sudoku_batch.page_job import PAGE_STEP, PageOutcome
 from sudoku_batch.resume import PreparedBatch, batch_results_path, prepare_batch
@@ -50,9 +50,7 @@ def prepared_batch(
         return prepare_batch(session, inputs_label(inputs), sources, out_dir, restart)
 
 
-def persisted(
-    sessions, page_id: int, outcome: PageOutcome, out_dir: Path
-) -> StorageUnavailable | None:
+def persisted(sessions, page_id: int, outcome: PageOutcome) -> StorageUnavailable | None:
     """Persist a page's outcome, unless the output folder's fault stopped it or stops its
     writing: that fault, if any."""
     fault = _storage_fault(outcome)
@@ -62,7 +60,7 @@ def persisted(
         with sessions.begin() as session:
             _persist(session, page_id, outcome)
     except Exception as error:
-        fault = output_storage_fault(error, out_dir)
+        fault = output_storage_fault(error)
         if fault is None:
             raise
     return fault
@@ -74,17 +72,17 @@ def _storage_fault(outcome: PageOutcome) -> StorageUnavailable | None:
     return next((error for error in errors if isinstance(error, StorageUnavailable)), None)
 
 
-def output_storage_fault(error: Exception, out_dir: Path) -> StorageUnavailable | None:
+def output_storage_fault(error: Exception) -> StorageUnavailable | None:
     """The storage fault a failed write of the output folder's SQLite database (or of
     results.jsonl) is, if it is one."""
     if isinstance(error, OSError):
-        return storage_fault(error, out_dir)
+        return storage_fault(error, OUTPUT_FOLDER)
     cause = error.orig if isinstance(error, OperationalError) else None
     code = getattr(cause, "sqlite_errorcode", None)
     if code == sqlite3.SQLITE_FULL:
-        return StorageFull(f"no space left in the output folder {out_dir}: free some space")
+        return StorageFull(f"no space left in {OUTPUT_FOLDER}: free some space")
     if code is not None and code & 0xFF in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR):
-        return StorageUnavailable(f"the output folder {out_dir} cannot be written ({cause})")
+        return StorageUnavailable(f"{OUTPUT_FOLDER} cannot be written ({cause})")
     return None
 
 

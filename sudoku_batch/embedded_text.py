@@ -135,5 +135,5 @@ def _solve_chunk(
         except SudokuBatchError as error:  # the solver broke on this puzzle; the others go on
             answers.append((puzzle_id, error))
         except Exception as error:  # noqa: BLE001 - recorded as a bug, the batch goes on
-            answers.append((puzzle_id, InternalError.wrapping(error, "solve")))
+            answers.append((puzzle_id, InternalError.wrapping(error, SOLVE.stage)))
     return answers

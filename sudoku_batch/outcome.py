@@ -21,7 +21,7 @@ class ExitCode(IntEnum):
     """Exit codes of ``run``, ``submit`` and ``solve-text`` (documented in README.md and
     docs/errors.md; the higher-priority code wins when several apply: 130, 1, 3, 4, 5, 6)."""
 
-    OK = 0  # every grid found was solved, every input read
+    OK = 0  # every input read, every grid found solved and certified
     INTERNAL_ERROR = 1  # a bug in sudoku-batch (a traceback says where)
     BAD_ARGS = 2  # bad arguments or settings; nothing was done
     # the database, the API or an engine cannot be reached or started, or the output folder

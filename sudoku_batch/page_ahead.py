@@ -27,7 +27,13 @@ from pipeline.errors import InternalError, WorkerCrashed
 from pipeline.ingest.sources import PageSource
 from store.artifacts import PageRef
 from sudoku_batch import startup
-from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page, without_pixels
+from sudoku_batch.page_job import (
+    PAGE_STEP,
+    PageJobSettings,
+    PageOutcome,
+    process_page,
+    without_pixels,
+)
 from sudoku_batch.page_pool import POLL_SECONDS, crash_message, make_engines
 
 PROVISIONAL_ID = 0  # no row has it: the page's files are named by it until its row exists
@@ -131,7 +137,8 @@ def _run_child(
         try:
             payload = pickle.dumps(result)
         except Exception as error:  # noqa: BLE001 - as the pool's result that cannot be pickled
-            payload = pickle.dumps(PageOutcome(error=InternalError.wrapping(error, "rectify")))
+            failed = PageOutcome(error=InternalError.wrapping(error, PAGE_STEP.stage))
+            payload = pickle.dumps(failed)
         with os.fdopen(write_end, "wb") as out:
             out.write(payload)
     finally:

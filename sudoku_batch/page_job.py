@@ -188,8 +188,8 @@ BOARD_RUNS = {Step.OCR: _read, Step.SOLVE: _solve}
 
 def without_pixels(outcome: PageOutcome) -> PageOutcome:
     """The outcome with its boards' pixels dropped (each board is stored already, and
-    recording needs only its geometry): what a pool process sends the coordinator, about 20
-    KB a page instead of 660 to pickle, copy and unpickle on a 200 dpi book."""
+    recording needs only its geometry): what a pool process sends the coordinator, so the
+    boards' pixels are never pickled, copied and unpickled."""
     if outcome.found is not None:
         boards = [replace(found, board=_bare(found.board)) for found in outcome.found.boards]
         outcome.found = replace(outcome.found, boards=boards)

@@ -97,7 +97,7 @@ def _run(args: argparse.Namespace) -> int:
         try:
             run = run_text_batch(args.inputs, options, box)
         except Exception as error:
-            fault = output_storage_fault(error, args.out)  # exit 3 with its reason, not a bug
+            fault = output_storage_fault(error)  # exit 3 with its reason, not a bug
             if fault is None:
                 raise
             raise fault from error
