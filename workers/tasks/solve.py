@@ -1,8 +1,9 @@
 """Solve: solve one reading (doubting contradictory readings) and draw a unique solution.
 
-A board's OCR task solves its reading itself (``workers.tasks.ocr``); this task solves what
-that could not settle, a puzzle whose cells were corrected, and any puzzle the recovery sweep
-finds waiting to be solved."""
+A board's OCR task settles its reading itself when that is cheap and certain
+(``workers.tasks.ocr``, ``pipeline.solve.inline``); this task solves the rest (every Kissat run
+is here), a puzzle whose cells were corrected, and any puzzle the recovery sweep finds waiting
+to be solved."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from sqlalchemy.orm import Session
 from jobs.steps import SolvedBoard, draw_solution_step, solve_reading_step
 from pipeline.board import BoardImage
 from pipeline.reading import BoardReading
+from pipeline.solve.backend import SatBackend
 from store import load
 from store.db import autocommit, transaction
 from store.handover import Step, still_waiting
@@ -47,12 +49,14 @@ def solved_reading(
     reading: BoardReading,
     printed_role: str | None,
     board: BoardImage | None = None,
+    backend: SatBackend | None = None,
 ) -> SolvedBoard:
     """A puzzle's reading solved, and a unique solution drawn on its stored page region.
     ``session`` holds the puzzle's rows; ``board`` (upright) None: loaded only to draw, as is
-    the region (most grids of a book are drawn; decoding them for any other is waste)."""
+    the region (most grids of a book are drawn; decoding them for any other is waste).
+    ``backend`` None: the worker's SAT backend."""
     settings = runtime.settings()
-    backend, timeout = runtime.sat_backend(), settings.solve_timeout
+    backend, timeout = backend or runtime.sat_backend(), settings.solve_timeout
     solved = solve_reading_step(reading, backend, timeout, settings.rating_seconds, printed_role)
     if not solved.drawable:
         return solved
@@ -78,4 +82,5 @@ def record_solved(task: StageTask, puzzle_id: int, solved: SolvedBoard, seconds:
             seconds,
             runtime.worker_name(task.request.hostname),
             facts=solved.facts,
+            task=Stage.SOLVE,
         )
