@@ -95,6 +95,13 @@ class InvalidPuzzle(SudokuBatchError):
     code = "invalid"
 
 
+class InvalidRegions(InvalidPuzzle):
+    """A jigsaw's regions that do not partition its N x N cells into N connected regions of N
+    cells each."""
+
+    code = "invalid_regions"
+
+
 class EngineUnavailable(SudokuBatchError):
     """An OCR engine or SAT backend is not installed or cannot start."""
 

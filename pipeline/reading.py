@@ -61,7 +61,10 @@ def symbol_of(value: int, symbols: str | None) -> str:
 class BoardReading:
     """Every cell of one board, read; ``symbols`` is how it prints digits above 9, when known
     (``printed_symbols``); ``other_reason``: why the lattice is no Sudoku grid
-    (``pipeline.recognise.grid_kind``), None when it is one."""
+    (``pipeline.recognise.grid_kind``), None when it is one. ``shape`` is the grid's geometry as
+    recognised: its box shape, and the regions and diagonals recognition found
+    (``GridShape.regions``, ``GridShape.diagonals``; classic by default), which the solve and
+    the record (``variant``, ``regions``) follow (docs/variants.md)."""
 
     shape: GridShape
     cells: tuple[CellReading, ...]

@@ -12,10 +12,10 @@ from datetime import datetime
 from sqlalchemy import func, select, true
 from sqlalchemy.orm import Session
 
+from jobs.table import Stage, stages
 from store.models import Batch, Page, StageRun, utc_now
-from store.progress import SUBJECT_KINDS, WAITING_FOR, unfinished
+from store.progress import SUBJECT_KINDS, unfinished, waiting_for
 from store.record import TEXT_LINE_FORMAT
-from store.stage import Stage
 
 # Upper bounds of the stage run histograms' buckets, seconds: a board's OCR takes a fraction of
 # a second, a page's rectify about one, a hard grid's solve up to its timeout.
@@ -51,7 +51,8 @@ class Outcome:
 def stage_queues(session: Session) -> dict[Stage, StageQueue]:
     """Every stage's waiting subjects, over all batches: one statement a stage."""
     queues = {}
-    for stage, (kind, status) in WAITING_FOR.items():
+    for stage in stages():
+        kind, status = waiting_for(stage)
         model = SUBJECT_KINDS[kind]
         # A text line's page is never rectified: the rectify stage does not count it.
         staged = Page.format != TEXT_LINE_FORMAT if model is Page else true()

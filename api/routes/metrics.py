@@ -20,9 +20,9 @@ from sqlalchemy.orm import Session
 
 from api.auth import ApiKeyId
 from api.deps import AppSettings, Db
+from jobs.table import queues
 from settings import Settings
 from store import metrics
-from workers.app import QUEUES
 
 router = APIRouter()
 PREFIX = "sudoku_batch"
@@ -43,7 +43,7 @@ class ServerCollector(Collector):
         self.settings = settings
 
     def collect(self) -> Iterator[Metric]:
-        queues = metrics.stage_queues(self.db)
+        by_stage = metrics.stage_queues(self.db)
         waiting = GaugeMetricFamily(
             f"{PREFIX}_waiting",
             "Subjects (input files, pages, puzzles) waiting for a stage: queued (not yet taken "
@@ -55,7 +55,7 @@ class ServerCollector(Collector):
             "How long the longest-waiting queued subject of a stage has waited (0: none waits)",
             labels=["stage"],
         )
-        for stage, queue in queues.items():
+        for stage, queue in by_stage.items():
             waiting.add_metric([str(stage), "queued"], queue.queued)
             waiting.add_metric([str(stage), "running"], queue.running)
             oldest.add_metric([str(stage)], metrics.oldest_wait_seconds(queue))
@@ -104,7 +104,7 @@ class ServerCollector(Collector):
         try:
             with redis.Redis.from_url(self.settings.broker_url, socket_timeout=3) as client:
                 with client.pipeline(transaction=False) as lengths:
-                    for queue in QUEUES:
+                    for queue in queues():
                         for step in PRIORITY_STEPS:
                             suffix = f"{Channel.sep}{step}" if step else ""
                             lengths.llen(f"{prefix}{queue}{suffix}")
@@ -119,6 +119,6 @@ class ServerCollector(Collector):
             labels=["queue"],
         )
         steps = len(PRIORITY_STEPS)
-        for number, queue in enumerate(QUEUES):
+        for number, queue in enumerate(queues()):
             messages.add_metric([queue], sum(counts[number * steps : (number + 1) * steps]))
         yield messages
