@@ -44,6 +44,11 @@ class StageProgress(BaseModel):
     mean_wait_seconds: float | None = Field(
         description="from sent to taken by a worker, over the stage's finished runs"
     )
+    done_inline: int = Field(
+        0,
+        description="of done, how many ran inline in an earlier stage's task: solves the OCR "
+        "task settled itself (cheap and certain); the rest ran in solve tasks",
+    )
 
 
 class BatchStatus(BaseModel):

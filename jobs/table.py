@@ -51,7 +51,7 @@ class TimeLimits(StrEnum):
 
     STAGE = "stage"  # a page's or an input file's work: seconds, a model load at most
     SOLVE = "solve"  # a grid's solving, doubts, rating and render
-    READ_AND_SOLVE = "read_and_solve"  # a page's boards read, each then solved
+    READ_AND_SOLVE = "read_and_solve"  # a page's boards read, the cheap ones solved at once
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,8 @@ class JobStep:
     # come out while its pages are still being read.
     priority: int
     listed: bool  # its task takes a list of subject ids: a page's boards in one message
-    then: Step | None  # where its subjects go next (the OCR task solves at once what it can)
+    # Where its subjects go next (the OCR task solves at once what is cheap and certain).
+    then: Step | None
     time_limits: TimeLimits = TimeLimits.STAGE
 
 

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from pydantic import (
     AliasChoices,
     Field,
+    NonNegativeInt,
     PositiveFloat,
     PositiveInt,
     ValidationError,
@@ -31,6 +32,7 @@ from pipeline.certify import DEFAULT_CONFIDENT_EMPTY, DEFAULT_CONFIDENT_READING,
 from pipeline.engine_files import EngineFiles
 from pipeline.errors import SudokuBatchError
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
+from pipeline.solve.inline import DEFAULT_INLINE_CONFLICTS
 from pipeline.solve.timeouts import SERVER_SOLVE_TIMEOUT
 from settings.environment import PREFIX, cache_dir
 
@@ -86,6 +88,8 @@ class Settings(BaseSettings):
     (the difficulty rater's budget per puzzle, default 2; past it the rating is null, with the
     reason), ``CONFIDENT_READING`` and ``CONFIDENT_EMPTY`` (how sure a given's digit and an
     empty cell must be read for the grid to be certified, ``pipeline.certify``),
+    ``INLINE_SOLVE_CONFLICTS`` (the conflicts a search the OCR task may spend solving a reading
+    itself, default 2,000; 0: only what propagation decides; the rest goes to the solve queue),
     ``KEEP_PAGE_IMAGES`` (also store each whole page, not only its grids), ``API_URL``
     and ``API_KEY`` (for ``submit`` and ``watch``); the input bounds
     ``MAX_IMAGE_PIXELS``, ``MAX_PDF_PAGE_POINTS``, ``MAX_PAGES_PER_FILE``, ``MAX_FRAMES_PER_IMAGE``,
@@ -119,6 +123,9 @@ class Settings(BaseSettings):
     # A reading this sure is confident (pipeline.certify; calibrated by bench.certified).
     confident_reading: float = Field(DEFAULT_CONFIDENT_READING, ge=0.0, le=1.0)
     confident_empty: float = Field(DEFAULT_CONFIDENT_EMPTY, ge=0.0, le=1.0)
+    # Conflicts a search the OCR task may spend settling a reading itself; past them the
+    # reading goes to a solve task (pipeline.solve.inline; bench.inline_solve measures it).
+    inline_solve_conflicts: NonNegativeInt = DEFAULT_INLINE_CONFLICTS
     keep_page_images: bool = False
     api_url: str = "http://127.0.0.1:8000"
     # Bounds on inputs, checked before decoding (pipeline.ingest.limits has the why of each).

@@ -593,3 +593,8 @@ class StageRun(Base):
         String(40), comment="why it failed, as a code (docs/errors.md)"
     )
     message: Mapped[str | None] = mapped_column(Text, comment="why it failed, in words")
+    task: Mapped[str | None] = mapped_column(
+        String(20),
+        comment="the server task a solve ran in: ocr (settled inline in the OCR task) or solve "
+        "(a solve task of its own); null for other stages and when embedded",
+    )

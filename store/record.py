@@ -441,16 +441,25 @@ def record_solution(
     worker: str | None = None,
     *,
     facts: PuzzleFacts | None = None,
+    task: Stage | None = None,
 ) -> None:
     """A puzzle's verdict, solution(s), doubted readings and render (None if not drawn), and
-    its book-check facts (role, rating, canonical form; None: unknown, left empty)."""
+    its book-check facts (role, rating, canonical form; None: unknown, left empty). ``task``:
+    the server task it was solved in (``StageRun.task``; None when embedded)."""
     record_solutions(
-        session, [SolutionToRecord(puzzle_id, solution, render_path, seconds, facts)], worker
+        session,
+        [SolutionToRecord(puzzle_id, solution, render_path, seconds, facts)],
+        worker,
+        task=task,
     )
 
 
 def record_solutions(
-    session: Session, solved: Sequence[SolutionToRecord], worker: str | None = None
+    session: Session,
+    solved: Sequence[SolutionToRecord],
+    worker: str | None = None,
+    *,
+    task: Stage | None = None,
 ) -> None:
     """``record_solution`` for a page's puzzles, in the same two statements however many."""
     if not solved:
@@ -484,7 +493,7 @@ def record_solutions(
     with session.no_autoflush:
         _upsert(session, Solution, ["puzzle_id"], rows)
         runs = [(puzzle, each.seconds) for puzzle, each in zip(puzzles, solved, strict=True)]
-        _record_puzzle_runs(session, Stage.SOLVE, worker, runs)
+        _record_puzzle_runs(session, Stage.SOLVE, worker, runs, task)
     for puzzle, each, message in zip(puzzles, solved, messages, strict=True):
         verdict = each.solution.result.verdict
         set_facts(puzzle, each.facts)
@@ -616,15 +625,21 @@ def _record_run(
 
 
 def _record_puzzle_runs(
-    session: Session, stage: Stage, worker: str | None, runs: list[tuple[Puzzle, float]]
+    session: Session,
+    stage: Stage,
+    worker: str | None,
+    runs: list[tuple[Puzzle, float]],
+    task: Stage | None = None,
 ) -> None:
-    """``_record_run`` of ``stage`` for each (puzzle, seconds), in one upsert."""
+    """``_record_run`` of ``stage`` for each (puzzle, seconds), in one upsert; ``task``: the
+    server task they ran in (``StageRun.task``)."""
     rows = [
         {
             "puzzle_id": puzzle.id,
             "stage": str(stage),
             "batch_id": puzzle.batch_id,
             **_run(seconds, worker, puzzle),
+            "task": None if task is None else str(task),
         }
         for puzzle, seconds in runs
     ]
@@ -647,6 +662,7 @@ def _run(
         "worker": worker,
         "error_code": error.code if error else None,
         "message": error.message if error else None,
+        "task": None,
     }
 
 

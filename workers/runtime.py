@@ -91,6 +91,17 @@ def sat_backend() -> SatBackend:
     return make_backend(name or DEFAULT_BACKEND, settings().kissat)
 
 
+@cache
+def inline_backend() -> SatBackend:
+    """What the OCR task solves a reading with: only what is cheap and certain
+    (``pipeline.solve.inline``); the rest goes to a solve task."""
+    from pipeline.solve.backends import DEFAULT_BACKEND
+    from pipeline.solve.inline import budgeted_backend
+
+    name = settings().sat_backend or DEFAULT_BACKEND
+    return budgeted_backend(name, settings().inline_solve_conflicts)
+
+
 def worker_name(hostname: str | None) -> str:
     return f"{hostname or 'worker'} pid {os.getpid()}"
 

@@ -750,6 +750,13 @@ def upgrade() -> None:
             comment="why it failed, as a code (docs/errors.md)",
         ),
         sa.Column("message", sa.Text(), nullable=True, comment="why it failed, in words"),
+        sa.Column(
+            "task",
+            sa.String(length=20),
+            nullable=True,
+            comment="the server task a solve ran in: ocr (settled inline in the OCR task) or solve "
+            "(a solve task of its own); null for other stages and when embedded",
+        ),
         sa.ForeignKeyConstraint(
             ["batch_id"],
             ["batches.id"],
