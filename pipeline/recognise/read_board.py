@@ -27,6 +27,7 @@ from pipeline.recognise.turns import turn_board, turn_cell
 from pipeline.solve.encode import clashing_pairs
 from pipeline.vision.cells import classify_cells
 from pipeline.vision.lattice import cell_parts
+from pipeline.vision.regions import read_regions
 
 # The recogniser reads the whole cell interior, unstretched, better than a tight, contrast-
 # stretched digit box: on the wichtounet photos warped with their true corners
@@ -113,7 +114,15 @@ def _read(board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine) -> R
                 row, col, cell.kind, reading.digit, reading.confidence, reading.alternatives
             )
     ordered = tuple(placed[row, col] for row in range(size) for col in range(size))
-    reading = BoardReading(upright.shape, ordered, printed_symbols(readings))
+    regions = read_regions(upright)
+    reading = BoardReading(
+        upright.shape,
+        ordered,
+        printed_symbols(readings),
+        regions=regions.regions,
+        variant=regions.variant,
+        regions_certainty=regions.certainty,
+    )
     return RecognisedBoard(upright, reading, turns)
 
 
