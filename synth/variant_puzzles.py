@@ -179,7 +179,8 @@ def variant_puzzle(
     givens: int | None = None,
 ) -> VariantPuzzle:
     """A random jigsaw and/or diagonal Sudoku with exactly one solution, dug down towards
-    ``givens`` givens (it may stop with more); regions without a solution are drawn again."""
+    ``givens`` givens (it may stop with more); regions without a solution are drawn again
+    (boxes without one raise ``ValueError``)."""
     n = shape.size
     while True:
         regions = random_regions(shape, rng) if jigsaw else box_regions(shape)
@@ -190,6 +191,9 @@ def variant_puzzle(
         solution = cnf.solution([cnf.var(0, c, int(d)) for c, d in enumerate(first_row)])
         if solution is not None:
             break
+        if not jigsaw:
+            cnf.solver.delete()
+            raise ValueError(f"no {n}x{n} Sudoku has diagonals and these boxes")
     cells = solution.copy()
     target = givens if givens is not None else int(0.35 * n * n)
     remaining = n * n

@@ -1,0 +1,106 @@
+"""Recognition of jigsaw and diagonal Sudoku (synth.variant_images) against exact truth:
+regions, variant and givens, per source.
+
+Run from the repository root:
+    python -m bench.variants [--count 6] [--seed 1] [--sources a,b]
+
+Each source is ``--count`` images: phone-like photos of one grid, or scanned book pages of two
+grids, plain or on coloured or grey fills. Images go through ``rectify_page`` and
+``recognise_board`` as a job's steps call them. Per source: grids found, regions right,
+variant right, givens right (every cell's given or blank and digit), both right, and how many
+readings call their regions doubtful.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import zlib
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from pipeline.errors import SudokuBatchError
+from pipeline.recognise.ocr.base import OcrEngine
+from pipeline.recognise.ocr.engines import make_engine
+from pipeline.recognise.read_board import recognise_board
+from pipeline.vision.page_boards import rectify_page
+from synth.variant_images import VariantImage, random_variant, variant_page, variant_photo
+
+Maker = Callable[[np.random.Generator], VariantImage]
+
+
+def _photo(variant: str, fills: str) -> Maker:
+    return lambda rng: variant_photo(random_variant(rng, variant), rng, fills=fills)
+
+
+def _page(variant: str, fills: str) -> Maker:
+    return lambda rng: variant_page(
+        [random_variant(rng, variant), random_variant(rng, variant)], rng, fills=fills
+    )
+
+
+SOURCES: dict[str, Maker] = {
+    "jigsaw-photo-plain": _photo("jigsaw", "none"),
+    "jigsaw-photo-colour": _photo("jigsaw", "colour"),
+    "jigsaw-page-grey": _page("jigsaw", "grey"),
+    "jigsaw-page-colour": _page("jigsaw", "colour"),
+    "diagonal-photo": _photo("diagonal", "none"),
+    "diagonal-page-colour": _page("diagonal", "colour"),
+    "jigsaw+diagonal-photo": _photo("jigsaw+diagonal", "colour"),
+    "classic-photo-colour": _photo("classic", "colour"),
+}
+
+
+def score(image: VariantImage, engine: OcrEngine) -> Counter:
+    """The counts for one image, its grids matched to the boards read in reading order."""
+    counts: Counter = Counter(grids=len(image.grids))
+    try:
+        boards = rectify_page(image.image)
+    except SudokuBatchError:
+        return counts
+    for found, truth in zip(boards, image.truth(), strict=False):
+        reading = recognise_board(found.board, found.cells, engine).reading
+        counts["found"] += 1
+        regions = reading.regions == tuple(tuple(row) for row in truth["regions"])
+        givens = [list(row) for row in reading.givens()] == truth["givens"]
+        counts["regions right"] += regions
+        counts["variant right"] += reading.variant == truth["variant"]
+        counts["givens right"] += givens
+        counts["both right"] += regions and givens
+        counts["doubtful"] += (reading.regions_certainty or 0.0) < 0.5
+    return counts
+
+
+COLUMNS = (
+    "grids",
+    "found",
+    "regions right",
+    "variant right",
+    "givens right",
+    "both right",
+    "doubtful",
+)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sources", default=",".join(SOURCES))
+    args = parser.parse_args(argv)
+    engine = make_engine("ppocr-onnx")
+    print(f"{'source':24}" + "".join(f"{c:>15}" for c in COLUMNS))
+    start = time.perf_counter()
+    for name in args.sources.split(","):
+        rng = np.random.default_rng([args.seed, zlib.crc32(name.encode())])
+        total: Counter = Counter()
+        for _ in range(args.count):
+            total += score(SOURCES[name](rng), engine)
+        print(f"{name:24}" + "".join(f"{total[c]:>15}" for c in COLUMNS))
+    print(f"\n{time.perf_counter() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
