@@ -31,8 +31,10 @@ from synth.variant_images import VariantImage, random_variant, variant_page, var
 Maker = Callable[[np.random.Generator], VariantImage]
 
 
-def _photo(variant: str, fills: str) -> Maker:
-    return lambda rng: variant_photo(random_variant(rng, variant), rng, fills=fills)
+def _photo(variant: str, fills: str, region_lines: bool = True) -> Maker:
+    return lambda rng: variant_photo(
+        random_variant(rng, variant), rng, fills=fills, region_lines=region_lines
+    )
 
 
 def _page(variant: str, fills: str) -> Maker:
@@ -49,6 +51,7 @@ SOURCES: dict[str, Maker] = {
     "diagonal-photo": _photo("diagonal", "none"),
     "diagonal-page-colour": _page("diagonal", "colour"),
     "jigsaw+diagonal-photo": _photo("jigsaw+diagonal", "colour"),
+    "jigsaw-photo-fills-only": _photo("jigsaw", "colour", region_lines=False),
     "classic-photo-colour": _photo("classic", "colour"),
 }
 

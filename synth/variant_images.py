@@ -51,6 +51,7 @@ class VariantStyle:
     fills: Fills = "none"
     diagonal: DiagonalStyle = "lines"
     font: str | None = None
+    region_lines: bool = True  # False: regions shown by their fills alone, the frame heavy
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class VariantImage:
 
 
 def random_style(
-    rng: np.random.Generator, cell_px: int, fills: Fills | None = None
+    rng: np.random.Generator, cell_px: int, fills: Fills | None = None, region_lines: bool = True
 ) -> VariantStyle:
     """Line weights of several kinds (a hairline with a 3 px border to 2 px with a 9 px one),
     fills and diagonals drawn at random."""
@@ -87,6 +88,7 @@ def random_style(
         fills=fills,
         diagonal=diagonal,
         font=available_fonts()[int(rng.integers(len(available_fonts())))].name,
+        region_lines=region_lines,
     )
 
 
@@ -128,14 +130,14 @@ def render_variant(
     for r in range(n):
         for c in range(n + 1):
             # The vertical edge left of cell (r, c): heavy on the border and between regions.
-            if c in (0, n) or regions[r][c - 1] != regions[r][c]:
+            if c in (0, n) or (style.region_lines and regions[r][c - 1] != regions[r][c]):
                 draw.rectangle(
                     (lines[c] - half, lines[r] - half, lines[c] + half, lines[r + 1] + half),
                     fill=INK_RGB,
                 )
     for c in range(n):
         for r in range(n + 1):
-            if r in (0, n) or regions[r - 1][c] != regions[r][c]:
+            if r in (0, n) or (style.region_lines and regions[r - 1][c] != regions[r][c]):
                 draw.rectangle(
                     (lines[c] - half, lines[r] - half, lines[c + 1] + half, lines[r] + half),
                     fill=INK_RGB,
@@ -188,10 +190,12 @@ def variant_photo(
     *,
     fills: Fills | None = None,
     style: PhotoStyle = PHOTO,
+    region_lines: bool = True,
 ) -> VariantImage:
-    """A phone-like photo of one printed variant grid."""
+    """A phone-like photo of one printed variant grid; without ``region_lines`` its regions
+    show by their fills alone."""
     cell_px = int(rng.integers(40, 64))
-    drawn = random_style(rng, cell_px, fills)
+    drawn = random_style(rng, cell_px, fills, region_lines)
     image, corners = render_variant(puzzle, drawn, cell_px=cell_px, rng=rng)
     photo = photograph(image, corners, rng, style)
     placed = PlacedGrid(puzzle.generated, photo.corners, frozenset(), drawn.font or "", "numbers")

@@ -131,7 +131,7 @@ def _shaded_cells(pixels: np.ndarray, lattice: Lattice, cells: list[tuple[int, i
     """How many of ``cells`` share a fill with their diagonal neighbours that sets them apart
     from their neighbours in the same row off the diagonals."""
     n = lattice.shape.size
-    colour = _cell_colours(pixels, lattice)
+    colour = cell_colours(pixels, lattice)
     on = {(r, c) for r, c, _ in cells} | {(r, c) for r in range(n) for c in (r, n - 1 - r)}
     count = 0
     for r, c, anti in cells:
@@ -149,7 +149,7 @@ def _shaded_cells(pixels: np.ndarray, lattice: Lattice, cells: list[tuple[int, i
     return count
 
 
-def _cell_colours(pixels: np.ndarray, lattice: Lattice) -> np.ndarray:
+def cell_colours(pixels: np.ndarray, lattice: Lattice) -> np.ndarray:
     """Each cell's background colour (per channel, the 75th percentile of its interior: the
     paper or fill, not the print)."""
     rows, cols = lattice.row_lines, lattice.col_lines

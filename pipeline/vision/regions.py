@@ -7,7 +7,8 @@ coloured or grey fills leave it alone. The board's own weights split into light 
 heavy region lines (on the log scale, Otsu's split). The regions are the partition into N
 connected regions of N cells that disagrees least with the edges' weights: the parts the heavy
 edges cut the board into, the same after flipping the few least certain edges, or the classic
-p x q boxes. A board without heavier lines keeps its lattice's boxes.
+p x q boxes. A board without heavier lines has the regions its fills show (neighbouring cells
+alike or not), when they are N regions of N cells, else its lattice's boxes.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 
 from pipeline.board import BoardImage, Lattice
 from pipeline.grid import GridShape
-from pipeline.vision.diagonals import has_diagonals
+from pipeline.vision.diagonals import cell_colours, has_diagonals
 
 Regions = tuple[tuple[int, ...], ...]
 
@@ -37,6 +38,10 @@ PAPER_PERCENTILE = 80
 # Heavy lines weigh at least this many times the light ones (log scale: the two groups'
 # means); below, the board prints no region lines and keeps its lattice's boxes.
 MIN_HEAVY_RATIO = 1.4
+# Fills of different regions (a board that prints its regions by fill alone) differ by at
+# least this share of their brightness; the split is tried in this many of the widest gaps.
+FILL_CONTRAST = 0.06
+FILL_SPLITS = 3
 # The partition is searched by flipping up to FLIP_DEPTH of the FLIP_POOL least certain edges.
 FLIP_POOL = 10
 FLIP_DEPTH = 3
@@ -81,7 +86,11 @@ def read_regions(board: BoardImage) -> RegionsReading:
     weights = edge_weights(gray, lattice)
     margins = _heavy_margins(weights)
     if margins is None:
-        regions, certainty = box_regions(lattice.shape), 1.0
+        # No heavier lines: the regions may be told by their fills alone.
+        regions, certainty = _fill_regions(board.pixels, lattice) or (
+            box_regions(lattice.shape),
+            1.0,
+        )
     else:
         regions, certainty = _likeliest_partition(n, margins)
     jigsaw = regions not in {box_regions(shape) for shape in _box_shapes(n)}
@@ -241,6 +250,37 @@ def _parts(n: int, heavy: set[tuple[str, int, int]]) -> Regions | None:
     if any(not _is_border(regions, key) for key in heavy):
         return None
     return regions
+
+
+def _fill_regions(pixels: np.ndarray, lattice: Lattice) -> tuple[Regions, float] | None:
+    """The regions as the parts of like-filled neighbouring cells, when those are N parts of
+    N cells, and their certainty; None when they are not.
+
+    Fills alike differ by the photo's noise and light, fills of different regions by far more:
+    the split between them is tried in each of the FILL_SPLITS widest gaps between the
+    neighbours' sorted differences (above FILL_CONTRAST); the certainty is that gap's width
+    as a share of its upper end."""
+    n = lattice.shape.size
+    colours = cell_colours(pixels, lattice)
+    differences: dict[tuple[str, int, int], float] = {}
+    for r in range(n):
+        for c in range(n):
+            brightness = max(float(colours[r, c].max()), 1.0)
+            for key, (y, x) in ((("right", r, c), (r, c + 1)), (("below", r, c), (r + 1, c))):
+                if y < n and x < n:
+                    distance = np.linalg.norm(colours[r, c] - colours[y, x])
+                    differences[key] = float(distance) / brightness
+    ordered = np.sort(np.array(list(differences.values())))
+    gaps = np.diff(ordered)
+    for i in np.argsort(gaps)[::-1][:FILL_SPLITS]:
+        if ordered[i + 1] < FILL_CONTRAST:
+            continue
+        split = (ordered[i] + ordered[i + 1]) / 2
+        borders = {key for key, difference in differences.items() if difference >= split}
+        regions = _parts(n, borders)
+        if regions is not None:
+            return regions, float(gaps[i] / ordered[i + 1])
+    return None
 
 
 def _box_shapes(n: int) -> list[GridShape]:

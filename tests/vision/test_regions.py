@@ -115,3 +115,14 @@ def test_a_drawn_diagonal_is_no_given_in_an_empty_cell() -> None:
     givens = puzzle.generated.puzzle.givens
     read_given = {(c.row, c.col) for c in found.cells if c.kind.value == "given"}
     assert read_given == {(r, c) for r in range(9) for c in range(9) if givens[r][c]}
+
+
+def test_regions_printed_by_their_fills_alone_are_read_from_the_fills() -> None:
+    rng = np.random.default_rng(2)
+    image = variant_photo(random_variant(rng, "jigsaw"), rng, fills="colour", region_lines=False)
+
+    found = rectify_page(image.image)[0]
+    read = read_regions(found.board)
+
+    assert read.variant == "jigsaw"
+    assert read.regions == tuple(tuple(row) for row in image.truth()[0]["regions"])
