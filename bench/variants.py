@@ -26,6 +26,7 @@ from pipeline.recognise.ocr.base import OcrEngine
 from pipeline.recognise.ocr.engines import make_engine
 from pipeline.recognise.read_board import recognise_board
 from pipeline.vision.page_boards import rectify_page
+from pipeline.vision.regions import DOUBTFUL_BELOW
 from synth.variant_images import VariantImage, random_variant, variant_page, variant_photo
 
 Maker = Callable[[np.random.Generator], VariantImage]
@@ -72,7 +73,7 @@ def score(image: VariantImage, engine: OcrEngine) -> Counter:
         counts["variant right"] += reading.variant == truth["variant"]
         counts["givens right"] += givens
         counts["both right"] += regions and givens
-        counts["doubtful"] += (reading.regions_certainty or 0.0) < 0.5
+        counts["doubtful"] += (reading.regions_certainty or 0.0) < DOUBTFUL_BELOW
     return counts
 
 

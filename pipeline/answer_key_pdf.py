@@ -25,7 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.grid import Grid, GridShape
 from pipeline.reading import symbol_of
-from pipeline.region_lines import diagonal_lines, has_diagonals, region_borders
+from pipeline.region_lines import diagonal_lines, marks_diagonals, region_borders
 
 PAGE_SIZES = {"a4": A4, "letter": LETTER}  # points
 MARGIN = 15 * mm
@@ -260,7 +260,7 @@ def _grid(canvas: Canvas, entry: KeyEntry, x: float, bottom: float, side: float)
             canvas.line(x + i * step, bottom, x + i * step, top)
     else:
         _regions(canvas, entry.regions, x, top, step)
-    if has_diagonals(entry.variant):
+    if marks_diagonals(entry.variant):
         canvas.setLineWidth(THIN)
         for (r0, c0), (r1, c1) in diagonal_lines(n):
             canvas.line(x + c0 * step, top - r0 * step, x + c1 * step, top - r1 * step)

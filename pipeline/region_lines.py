@@ -30,7 +30,7 @@ def diagonal_lines(size: int) -> list[Edge]:
     return [((0, 0), (size, size)), ((0, size), (size, 0))]
 
 
-def has_diagonals(variant: str) -> bool:
+def marks_diagonals(variant: str) -> bool:
     """Whether a variant name (``classic``, ``jigsaw``, ``diagonal``, ``jigsaw+diagonal``)
     makes the diagonals units."""
     return "diagonal" in variant.split("+")

@@ -9,7 +9,7 @@ import numpy as np
 
 from pipeline.board import BoardImage
 from pipeline.grid import Grid
-from pipeline.region_lines import diagonal_lines, has_diagonals, region_borders
+from pipeline.region_lines import diagonal_lines, marks_diagonals, region_borders
 
 # Solved digits in a blue that stands apart from black or red printing (BGR).
 SOLUTION_INK = (200, 80, 0)
@@ -92,7 +92,7 @@ def draw_variant_lines(
     board-sized layer, at the lattice's lines."""
     cell = min(np.diff(rows).min(), np.diff(cols).min())
     edges = [(edge, HEAVY_SHARE) for edge in region_borders(regions)] if regions else []
-    if has_diagonals(variant):
+    if marks_diagonals(variant):
         edges += [(edge, THIN_SHARE) for edge in diagonal_lines(len(rows) - 1)]
     for ((r0, c0), (r1, c1)), share in edges:
         start = (round(cols[c0]), round(rows[r0]))

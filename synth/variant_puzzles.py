@@ -16,9 +16,8 @@ import numpy as np
 from pysat.solvers import Minisat22
 
 from pipeline.grid import GridShape, Puzzle
+from pipeline.vision.regions import Regions, box_regions, variant_name, variant_units
 from synth.puzzles import GeneratedPuzzle, to_grid
-
-Regions = tuple[tuple[int, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -33,15 +32,7 @@ class VariantPuzzle:
     @property
     def variant(self) -> str:
         jigsaw = self.regions != box_regions(self.generated.puzzle.shape)
-        if jigsaw and self.diagonal:
-            return "jigsaw+diagonal"
-        return "jigsaw" if jigsaw else ("diagonal" if self.diagonal else "classic")
-
-
-def box_regions(shape: GridShape) -> Regions:
-    """The classic p x q boxes as regions."""
-    n = shape.size
-    return normalised([[shape.box_of(r, c) for c in range(n)] for r in range(n)])
+        return variant_name(jigsaw, self.diagonal)
 
 
 def normalised(regions: Sequence[Sequence[int]]) -> Regions:
@@ -107,18 +98,6 @@ def _connected(mask: np.ndarray) -> bool:
     return len(seen) == len(cells)
 
 
-def units(regions: Regions, diagonal: bool) -> list[list[tuple[int, int]]]:
-    """Every unit of the board: rows, columns, regions and, for a diagonal Sudoku, the two
-    diagonals."""
-    n = len(regions)
-    found = [[(r, c) for c in range(n)] for r in range(n)]
-    found += [[(r, c) for r in range(n)] for c in range(n)]
-    found += [[(r, c) for r in range(n) for c in range(n) if regions[r][c] == k] for k in range(n)]
-    if diagonal:
-        found += [[(i, i) for i in range(n)], [(i, n - 1 - i) for i in range(n)]]
-    return found
-
-
 class _Cnf:
     """The SAT encoding of a board's units, in an incremental solver."""
 
@@ -129,7 +108,7 @@ class _Cnf:
         for r in range(n):
             for c in range(n):
                 self._exactly_one([self.var(r, c, d) for d in range(1, n + 1)])
-        for unit in units(regions, diagonal):
+        for unit in variant_units(regions, variant_name(False, diagonal)):
             for d in range(1, n + 1):
                 self._exactly_one([self.var(r, c, d) for r, c in unit])
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from pipeline.board import BoardImage, Lattice
 from pipeline.grid import GridShape
+from pipeline.region_lines import marks_diagonals
 from pipeline.vision.diagonals import cell_colours, has_diagonals
 
 Regions = tuple[tuple[int, ...], ...]
@@ -61,10 +62,6 @@ class RegionsReading:
     regions: Regions
     variant: str
     certainty: float
-
-    @property
-    def doubtful(self) -> bool:
-        return self.certainty < DOUBTFUL_BELOW
 
 
 @dataclass(frozen=True)
@@ -110,7 +107,7 @@ def variant_units(regions: Regions, variant: str) -> list[list[tuple[int, int]]]
     units = [[(r, c) for c in range(n)] for r in range(n)]
     units += [[(r, c) for r in range(n)] for c in range(n)]
     units += [[(r, c) for r in range(n) for c in range(n) if regions[r][c] == k] for k in range(n)]
-    if DIAGONAL in variant.split("+"):
+    if marks_diagonals(variant):
         units += [[(i, i) for i in range(n)], [(i, n - 1 - i) for i in range(n)]]
     return units
 

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from pipeline.grid import GridShape
-from synth.variant_puzzles import box_regions, random_regions, units, variant_puzzle
+from pipeline.vision.regions import box_regions, variant_units
+from synth.variant_puzzles import random_regions, variant_puzzle
 
 
 def _count_solutions(givens, unit_list, n: int, limit: int = 2) -> int:
@@ -77,7 +78,7 @@ def test_variant_puzzles_fill_every_unit_and_have_one_solution(
     puzzle = variant_puzzle(shape, rng, jigsaw=jigsaw, diagonal=diagonal)
     n = shape.size
     solution = puzzle.generated.solution
-    unit_list = units(puzzle.regions, diagonal)
+    unit_list = variant_units(puzzle.regions, variant)
     assert puzzle.variant == variant
     for unit in unit_list:
         assert sorted(solution[r][c] for r, c in unit) == list(range(1, n + 1))
