@@ -2,13 +2,15 @@
 regions, variant and givens, per source.
 
 Run from the repository root:
-    python -m bench.variants [--count 6] [--seed 1] [--sources a,b]
+    python -m bench.variants [--count 6] [--seed 1] [--sources a,b] [--classic]
 
 Each source is ``--count`` images: phone-like photos of one grid, or scanned book pages of two
 grids, plain or on coloured or grey fills. Images go through ``rectify_page`` and
 ``recognise_board`` as a job's steps call them. Per source: grids found, regions right,
 variant right, givens right (every cell's given or blank and digit), both right, and how many
-readings call their regions doubtful.
+readings call their regions doubtful. ``--classic`` also reads the regions of every classic
+board of the shared data (the development photos, books-dev as PDF and scanned, vision only):
+how many read as classic, and how many of those are doubtful.
 """
 
 from __future__ import annotations
@@ -17,16 +19,19 @@ import argparse
 import time
 import zlib
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
+from bench.books import load_pages, render
+from bench.recognition import DATASET, load_samples, read_photo
+from bench.shared_data import shared_data_dir
 from pipeline.errors import SudokuBatchError
 from pipeline.recognise.ocr.base import OcrEngine
 from pipeline.recognise.ocr.engines import make_engine
 from pipeline.recognise.read_board import recognise_board
 from pipeline.vision.page_boards import rectify_page
-from pipeline.vision.regions import DOUBTFUL_BELOW
+from pipeline.vision.regions import CLASSIC, DOUBTFUL_BELOW, read_regions
 from synth.variant_images import VariantImage, random_variant, variant_page, variant_photo
 
 Maker = Callable[[np.random.Generator], VariantImage]
@@ -88,11 +93,40 @@ COLUMNS = (
 )
 
 
+def classic_sources() -> dict[str, Iterator[np.ndarray]]:
+    """The shared data's classic pages, per source."""
+    root = shared_data_dir()
+    photos = (read_photo(sample.path) for sample in load_samples(root / DATASET))
+    books = root / "books-dev"
+    pages = load_pages(books)
+    return {
+        "photos": photos,
+        "books-dev pdf": (render(books, page, "pdf") for page in pages),
+        "books-dev scan": (render(books, page, "scan") for page in pages),
+    }
+
+
+def classic_counts(pages: Iterator[np.ndarray]) -> Counter:
+    counts: Counter = Counter()
+    for pixels in pages:
+        try:
+            boards = rectify_page(pixels)
+        except SudokuBatchError:
+            continue
+        for found in boards:
+            read = read_regions(found.board)
+            counts["boards"] += 1
+            counts["classic"] += read.variant == CLASSIC
+            counts["doubtful"] += read.certainty < DOUBTFUL_BELOW
+    return counts
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sources", default=",".join(SOURCES))
+    parser.add_argument("--classic", action="store_true")
     args = parser.parse_args(argv)
     engine = make_engine("ppocr-onnx")
     print(f"{'source':24}" + "".join(f"{c:>15}" for c in COLUMNS))
@@ -103,6 +137,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         for _ in range(args.count):
             total += score(SOURCES[name](rng), engine)
         print(f"{name:24}" + "".join(f"{total[c]:>15}" for c in COLUMNS))
+    if args.classic:
+        print(f"\n{'classic source':24}{'boards':>15}{'classic':>15}{'doubtful':>15}")
+        for name, pages in classic_sources().items():
+            counts = classic_counts(pages)
+            print(
+                f"{name:24}"
+                + "".join(f"{counts[c]:>15}" for c in ("boards", "classic", "doubtful"))
+            )
     print(f"\n{time.perf_counter() - start:.0f} s")
 
 
