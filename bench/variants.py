@@ -27,12 +27,19 @@ from bench.books import load_pages, render
 from bench.recognition import DATASET, load_samples, read_photo
 from bench.shared_data import shared_data_dir
 from pipeline.errors import SudokuBatchError
+from pipeline.grid import GridShape
 from pipeline.recognise.ocr.base import OcrEngine
 from pipeline.recognise.ocr.engines import make_engine
 from pipeline.recognise.read_board import recognise_board
 from pipeline.vision.page_boards import rectify_page
 from pipeline.vision.regions import CLASSIC, DOUBTFUL_BELOW, read_regions
-from synth.variant_images import VariantImage, random_variant, variant_page, variant_photo
+from synth.variant_images import (
+    NINE,
+    VariantImage,
+    random_variant,
+    variant_page,
+    variant_photo,
+)
 
 Maker = Callable[[np.random.Generator], VariantImage]
 
@@ -43,9 +50,11 @@ def _photo(variant: str, fills: str, region_lines: bool = True) -> Maker:
     )
 
 
-def _page(variant: str, fills: str) -> Maker:
+def _page(variant: str, fills: str, shape: GridShape = NINE) -> Maker:
     return lambda rng: variant_page(
-        [random_variant(rng, variant), random_variant(rng, variant)], rng, fills=fills
+        [random_variant(rng, variant, shape), random_variant(rng, variant, shape)],
+        rng,
+        fills=fills,
     )
 
 
@@ -54,6 +63,7 @@ SOURCES: dict[str, Maker] = {
     "jigsaw-photo-colour": _photo("jigsaw", "colour"),
     "jigsaw-page-grey": _page("jigsaw", "grey"),
     "jigsaw-page-colour": _page("jigsaw", "colour"),
+    "jigsaw-6x6-page-colour": _page("jigsaw", "colour", GridShape(2, 3)),
     "diagonal-photo": _photo("diagonal", "none"),
     "diagonal-page-colour": _page("diagonal", "colour"),
     "jigsaw+diagonal-photo": _photo("jigsaw+diagonal", "colour"),
