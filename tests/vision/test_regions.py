@@ -104,17 +104,21 @@ def test_real_classic_photos_read_as_classic(shared_data: Path) -> None:
         assert read.certainty >= 0.5, name
 
 
-def test_a_drawn_diagonal_is_no_given_in_an_empty_cell() -> None:
+def test_a_drawn_diagonal_is_no_given_nor_part_of_one(engine) -> None:
     rng = np.random.default_rng(8)
     puzzle = random_variant(rng, "diagonal")
-    image, _ = render_variant(puzzle, VariantStyle(thin_px=3, thick_px=7, diagonal="lines"))
+    style = VariantStyle(thin_px=3, thick_px=7, diagonal="lines")
+    image, _ = render_variant(puzzle, style, rng=rng)
     image = cv2.GaussianBlur(image, (0, 0), 1.0)
 
     (found,) = rectify_page(image)
+    reading = recognise_board(found.board, found.cells, engine).reading
 
     givens = puzzle.generated.puzzle.givens
     read_given = {(c.row, c.col) for c in found.cells if c.kind.value == "given"}
     assert read_given == {(r, c) for r in range(9) for c in range(9) if givens[r][c]}
+    assert reading.givens() == givens
+    assert reading.variant == "diagonal"
 
 
 def test_regions_printed_by_their_fills_alone_are_read_from_the_fills() -> None:
