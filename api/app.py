@@ -19,9 +19,9 @@ from api.headers import SecurityHeaders
 from api.routes import batches, health, images, puzzles, results, text_batches
 from api.submission import Submission
 from settings import Settings
-from store import data_folder
-from store.artifacts import Artifacts, StorageUnavailable
+from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory
+from store.storage import StorageUnavailable, open_storage
 from workers.app import make_celery
 
 ROUTERS = (
@@ -47,8 +47,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.sessions = make_session_factory(make_engine(settings.database_url))
     app.state.queue = make_celery(settings)
-    data_folder.prepare(settings.data_dir)
-    app.state.artifacts = Artifacts(settings.data_dir)
+    storage = open_storage(settings)
+    storage.prepare()
+    app.state.artifacts = Artifacts(storage)
     app.state.submit = Submission(
         app.state.sessions,
         app.state.queue,

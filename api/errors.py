@@ -7,7 +7,7 @@ import logging
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
-from store.artifacts import StorageFull, StorageUnavailable
+from store.storage import StorageFull, StorageUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -23,7 +23,7 @@ async def database_down(_: Request, error: Exception) -> JSONResponse:
 
 async def storage_down(_: Request, error: StorageUnavailable) -> JSONResponse:
     # The server's fault, not the request's: 507 when out of space, else 503.
-    logger.error("data folder unavailable: %s", error.message)
+    logger.error("store unavailable: %s", error.message)
     status = 507 if isinstance(error, StorageFull) else 503
     return JSONResponse(
         {"detail": error.message}, status_code=status, headers={"Retry-After": "60"}

@@ -129,6 +129,14 @@ class ResultRecord(BaseModel):
     render_path: str | None = Field(None, description="URL of the render, if drawn")
     seconds: dict[str, float] = {}
     corrected: bool = Field(False, description="whether a person corrected a cell's reading")
+    variant: str | None = Field(
+        None, description="classic, jigsaw, diagonal, or a combination such as jigsaw+diagonal"
+    )
+    regions: list[list[int]] | None = Field(
+        None,
+        description="N x N region numbers 0..N-1 in reading order of each region's first cell "
+        "(the boxes of a classic grid)",
+    )
 
 
 class ResultPage(BaseModel):
@@ -186,5 +194,5 @@ class PuzzleDetail(ResultRecord):
 class Health(BaseModel):
     database: bool
     broker: bool
-    storage: bool  # the data folder is there, is the API's and can be written
-    problem: str | None = None  # what is wrong with the data folder
+    storage: bool  # the store (data folder or object storage) answers, is the API's, takes writes
+    problem: str | None = None  # what is wrong with the store

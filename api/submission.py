@@ -25,12 +25,13 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from api.schemas import Submitted, SubmittedFile
 from api.uploads import base_name, is_media, not_media, size_refusal, text_refusal
+from jobs.table import Step
 from pipeline.errors import SudokuBatchError, TooLarge, UnsupportedInput
 from store.artifacts import Artifacts
 from store.db import transaction
-from store.handover import Step
 from store.models import Batch
 from store.record import Stage, add_input_file, create_batch, record_failure
+from store.storage import StorageUnavailable
 from workers.publish import hand_over
 
 logger = logging.getLogger(__name__)
@@ -139,8 +140,12 @@ class Submission:
                         record_failure(db, refused, Stage.INGEST, input_file_id=input_id)
                 public_id = db.get_one(Batch, batch_id).public_id
         except BaseException:
-            # Nothing was committed: no file may stay behind without its row.
-            self.artifacts.remove(written)
+            # Nothing was committed: no file may stay behind without its row (unless the
+            # store is what failed: then the original error is the one to report).
+            try:
+                self.artifacts.remove(written)
+            except StorageUnavailable as fault:
+                logger.warning("could not remove the files of a batch not stored: %s", fault)
             raise
         # Committed first: if the queue (or the database, to note them sent) is down now, the
         # recovery sweep sends these later. Either way the batch is stored: 201, not an error

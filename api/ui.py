@@ -253,7 +253,7 @@ def _board(puzzle: Puzzle, artifacts: Artifacts) -> dict[str, Any] | None:
     """Where the cells are drawn: on the stored board image, along its lattice; without one
     (an image gone from disk), on a plain grid of the puzzle's size."""
     stored = puzzle.board_image_path
-    if stored and puzzle.lattice and artifacts.path(stored).is_file():
+    if stored and puzzle.lattice and artifacts.storage.exists(stored):
         width, height = artifacts.image_size(stored)
         return {"image": True, "width": width, "height": height, **puzzle.lattice}
     if not puzzle.size:

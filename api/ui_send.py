@@ -25,7 +25,7 @@ from api.deps import Submit
 from api.schemas import Submitted
 from api.submission import BOX_SHAPE, Label, NothingReadable, box_shape
 from api.ui import FormToken, check_form_token, page
-from store.handover import Step
+from jobs.table import Step
 
 TYPED_NAME = "typed.txt"  # the name the text area's puzzles are stored and reported under
 # Starlette holds a form field (the text area) to 1 MB; larger text goes as a .txt file.

@@ -101,9 +101,13 @@ def run(
     data_dir: Path,
     profile: Path | None = None,
     profile_main: Path | None = None,
-) -> tuple[float, float]:
+    store_env: dict[str, str] | None = None,
+    wall_profile: bool = False,
+) -> tuple[float, float, int]:
     """Run the book through the server and print its figures; (wall seconds, CPU seconds of
-    the worker tree, PostgreSQL and following the batch)."""
+    the worker tree, PostgreSQL and following the batch, grids). ``store_env``: the variables
+    of another store than the data folder (``SUDOKU_BATCH_STORAGE_URL``, ``AWS_*``), for the
+    API and the worker; ``wall_profile``: ``profile`` counts wall time, not CPU time."""
     import psycopg
     import redis
     from fastapi.testclient import TestClient
@@ -125,9 +129,6 @@ def run(
     worker = None
     try:
         upgrade(url)
-        settings = Settings(
-            data_dir=data_dir, database_url=url, broker_url=REDIS_URL, redis_key_prefix=prefix
-        )
         env = {
             **os.environ,
             "PYTHONPATH": str(REPO_ROOT),
@@ -135,10 +136,15 @@ def run(
             "SUDOKU_BATCH_BROKER_URL": REDIS_URL,
             "SUDOKU_BATCH_REDIS_KEY_PREFIX": prefix,
             "SUDOKU_BATCH_DATA_DIR": str(data_dir),
+            **(store_env or {}),
         }
+        settings = Settings.from_env(env)
         argv = [sys.executable, "-m", "celery", "-A", "workers.app", "worker"]
         if profile is not None or profile_main is not None:
-            argv[1:3] = ["-c", PROFILED_CELERY, str((profile or profile_main).resolve())]
+            profiled = PROFILED_CELERY.replace("time.process_time", "time.perf_counter")
+            if not wall_profile:
+                profiled = PROFILED_CELERY
+            argv[1:3] = ["-c", profiled, str((profile or profile_main).resolve())]
         if profile is not None:
             argv.append("--pool=solo")
         else:
@@ -197,7 +203,7 @@ def run(
         )
         first, half = (finished_at or [wall])[0], (finished_at + [wall] * grids)[grids // 2]
         print(f"first puzzle finished after {first:.1f} s, half of them after {half:.1f} s")
-        return wall, cpu + database + polled
+        return wall, cpu + database + polled, grids
     finally:
         if worker is not None:
             worker.terminate()

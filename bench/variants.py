@@ -1,161 +1,96 @@
-"""Recognition of jigsaw and diagonal Sudoku (synth.variant_images) against exact truth:
-regions, variant and givens, per source.
+"""Solve and rate times of jigsaw and diagonal Sudoku against classic, on puzzles made alike.
 
-Run from the repository root:
-    python -m bench.variants [--count 6] [--seed 1] [--sources a,b] [--classic]
+    python bench/variants.py [--count 20] [--seed 1] [--keep 0 --keep 30]
 
-Each source is ``--count`` images: phone-like photos of one grid, or scanned book pages of two
-grids, plain or on coloured or grey fills. Images go through ``rectify_page`` and
-``recognise_board`` as a job's steps call them. Per source: grids found, regions right,
-variant right, givens right (every cell's given or blank and digit), both right, and how many
-readings call their regions doubtful. ``--classic`` also reads the regions of every classic
-board of the shared data (the development photos, books-dev as PDF and scanned, vision only):
-how many read as classic, and how many of those are doubtful.
+Every set is made the same way by ``synth.variant_puzzles`` (a random partition for a jigsaw,
+the 3x3 boxes otherwise; a random solution by SAT; givens removed in random order while the
+solution stays unique, down to a minimal puzzle with ``--keep 0``, or to ``keep`` givens), so
+classic and variants differ only in their units. Per set and kind of givens: the median and p90
+CPU milliseconds of the solve (uniqueness verdict included, the default backend) and of the
+rating under the book check's budget (``pipeline.book.bounded_rating``, 2 s), the share rated,
+the median score, and the verdicts. Solutions are checked against the generator's.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
+import sys
 import time
-import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 
 import numpy as np
 
-from bench.books import load_pages, render
-from bench.recognition import DATASET, load_samples, read_photo
-from bench.shared_data import shared_data_dir
-from pipeline.errors import SudokuBatchError
-from pipeline.grid import GridShape
-from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.ocr.engines import make_engine
-from pipeline.recognise.read_board import recognise_board
-from pipeline.vision.page_boards import rectify_page
-from pipeline.vision.regions import CLASSIC, DOUBTFUL_BELOW, read_regions
-from synth.variant_images import (
-    NINE,
-    VariantImage,
-    random_variant,
-    variant_page,
-    variant_photo,
-)
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
 
-Maker = Callable[[np.random.Generator], VariantImage]
+from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS, rate_within  # noqa: E402
+from pipeline.solve.backends import DEFAULT_BACKEND, make_backend  # noqa: E402
+from pipeline.solve.result import Verdict  # noqa: E402
+from pipeline.solve.solver import solve_puzzle  # noqa: E402
+from synth.variant_puzzles import random_variant_puzzle  # noqa: E402
 
-
-def _photo(variant: str, fills: str, region_lines: bool = True) -> Maker:
-    return lambda rng: variant_photo(
-        random_variant(rng, variant), rng, fills=fills, region_lines=region_lines
-    )
-
-
-def _page(variant: str, fills: str, shape: GridShape = NINE) -> Maker:
-    return lambda rng: variant_page(
-        [random_variant(rng, variant, shape), random_variant(rng, variant, shape)],
-        rng,
-        fills=fills,
-    )
-
-
-SOURCES: dict[str, Maker] = {
-    "jigsaw-photo-plain": _photo("jigsaw", "none"),
-    "jigsaw-photo-colour": _photo("jigsaw", "colour"),
-    "jigsaw-page-grey": _page("jigsaw", "grey"),
-    "jigsaw-page-colour": _page("jigsaw", "colour"),
-    "jigsaw-6x6-page-colour": _page("jigsaw", "colour", GridShape(2, 3)),
-    "diagonal-photo": _photo("diagonal", "none"),
-    "diagonal-page-colour": _page("diagonal", "colour"),
-    "jigsaw+diagonal-photo": _photo("jigsaw+diagonal", "colour"),
-    "jigsaw-photo-fills-only": _photo("jigsaw", "colour", region_lines=False),
-    "classic-photo-colour": _photo("classic", "colour"),
+SETS = {  # name: (jigsaw, diagonals)
+    "classic": (False, False),
+    "jigsaw": (True, False),
+    "diagonal": (False, True),
+    "jigsaw+diagonal": (True, True),
 }
 
 
-def score(image: VariantImage, engine: OcrEngine) -> Counter:
-    """The counts for one image, its grids matched to the boards read in reading order."""
-    counts: Counter = Counter(grids=len(image.grids))
-    try:
-        boards = rectify_page(image.image)
-    except SudokuBatchError:
-        return counts
-    for found, truth in zip(boards, image.truth(), strict=False):
-        reading = recognise_board(found.board, found.cells, engine).reading
-        counts["found"] += 1
-        regions = reading.regions == tuple(tuple(row) for row in truth["regions"])
-        givens = [list(row) for row in reading.givens()] == truth["givens"]
-        counts["regions right"] += regions
-        counts["variant right"] += reading.variant == truth["variant"]
-        counts["givens right"] += givens
-        counts["both right"] += regions and givens
-        counts["doubtful"] += (reading.regions_certainty or 0.0) < DOUBTFUL_BELOW
-    return counts
+def _cpu_ms(work):
+    start = time.process_time()
+    value = work()
+    return value, (time.process_time() - start) * 1000
 
 
-COLUMNS = (
-    "grids",
-    "found",
-    "regions right",
-    "variant right",
-    "givens right",
-    "both right",
-    "doubtful",
-)
+def _p90(values: list[float]) -> float:
+    return sorted(values)[min(len(values) - 1, int(0.9 * len(values)))]
 
 
-def classic_sources() -> dict[str, Iterator[np.ndarray]]:
-    """The shared data's classic pages, per source."""
-    root = shared_data_dir()
-    photos = (read_photo(sample.path) for sample in load_samples(root / DATASET))
-    books = root / "books-dev"
-    pages = load_pages(books)
-    return {
-        "photos": photos,
-        "books-dev pdf": (render(books, page, "pdf") for page in pages),
-        "books-dev scan": (render(books, page, "scan") for page in pages),
-    }
-
-
-def classic_counts(pages: Iterator[np.ndarray]) -> Counter:
-    counts: Counter = Counter()
-    for pixels in pages:
-        try:
-            boards = rectify_page(pixels)
-        except SudokuBatchError:
-            continue
-        for found in boards:
-            read = read_regions(found.board)
-            counts["boards"] += 1
-            counts["classic"] += read.variant == CLASSIC
-            counts["doubtful"] += read.certainty < DOUBTFUL_BELOW
-    return counts
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=6)
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=20, help="puzzles per set (default 20)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--sources", default=",".join(SOURCES))
-    parser.add_argument("--classic", action="store_true")
-    args = parser.parse_args(argv)
-    engine = make_engine("ppocr-onnx")
-    print(f"{'source':24}" + "".join(f"{c:>15}" for c in COLUMNS))
-    start = time.perf_counter()
-    for name in args.sources.split(","):
-        rng = np.random.default_rng([args.seed, zlib.crc32(name.encode())])
-        total: Counter = Counter()
-        for _ in range(args.count):
-            total += score(SOURCES[name](rng), engine)
-        print(f"{name:24}" + "".join(f"{total[c]:>15}" for c in COLUMNS))
-    if args.classic:
-        print(f"\n{'classic source':24}{'boards':>15}{'classic':>15}{'doubtful':>15}")
-        for name, pages in classic_sources().items():
-            counts = classic_counts(pages)
+    parser.add_argument(
+        "--keep", type=int, action="append", help="givens kept (0: minimal); repeatable"
+    )
+    args = parser.parse_args()
+    backend = make_backend(DEFAULT_BACKEND)
+    print(f"backend {DEFAULT_BACKEND}; rating budget {DEFAULT_RATING_SECONDS:g} s; CPU ms")
+    print(
+        f"{'set':16} {'givens':>7} {'n':>3} {'solve med':>9} {'p90':>7} {'rate med':>9} "
+        f"{'p90':>8} {'rated':>6} {'score':>6} {'wrong':>5}  verdicts"
+    )
+    for keep in args.keep or [0, 30]:
+        for name, (jigsaw, diagonals) in SETS.items():
+            rng = np.random.default_rng(args.seed)
+            solve_ms, rate_ms, scores, verdicts, givens = [], [], [], Counter(), []
+            wrong = 0
+            for _ in range(args.count):
+                made = random_variant_puzzle(9, rng, jigsaw=jigsaw, diagonals=diagonals, keep=keep)
+                puzzle = made.puzzle
+                givens.append(sum(1 for row in puzzle.givens for v in row if v))
+                result, ms = _cpu_ms(lambda p=puzzle: solve_puzzle(p, backend, 30.0))
+                solve_ms.append(ms)
+                verdicts[str(result.verdict)] += 1
+                wrong += result.verdict is Verdict.SOLVED and result.solution != made.solution
+                rating, ms = _cpu_ms(
+                    lambda p=puzzle, s=made.solution: rate_within(p, s, DEFAULT_RATING_SECONDS)
+                )
+                rate_ms.append(ms)
+                if rating.score is not None:
+                    scores.append(rating.score)
+            label = "minimal" if keep == 0 else f">= {keep}"
+            score = f"{statistics.median(scores):.1f}" if scores else "-"
             print(
-                f"{name:24}"
-                + "".join(f"{counts[c]:>15}" for c in ("boards", "classic", "doubtful"))
+                f"{name:16} {label:>7} {len(solve_ms):3} {statistics.median(solve_ms):9.2f} "
+                f"{_p90(solve_ms):7.2f} {statistics.median(rate_ms):9.1f} {_p90(rate_ms):8.1f} "
+                f"{len(scores) / len(rate_ms):6.0%} {score:>6} {wrong:5}  "
+                + " ".join(f"{k}={v}" for k, v in sorted(verdicts.items()))
+                + f"  (median givens {statistics.median(givens):g})"
             )
-    print(f"\n{time.perf_counter() - start:.0f} s")
 
 
 if __name__ == "__main__":

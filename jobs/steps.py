@@ -35,6 +35,36 @@ from pipeline.vision.page_boards import rectify_page
 from store.artifacts import RENDER_JPEG_QUALITY, Artifacts, PageRef
 
 
+@dataclass(frozen=True)
+class PageContext:
+    """The page a step works on: what names its files, and where they are stored."""
+
+    page: PageRef
+    artifacts: Artifacts
+
+    def board(self, index: int) -> BoardContext:
+        return BoardContext(self.page, index, self.artifacts)
+
+
+@dataclass(frozen=True)
+class BoardContext:
+    """One board of a page (``index``: its place in reading order): what names its files, and
+    where they are stored."""
+
+    page: PageRef
+    index: int
+    artifacts: Artifacts
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    """How a reading is solved: the SAT backend, its timeout in seconds, the rater's budget."""
+
+    backend: SatBackend
+    timeout: float
+    rating_seconds: float = DEFAULT_RATING_SECONDS
+
+
 class Clock:
     """Seconds since a step started."""
 
@@ -99,8 +129,7 @@ class SolvedBoard:
 
 def load_page_step(
     source: PageSource,
-    page: PageRef,
-    artifacts: Artifacts,
+    at: PageContext,
     dpi: int = DEFAULT_PDF_DPI,
     limits: InputLimits = DEFAULT_LIMITS,
     keep_image: bool = False,
@@ -112,16 +141,15 @@ def load_page_step(
     pixels = loaded.pixels
     image_path = None
     if keep_image:
-        image_path = artifacts.page_image(page)
-        artifacts.write_image(image_path, pixels)
+        image_path = at.artifacts.page_image(at.page)
+        at.artifacts.write_image(image_path, pixels)
     height, width = pixels.shape[:2]
     return LoadedPage(pixels, image_path, width, height, clock.seconds, loaded.damaged)
 
 
 def find_boards_step(
     pixels: np.ndarray,
-    page: PageRef,
-    artifacts: Artifacts,
+    at: PageContext,
     captions: CaptionReader | None,
     store_regions: bool,
     damaged: str | None = None,
@@ -133,6 +161,7 @@ def find_boards_step(
     page region each board's render is drawn on (``Artifacts.board_region``). ``damaged``:
     the decoder's warning if the page's file is damaged (``LoadedPage.damaged``)."""
     clock = Clock()
+    page, artifacts = at.page, at.artifacts
     boards, image_paths = [], []
     for index, found in enumerate(rectify_page(pixels, damaged)):
         image_paths.append(artifacts.board_image(page, index, upright=False))
@@ -152,10 +181,8 @@ def read_board_step(
     board: BoardImage,
     board_image_path: str,
     cells: Sequence[CellImage],
-    page: PageRef,
-    index: int,
+    at: BoardContext,
     engine: OcrEngine,
-    artifacts: Artifacts,
     keep_cell_images: bool = False,
 ) -> ReadBoard:
     """``board_image_path`` is where ``board`` is stored; a board that needed no turn keeps
@@ -166,10 +193,10 @@ def read_board_step(
     recognised = recognise_board(board, cells, engine)
     image_path = board_image_path
     if recognised.quarter_turns:
-        image_path = artifacts.board_image(page, index, upright=True)
-        artifacts.store_board(image_path, recognised.board.pixels)
+        image_path = at.artifacts.board_image(at.page, at.index, upright=True)
+        at.artifacts.store_board(image_path, recognised.board.pixels)
     if keep_cell_images:
-        _write_cell_images(recognised, page, index, artifacts)
+        _write_cell_images(recognised, at)
     return ReadBoard(recognised, image_path, clock.seconds)
 
 
@@ -177,25 +204,17 @@ def solve_board_step(
     reading: BoardReading,
     board: BoardImage,
     region: PageRegion | None,
-    page: PageRef,
-    index: int,
-    backend: SatBackend,
-    timeout: float,
-    artifacts: Artifacts,
-    rating_seconds: float = DEFAULT_RATING_SECONDS,
+    at: BoardContext,
+    solving: SolveOptions,
     printed_role: str | None = None,
 ) -> SolvedBoard:
     """``solve_reading_step``, then ``draw_solution_step``."""
-    solved = solve_reading_step(reading, backend, timeout, rating_seconds, printed_role)
-    return draw_solution_step(solved, board, region, page, index, artifacts)
+    solved = solve_reading_step(reading, solving, printed_role)
+    return draw_solution_step(solved, board, region, at)
 
 
 def solve_reading_step(
-    reading: BoardReading,
-    backend: SatBackend,
-    timeout: float,
-    rating_seconds: float = DEFAULT_RATING_SECONDS,
-    printed_role: str | None = None,
+    reading: BoardReading, solving: SolveOptions, printed_role: str | None = None
 ) -> SolvedBoard:
     """A board's reading solved, not yet drawn. ``printed_role``: what the caption near the
     board calls it (``Caption.role``). A grid read as no Sudoku (``reading.other_reason``) is
@@ -205,20 +224,15 @@ def solve_reading_step(
         result = SolveResult(Verdict.NOT_SUDOKU, message=reading.other_reason)
         solution = PuzzleSolution(reading.puzzle(), result)
         return SolvedBoard(solution, None, clock.seconds, other_grid_facts())
-    solution = solve_reading(reading, backend, timeout)
+    solution = solve_reading(reading, solving.backend, solving.timeout)
     facts = puzzle_facts(
-        reading.puzzle(), solution.puzzle, solution.result, rating_seconds, printed_role
+        reading.puzzle(), solution.puzzle, solution.result, solving.rating_seconds, printed_role
     )
     return SolvedBoard(solution, None, clock.seconds, facts)
 
 
 def draw_solution_step(
-    solved: SolvedBoard,
-    board: BoardImage,
-    region: PageRegion | None,
-    page: PageRef,
-    index: int,
-    artifacts: Artifacts,
+    solved: SolvedBoard, board: BoardImage, region: PageRegion | None, at: BoardContext
 ) -> SolvedBoard:
     """Only a unique solution is drawn: one of several (or an unproven one) is no answer,
     and drawing it would look like one (``SolvedBoard.drawable``: a caller may skip loading
@@ -230,30 +244,23 @@ def draw_solution_step(
     result = solved.solution.result
     assert result.solution is not None
     drawn = render_solution(region, board, solved.solution.puzzle.givens, result.solution)
-    render_path = artifacts.render(page, index)
-    artifacts.write_image(render_path, drawn, RENDER_JPEG_QUALITY)
+    render_path = at.artifacts.render(at.page, at.index)
+    at.artifacts.write_image(render_path, drawn, RENDER_JPEG_QUALITY)
     return replace(solved, render_path=render_path, seconds=solved.seconds + clock.seconds)
 
 
-def solve_text_step(
-    puzzle: Puzzle,
-    backend: SatBackend,
-    timeout: float,
-    rating_seconds: float = DEFAULT_RATING_SECONDS,
-) -> SolvedBoard:
+def solve_text_step(puzzle: Puzzle, solving: SolveOptions) -> SolvedBoard:
     """A puzzle given as text: its givens are certain, so none is doubted, and there is no
     page to draw the solution on."""
     clock = Clock()
-    result = solve_puzzle(puzzle, backend, timeout)
-    facts = puzzle_facts(puzzle, puzzle, result, rating_seconds)
+    result = solve_puzzle(puzzle, solving.backend, solving.timeout)
+    facts = puzzle_facts(puzzle, puzzle, result, solving.rating_seconds)
     return SolvedBoard(PuzzleSolution(puzzle, result), None, clock.seconds, facts)
 
 
-def _write_cell_images(
-    recognised: RecognisedBoard, page: PageRef, index: int, artifacts: Artifacts
-) -> None:
+def _write_cell_images(recognised: RecognisedBoard, at: BoardContext) -> None:
     given = [
         (cell.row, cell.col) for cell in recognised.reading.cells if cell.kind is CellKind.GIVEN
     ]
     for (row, col), crop in zip(given, cell_interiors(recognised.board, given), strict=True):
-        artifacts.write_image(artifacts.cell_image(page, index, row, col), crop)
+        at.artifacts.write_image(at.artifacts.cell_image(at.page, at.index, row, col), crop)

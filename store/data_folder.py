@@ -1,5 +1,6 @@
-"""The data folder the API and every worker share: made and marked by the API at start, and
-checked by ``/health`` and ``sudoku-batch worker --ping``.
+"""The data folder the API and every worker share when it is the store
+(``store.local_storage.LocalFolder``): made and marked by the API at start, and checked by
+``/health`` and ``sudoku-batch worker --ping``.
 
 The marker tells a worker's folder from the API's: a worker on another host without the shared
 volume, or started from another directory with a relative ``SUDOKU_BATCH_DATA_DIR``, finds a
@@ -13,7 +14,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from store.artifacts import storage_fault
+from store.storage import storage_fault
 
 logger = logging.getLogger(__name__)
 

@@ -4,9 +4,10 @@ CSV has one row per record and one column per field. Grids (``givens``, ``soluti
 ``second_solution``) are N*N-character strings, row by row, in the alphabet of text puzzles
 (``pipeline.ingest.textpuzzle``): ``1``-``9`` then ``A`` = 10 ... ``P`` = 25, ``.`` an empty
 cell, ``*`` a blocked cell; an empty field when there is no grid. ``size`` and ``box`` are
-``RxC`` (``9x9``, ``3x3``). The nested fields (``doubts``, ``corners``, ``seconds``) are
-compact JSON, and so are the book check's ``techniques``, ``answer_key`` and
-``duplicate_of``.
+``RxC`` (``9x9``, ``3x3``); ``regions`` is N*N characters, row by row, each cell's region
+number ``0``-``9`` then ``A`` = 10 (as a jigsaw's regions are written in text puzzles). The
+nested fields (``doubts``, ``corners``, ``seconds``) are compact JSON, and so are the book
+check's ``techniques``, ``answer_key`` and ``duplicate_of``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import json
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from pipeline.ingest.textpuzzle import format_grid
+from pipeline.ingest.textpuzzle import format_grid, format_regions
 from store.book_check import NO_BATCH_FIELDS
 from store.results_view import GRID_KEYS
 
@@ -43,6 +44,8 @@ def csv_row(record: dict[str, Any]) -> dict[str, Any]:
     row = {column: record.get(column) for column in CSV_COLUMNS}
     for field in GRID_FIELDS:
         row[field] = format_grid(row[field]) if row[field] is not None else None
+    if row["regions"] is not None:
+        row["regions"] = format_regions(row["regions"])
     for field in SHAPE_FIELDS:
         row[field] = "x".join(str(n) for n in row[field]) if row[field] is not None else None
     for field in JSON_FIELDS:

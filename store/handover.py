@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from enum import StrEnum
+from typing import NamedTuple
 
-from sqlalchemy import ColumnElement, and_, delete, or_, select, update
+from sqlalchemy import ColumnElement, and_, delete, or_, select, true, update
 from sqlalchemy.orm import Session
 
+from jobs.table import Step, job_step, job_steps
+from jobs.table import Subject as JobSubject
 from store.models import (
     Batch,
     InputFile,
@@ -34,33 +36,25 @@ from store.models import (
 from store.record import TEXT_LINE_FORMAT, set_facts
 
 Subject = InputFile | Page | Puzzle
+# Each subject's table, and the statuses it may wait in (checked against the job's table).
+MODELS: dict[JobSubject, type[Subject]] = {
+    JobSubject.INPUT_FILE: InputFile,
+    JobSubject.PAGE: Page,
+    JobSubject.PUZZLE: Puzzle,
+}
+STATUSES = {InputFile: InputStatus, Page: PageStatus, Puzzle: PuzzleStatus}
 
 
-class Step(StrEnum):
-    """Each step's Celery task name: what a waiting subject is handed to."""
-
-    INGEST = "sudoku_batch.ingest"
-    INGEST_TEXT = "sudoku_batch.ingest_text"
-    RECTIFY = "sudoku_batch.rectify"
-    OCR = "sudoku_batch.ocr"
-    SOLVE = "sudoku_batch.solve"
-    SOLVE_TEXT = "sudoku_batch.solve_text"
-
-
-@dataclass(frozen=True)
-class Waiting:
+class Waiting(NamedTuple):
     model: type[Subject]
     status: str
 
 
-WAITING = {
-    Step.INGEST: Waiting(InputFile, InputStatus.PENDING),
-    Step.INGEST_TEXT: Waiting(InputFile, InputStatus.PENDING),
-    Step.RECTIFY: Waiting(Page, PageStatus.PENDING),
-    Step.OCR: Waiting(Puzzle, PuzzleStatus.PENDING),
-    Step.SOLVE: Waiting(Puzzle, PuzzleStatus.READ),
-    Step.SOLVE_TEXT: Waiting(Puzzle, PuzzleStatus.READ),
-}
+def waiting(step: Step) -> Waiting:
+    """Which subjects wait for ``step``: its table, and their status (``jobs.table``)."""
+    row = job_step(step)
+    model = MODELS[row.subject]
+    return Waiting(model, STATUSES[model](row.waits_in))
 
 
 @dataclass(frozen=True)
@@ -92,10 +86,10 @@ def claim_all(
 ) -> list[Claimed]:
     """``claim`` for several subjects in one statement (and one or two for their labels): those
     that still wait for ``step``, in the order of ``subject_ids``."""
-    model = WAITING[step].model
+    model, status = waiting(step)
     rows = session.scalars(
         update(model)
-        .where(model.id.in_(subject_ids), model.status == WAITING[step].status)
+        .where(model.id.in_(subject_ids), model.status == status)
         .values(started_at=utc_now(), claimed_by=incarnation)
         .returning(model)
     ).all()
@@ -122,14 +116,14 @@ def still_waiting(session: Session, step: Step, subject_id: int) -> Subject | No
 
 def all_still_waiting(session: Session, step: Step, subject_ids: list[int]) -> dict[int, Subject]:
     """``still_waiting`` for several subjects in one statement: those that still wait, by id."""
-    waiting = WAITING[step]
+    model, status = waiting(step)
     rows = session.scalars(
-        select(waiting.model)
-        .where(waiting.model.id.in_(subject_ids))
-        .order_by(waiting.model.id)  # rows locked in one order: no deadlock between two runs
+        select(model)
+        .where(model.id.in_(subject_ids))
+        .order_by(model.id)  # rows locked in one order: no deadlock between two runs
         .with_for_update()
     )
-    return {row.id: row for row in rows if row.status == waiting.status}
+    return {row.id: row for row in rows if row.status == status}
 
 
 def sent(session: Session, model: type[Subject], ids: list[int]) -> None:
@@ -195,8 +189,9 @@ def stranded(
         WorkerHeartbeat.last_seen > now - deadlines.dead_after
     )
     found: list[Handoff] = []
-    for step, waiting in WAITING.items():
-        model = waiting.model
+    for row in job_steps():
+        step = row.step
+        model, status = waiting(step)
         conditions: list[ColumnElement[bool]] = [
             model.queued_at.is_(None),
             and_(
@@ -216,7 +211,7 @@ def stranded(
             )
         query = (
             select(model)
-            .where(model.status == waiting.status, _of_step(step), or_(*conditions))
+            .where(model.status == status, _of_step(step), or_(*conditions))
             .order_by(model.id)
             .limit(limit - len(found))
             .with_for_update(skip_locked=True, of=model)
@@ -230,21 +225,17 @@ def stranded(
 
 
 def _of_step(step: Step) -> ColumnElement[bool]:
-    """Which of the subjects waiting in a state go to ``step`` (text or image work)."""
+    """Which of the subjects waiting in a state go to ``step``: from a text file or not."""
+    text = job_step(step).text
+    if text is None:
+        return true()
+    model = MODELS[job_step(step).subject]
+    if model is InputFile:
+        return InputFile.is_text.is_(text)
+    if model is Page:
+        return (Page.format == TEXT_LINE_FORMAT) if text else (Page.format != TEXT_LINE_FORMAT)
     text_pages = select(Page.id).where(Page.format == TEXT_LINE_FORMAT)
-    match step:
-        case Step.INGEST:
-            return InputFile.is_text.is_(False)
-        case Step.INGEST_TEXT:
-            return InputFile.is_text.is_(True)
-        case Step.RECTIFY:
-            return Page.format != TEXT_LINE_FORMAT
-        case Step.OCR:
-            return Puzzle.id.is_not(None)
-        case Step.SOLVE:
-            return Puzzle.page_id.not_in(text_pages)
-        case Step.SOLVE_TEXT:
-            return Puzzle.page_id.in_(text_pages)
+    return Puzzle.page_id.in_(text_pages) if text else Puzzle.page_id.not_in(text_pages)
 
 
 def puzzle_label(page_label: str, index_on_page: int) -> str:
@@ -281,7 +272,7 @@ def _labels(session: Session, subjects: list[Subject]) -> tuple[list[str], dict[
 
 
 def labelled(session: Session, step: Step, ids: list[int]) -> list[Handoff]:
-    model = WAITING[step].model
+    model = waiting(step).model
     subjects = list(session.scalars(select(model).where(model.id.in_(ids)).order_by(model.id)))
     labels, _ = _labels(session, subjects)
     return [Handoff(step, s.id, text) for s, text in zip(subjects, labels, strict=True)]

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from pipeline import grid
 from pipeline.board import BoardImage, BoardLocation, CellImage, CellKind, Lattice
+from pipeline.geometry import CLASSIC, DIAGONAL, JIGSAW
 from pipeline.grid import GridShape
 from pipeline.ingest.sources import PageFormat, PageSource
 from pipeline.reading import BoardReading, CellReading
@@ -28,7 +29,7 @@ def page_source(session: Session, page_id: int, artifacts: Artifacts) -> PageSou
     return PageSource(
         source=page.source,
         page=page.page_number,
-        path=str(artifacts.stored(input_file.stored_path)),
+        path=str(artifacts.local_file(input_file.stored_path)),
         format=PageFormat(page.format),
         member=page.member,
         index=page.frame_index,
@@ -51,20 +52,21 @@ def puzzle_page(session: Session, puzzle_id: int) -> tuple[PageRef, int]:
 
 
 def stored_input(session: Session, input_file_id: int, artifacts: Artifacts) -> tuple[Path, str]:
-    """Where an input file is stored, and its name."""
+    """A path on this host holding an input file (``Artifacts.local_file``), and its name."""
     input_file = session.get_one(InputFile, input_file_id)
-    return artifacts.stored(input_file.stored_path), input_file.name
+    return artifacts.local_file(input_file.stored_path), input_file.name
 
 
 def text_puzzle_file(
     session: Session, input_file_id: int, artifacts: Artifacts
 ) -> tuple[Path, str, GridShape | None]:
-    """Where a text file of puzzles is stored, its name, and the box shape given for it."""
+    """A path on this host holding a text file of puzzles, its name, and the box shape given
+    for it."""
     input_file = session.get_one(InputFile, input_file_id)
     box = None
     if input_file.box_rows is not None and input_file.box_cols is not None:
         box = GridShape(input_file.box_rows, input_file.box_cols)
-    return artifacts.stored(input_file.stored_path), input_file.name, box
+    return artifacts.local_file(input_file.stored_path), input_file.name, box
 
 
 def stored_puzzle(session: Session, puzzle_id: int) -> grid.Puzzle:
@@ -163,4 +165,6 @@ def _cells(
 def _shape(puzzle: Puzzle) -> GridShape:
     if puzzle.box_rows is None or puzzle.box_cols is None:
         raise LookupError(f"puzzle {puzzle.id} has no grid shape")
-    return GridShape(puzzle.box_rows, puzzle.box_cols)
+    kinds = (puzzle.variant or CLASSIC).split("+")
+    regions = tuple(map(tuple, puzzle.regions)) if JIGSAW in kinds and puzzle.regions else None
+    return GridShape(puzzle.box_rows, puzzle.box_cols, regions, DIAGONAL in kinds)

@@ -433,6 +433,15 @@ class Puzzle(Handover, Base):
         comment="how the grid prints digits above 9, as read: numbers (10, 11, ...) or letters "
         "(A, B, ...); null: none read",
     )
+    variant: Mapped[str | None] = mapped_column(
+        String(20),
+        comment="classic, jigsaw, diagonal, or a combination such as jigsaw+diagonal; null: no "
+        "grid shape yet",
+    )
+    regions: Mapped[list[Any] | None] = mapped_column(
+        comment="N x N region numbers 0..N-1, in reading order of each region's first cell "
+        "(the boxes of a classic grid); null: no grid shape yet"
+    )
 
 
 class Cell(Base):

@@ -25,19 +25,15 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
+from jobs.table import Stage, Subject, job_steps, stages
+from store.handover import MODELS, waiting
 from store.models import (
     Batch,
-    InputFile,
-    InputStatus,
     Page,
-    PageStatus,
-    Puzzle,
-    PuzzleStatus,
     StageRun,
     utc_now,
 )
 from store.record import TEXT_LINE_FORMAT
-from store.stage import Stage
 
 
 @dataclass(frozen=True)
@@ -74,25 +70,22 @@ Subjects = dict[str, dict[str, SubjectState]]
 # A batch's stage runs as RunStates by stage, then outcome.
 Runs = dict[str, dict[str, RunState]]
 
-SUBJECT_KINDS: dict[str, type[InputFile | Page | Puzzle]] = {
-    "inputs": InputFile,
-    "pages": Page,
-    "puzzles": Puzzle,
-}
-UNFINISHED_PUZZLE_STATES = (PuzzleStatus.PENDING, PuzzleStatus.READ)
-# What a batch still has to do: its subjects of each kind in these states.
+# Each subject of a batch by its kind's name in the progress ("inputs", "pages", "puzzles").
+KINDS = {Subject.INPUT_FILE: "inputs", Subject.PAGE: "pages", Subject.PUZZLE: "puzzles"}
+SUBJECT_KINDS = {KINDS[subject]: model for subject, model in MODELS.items()}
+# What a batch still has to do: its subjects of each kind in the states they wait for a step in.
 UNFINISHED_STATES = {
-    "inputs": (InputStatus.PENDING,),
-    "pages": (PageStatus.PENDING,),
-    "puzzles": UNFINISHED_PUZZLE_STATES,
+    kind: tuple(
+        dict.fromkeys(waiting(row.step).status for row in job_steps() if row.subject is subject)
+    )
+    for subject, kind in KINDS.items()
 }
-# Which subjects wait for each stage: their kind and status.
-WAITING_FOR = {
-    Stage.INGEST: ("inputs", InputStatus.PENDING),
-    Stage.RECTIFY: ("pages", PageStatus.PENDING),
-    Stage.OCR: ("puzzles", PuzzleStatus.PENDING),
-    Stage.SOLVE: ("puzzles", PuzzleStatus.READ),
-}
+
+
+def waiting_for(stage: Stage) -> tuple[str, str]:
+    """Which subjects wait for ``stage``: their kind and status (those of its first step)."""
+    row = next(row for row in job_steps() if row.stage == stage)
+    return KINDS[row.subject], waiting(row.step).status
 
 
 def _subject_states() -> CompoundSelect:
@@ -163,8 +156,8 @@ def stages_of(subjects: Subjects, runs: Runs, now: datetime | None = None) -> di
     """Progress per stage (``StageProgress`` by stage name) from a batch's subjects and runs."""
     now = now or utc_now()
     progress = {}
-    for stage in Stage:
-        kind, status = WAITING_FOR[stage]
+    for stage in stages():
+        kind, status = waiting_for(stage)
         waiting = subjects[kind].get(status, SubjectState(0, 0, 0, None))
         oldest = waiting.oldest_queued
         ok = runs.get(stage, {}).get("ok", RunState(0, None, None))
@@ -188,12 +181,10 @@ def stage_progress(session: Session, batch_id: int, now: datetime | None = None)
 def unfinished(batch_id: ColumnElement[int]) -> ColumnElement[bool]:
     """True for a batch with any input file, page or puzzle still waiting for a stage."""
     return or_(
-        exists().where(InputFile.batch_id == batch_id, InputFile.status == InputStatus.PENDING),
-        exists().where(Page.batch_id == batch_id, Page.status == PageStatus.PENDING),
-        exists().where(
-            Puzzle.batch_id == batch_id,
-            Puzzle.status.in_(UNFINISHED_PUZZLE_STATES),
-        ),
+        *(
+            exists().where(model.batch_id == batch_id, model.status.in_(UNFINISHED_STATES[kind]))
+            for kind, model in SUBJECT_KINDS.items()
+        )
     )
 
 

@@ -19,10 +19,11 @@ import numpy as np
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
+from jobs.table import Stage
 from pipeline.board import BoardImage, RectifiedBoard
 from pipeline.book.facts import PuzzleFacts
 from pipeline.errors import Interrupted, NoGridFound, SudokuBatchError
-from pipeline.grid import Grid
+from pipeline.grid import Grid, GridShape
 from pipeline.ingest.sources import PageSource
 from pipeline.ingest.textpuzzle import PuzzleLine
 from pipeline.reading import CellReading, RecognisedBoard
@@ -41,7 +42,6 @@ from store.models import (
     StageRun,
     utc_now,
 )
-from store.stage import Stage
 
 # An invalid reading (clashing givens) is reported as unsolvable: to the user the printed
 # puzzle as read has no solution either way; error_code keeps 'invalid' for those who care.
@@ -209,6 +209,7 @@ def add_text_puzzles(
         given = line.puzzle.puzzle
         shape = given.shape
         puzzle.size, puzzle.box_rows, puzzle.box_cols = shape.size, shape.box_rows, shape.box_cols
+        _set_variant(puzzle, shape)
         puzzle.corners = puzzle.homography = puzzle.lattice = puzzle.board_image_path = None
         puzzle.rotation = 0
         # Typed digits are certain, and the givens say all there is: no cells rows, which
@@ -316,6 +317,7 @@ def _set_board(puzzle: Puzzle, board: BoardImage, image_path: str) -> None:
 def _set_geometry(puzzle: Puzzle, board: BoardImage) -> None:
     shape = board.lattice.shape
     puzzle.size, puzzle.box_rows, puzzle.box_cols = shape.size, shape.box_rows, shape.box_cols
+    _set_variant(puzzle, shape)
     puzzle.homography = _floats(board.homography)
     puzzle.lattice = {
         "row_lines": [float(v) for v in board.lattice.row_lines],
@@ -324,6 +326,12 @@ def _set_geometry(puzzle: Puzzle, board: BoardImage) -> None:
         # former (pipeline.recognise.turns).
         "box_lines": board.lattice.box_lines,
     }
+
+
+def _set_variant(puzzle: Puzzle, shape: GridShape) -> None:
+    """The grid's variant and its regions (the boxes' numbers for a classic grid)."""
+    puzzle.variant = shape.variant
+    puzzle.regions = [list(row) for row in shape.geometry.regions]
 
 
 @dataclass(frozen=True)
@@ -381,6 +389,7 @@ def record_readings(
         puzzle.rotation = (puzzle.rotation + recognised.quarter_turns) % 4
         puzzle.board_image_path = read.board_image_path
         _set_geometry(puzzle, recognised.board)
+        _set_variant(puzzle, reading.shape)  # recognition's regions and diagonals
         puzzle.givens = grid_json(reading.givens())
         puzzle.lowest_confidence = reading.lowest_confidence()
         puzzle.symbols = reading.symbols

@@ -109,6 +109,17 @@ results = Table(
         Text,
         comment="the decoder's warning when the page's file is damaged; null: decoded cleanly",
     ),
+    Column(
+        "variant",
+        String,
+        comment="classic, jigsaw, diagonal, or a combination such as jigsaw+diagonal",
+    ),
+    Column(
+        "regions",
+        Json,
+        comment="N x N region numbers 0..N-1 in reading order of each region's first cell "
+        "(the boxes of a classic grid)",
+    ),
     comment="One row per record of results.jsonl: a grid found, a page with no grid, or an "
     "input file that failed before its pages were listed (page null). The API's results and "
     "results.jsonl are read from this view.",
@@ -195,7 +206,7 @@ SELECT p.batch_id, pg.input_file_id, pg.id AS page_id, p.id AS puzzle_id,
        p.role, p.rating, COALESCE(NULLIF(p.techniques, {json_null}), {empty_list}) AS techniques,
        p.level, p.printed_label, p.printed_number,
        EXISTS (SELECT 1 FROM cell_corrections cc WHERE cc.puzzle_id = p.id) AS corrected,
-       pg.damaged
+       pg.damaged, p.variant, NULLIF(p.regions, {json_null}) AS regions
 FROM puzzles p
 JOIN pages pg ON pg.id = p.page_id
 LEFT JOIN solutions s ON s.puzzle_id = p.id
@@ -204,14 +215,14 @@ SELECT pg.batch_id, pg.input_file_id, pg.id, NULL, pg.source, pg.page_number, NU
        CASE WHEN pg.status = 'done' THEN 'no_grid' ELSE pg.status END,
        {null}, {null}, {null}, {null}, {null}, NULL, pg.message, pg.error_code, {empty_list},
        NULL, {null}, NULL, NULL, {null},
-       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, pg.damaged
+       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, pg.damaged, NULL, {null}
 FROM pages pg
 WHERE NOT EXISTS (SELECT 1 FROM puzzles p WHERE p.page_id = pg.id)
 UNION ALL
 SELECT f.batch_id, f.id, NULL, NULL, f.name, NULL, NULL, 'failed',
        {null}, {null}, {null}, {null}, {null}, NULL, f.message, f.error_code, {empty_list},
        NULL, {null}, NULL, NULL, {null},
-       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, NULL
+       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, NULL, NULL, {null}
 FROM input_files f
 WHERE f.status = 'failed'
 """
@@ -322,6 +333,8 @@ GRID_KEYS = (
     "printed_number",
     "corrected",
     "damaged",
+    "variant",
+    "regions",
 )
 PUZZLE_ONLY_KEYS = ("rotation", "corners", "backend", "render_path", "seconds")
 NO_GRID_KEYS = tuple(key for key in GRID_KEYS if key not in PUZZLE_ONLY_KEYS)

@@ -29,12 +29,12 @@ from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, expand_inputs
 from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
 from pipeline.solve.backends import DEFAULT_BACKEND
 from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
-from store.artifacts import StorageFull, StorageUnavailable
+from store.storage import StorageFull, StorageUnavailable
 from sudoku_batch.collection import collection_paused
 from sudoku_batch.engine_files import engine_files
 from sudoku_batch.interrupt import stop_requested
 from sudoku_batch.page_ahead import PageAhead
-from sudoku_batch.page_job import PageJobSettings, PageOutcome
+from sudoku_batch.page_job import PAGE_STEP, PageJobSettings, PageOutcome
 from sudoku_batch.page_pool import run_pages
 
 if TYPE_CHECKING:  # SQLAlchemy is imported when used: `run --help` need not load it
@@ -191,7 +191,7 @@ def output_storage_fault(error: Exception, out_dir: Path) -> StorageUnavailable 
 
     from sqlalchemy.exc import OperationalError
 
-    from store.artifacts import storage_fault
+    from store.storage import storage_fault
 
     if isinstance(error, OSError):
         return storage_fault(error, out_dir)
@@ -233,7 +233,7 @@ def _mark_interrupted(session, batch_id: int, fault: StorageUnavailable | None) 
     from sqlalchemy import select
 
     from store.models import Page, PageStatus
-    from store.record import Stage, record_failure
+    from store.record import record_failure
 
     message = (
         "the run was stopped before this page was done; run the same command again to finish it"
@@ -242,7 +242,7 @@ def _mark_interrupted(session, batch_id: int, fault: StorageUnavailable | None) 
         message = f"{fault.message}; {message}"
     pending = select(Page.id).where(Page.batch_id == batch_id, Page.status == PageStatus.PENDING)
     for page_id in session.scalars(pending).all():
-        record_failure(session, Interrupted(message), Stage.RECTIFY, page_id=page_id)
+        record_failure(session, Interrupted(message), PAGE_STEP.stage, page_id=page_id)
 
 
 def open_database(out_dir: Path) -> tuple[Engine, sessionmaker[Session]]:
@@ -320,7 +320,6 @@ def _record_page(session, page_id: int, outcome: PageOutcome) -> None:
     from store.record import (
         ReadingToRecord,
         SolutionToRecord,
-        Stage,
         record_boards,
         record_failure,
         record_page_image,
@@ -332,7 +331,7 @@ def _record_page(session, page_id: int, outcome: PageOutcome) -> None:
         record_page_image(session, page_id, *outcome.image)
     if outcome.error is not None or outcome.found is None:
         error = outcome.error or InternalError("the page ended without a result")
-        record_failure(session, error, Stage.RECTIFY, page_id=page_id, seconds=outcome.seconds)
+        record_failure(session, error, PAGE_STEP.stage, page_id=page_id, seconds=outcome.seconds)
         return
     found = outcome.found
     puzzle_ids = record_boards(

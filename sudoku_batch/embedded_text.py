@@ -14,13 +14,16 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from jobs.steps import Clock, SolvedBoard, solve_text_step
+from jobs.steps import Clock, SolvedBoard, SolveOptions, solve_text_step
+from jobs.table import Step, sequence
 from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.grid import GridShape, Puzzle
 from pipeline.ingest.textpuzzle import read_puzzle_file
 from pipeline.solve.backends import make_backend
 from sudoku_batch.embedded import BatchRun, EmbeddedOptions, open_database, write_results
 
+# The server's steps for a text file (jobs.table), whose stages failures are recorded under.
+INGEST, SOLVE = sequence(Step.INGEST_TEXT)
 PUZZLES_PER_TASK = 64  # a pool task's backend start-up and IPC are then noise
 
 Solved = SolvedBoard | SudokuBatchError  # a puzzle's step result, or why the solver broke
@@ -34,7 +37,6 @@ def run_text_batch(
     ``resume.prepare_text_batch`` says unless ``options.restart``; the result records are also
     written to ``out_dir/results.jsonl``."""
     from store.record import (
-        Stage,
         add_input_file,
         add_text_puzzles,
         inputs_label,
@@ -63,7 +65,7 @@ def run_text_batch(
         except SudokuBatchError as error:
             with sessions.begin() as session:
                 record_failure(
-                    session, error, Stage.INGEST, input_file_id=input_file_id, seconds=clock.seconds
+                    session, error, INGEST.stage, input_file_id=input_file_id, seconds=clock.seconds
                 )
             run.pages_done += 1  # the file, failed as a whole
             continue
@@ -82,7 +84,7 @@ def run_text_batch(
     for puzzle_id, solved in _solved(puzzles, options):
         with sessions.begin() as session:
             if isinstance(solved, SudokuBatchError):
-                record_failure(session, solved, Stage.SOLVE, puzzle_id=puzzle_id)
+                record_failure(session, solved, SOLVE.stage, puzzle_id=puzzle_id)
             else:
                 record_solution(
                     session,
@@ -125,11 +127,11 @@ def _solve_chunk(
     task: tuple[list[tuple[int, Puzzle]], str, Path | None, float, float],
 ) -> list[tuple[int, Solved]]:
     puzzles, backend_name, kissat, timeout, rating_seconds = task
-    backend = make_backend(backend_name, kissat)
+    solving = SolveOptions(make_backend(backend_name, kissat), timeout, rating_seconds)
     answers: list[tuple[int, Solved]] = []
     for puzzle_id, puzzle in puzzles:
         try:
-            answers.append((puzzle_id, solve_text_step(puzzle, backend, timeout, rating_seconds)))
+            answers.append((puzzle_id, solve_text_step(puzzle, solving)))
         except SudokuBatchError as error:  # the solver broke on this puzzle; the others go on
             answers.append((puzzle_id, error))
         except Exception as error:  # noqa: BLE001 - recorded as a bug, the batch goes on

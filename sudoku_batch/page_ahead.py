@@ -133,7 +133,7 @@ def _run_child(
         except Exception as error:  # noqa: BLE001 - raised in the parent instead
             result: PageOutcome | Exception = error
         else:
-            result = without_pixels(process_page(source, page, *engines, settings))
+            result = without_pixels(process_page(source, page, engines, settings))
         try:
             payload = pickle.dumps(result)
         except Exception as error:  # noqa: BLE001 - as the pool's result that cannot be pickled

@@ -14,28 +14,36 @@ from pathlib import Path
 import numpy as np
 
 from jobs.steps import (
+    BoardContext,
     Clock,
     FoundBoards,
+    PageContext,
     ReadBoard,
     SolvedBoard,
+    SolveOptions,
     find_boards_step,
     load_page_step,
     read_board_step,
     solve_board_step,
 )
-from pipeline.board import BoardImage
+from jobs.table import Stage, Step, sequence
+from pipeline.board import BoardImage, RectifiedBoard
 from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
 from pipeline.engine_files import EngineFiles
 from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import PageSource
 from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.printed_captions import CaptionReader, printed_role
+from pipeline.recognise.printed_captions import Caption, CaptionReader, printed_role
 from pipeline.render import board_region
 from pipeline.solve.backend import SatBackend
 from store.artifacts import Artifacts, PageRef
-from store.stage import Stage
+from store.local_storage import LocalFolder
 from sudoku_batch.engine_files import engine_files
+
+# The steps a page goes through, in the order the workers run them (jobs.table): the page's
+# own (load it, find its boards), then each board's.
+PAGE_STEP, *BOARD_STEPS = sequence(Step.RECTIFY)
 
 
 @dataclass
@@ -72,70 +80,106 @@ class PageJobSettings:
     engine_files: EngineFiles = field(default_factory=engine_files)
 
 
+@dataclass(frozen=True)
+class Engines:
+    """What a page is read and solved with: made once per process, used for every page."""
+
+    ocr: OcrEngine
+    backend: SatBackend
+    captions: CaptionReader | None  # None: no caption is read
+
+
+@dataclass(frozen=True)
+class BoardWork:
+    """What one board's steps need here: the board as found and stored, its page's pixels
+    (kept in this process to draw on), and how to read and solve it."""
+
+    at: BoardContext
+    found: RectifiedBoard
+    image_path: str  # where the board is stored
+    caption: Caption | None  # printed nearest the board
+    page_pixels: np.ndarray = field(repr=False)
+    engine: OcrEngine
+    solving: SolveOptions
+    keep_cell_images: bool
+
+
 def process_page(
-    source: PageSource,
-    page: PageRef,
-    engine: OcrEngine,
-    backend: SatBackend,
-    captions: CaptionReader | None,
-    settings: PageJobSettings,
+    source: PageSource, page: PageRef, engines: Engines, settings: PageJobSettings
 ) -> PageOutcome:
     """Run every step on one page. Errors end the page (or one board) with a reason, never
     the batch."""
-    artifacts = Artifacts(settings.out_dir, folder_per_batch=False, make_folder=True)
+    artifacts = Artifacts(LocalFolder(settings.out_dir, make_folder=True), folder_per_batch=False)
+    at = PageContext(page, artifacts)
     outcome = PageOutcome()
     clock = Clock()  # load and find together, as the rectify task counts them
     try:
         loaded = load_page_step(
-            source, page, artifacts, settings.dpi, settings.limits, settings.keep_intermediates
+            source, at, settings.dpi, settings.limits, settings.keep_intermediates
         )
         outcome.image = (loaded.image_path, loaded.width, loaded.height, loaded.damaged)
         # The page stays in this process for the solve step: no page regions to store.
         outcome.found = find_boards_step(
-            loaded.pixels, page, artifacts, captions, store_regions=False, damaged=loaded.damaged
+            loaded.pixels, at, engines.captions, store_regions=False, damaged=loaded.damaged
         )
     except Exception as error:  # noqa: BLE001 - every failure is recorded, see _as_user_error
-        outcome.error = _as_user_error(error, Stage.RECTIFY)
+        outcome.error = _as_user_error(error, PAGE_STEP.stage)
         return outcome
     finally:
         outcome.seconds = clock.seconds
-    for index, found in enumerate(outcome.found.boards):
-        board = BoardOutcome()
-        outcome.boards.append(board)
-        clock = Clock()
-        try:
-            board.read = read_board_step(
-                found.board,
-                outcome.found.image_paths[index],
-                found.cells,
-                page,
-                index,
-                engine,
-                artifacts,
-                settings.keep_intermediates,
-            )
-        except Exception as error:  # noqa: BLE001
-            board.error, board.error_stage = _as_user_error(error, Stage.OCR), Stage.OCR
-            board.error_seconds = clock.seconds
-            continue
-        clock = Clock()
-        try:
-            board.solved = solve_board_step(
-                board.read.recognised.reading,
-                board.read.recognised.board,
-                board_region(loaded.pixels, found.board),
-                page,
-                index,
-                backend,
-                settings.solve_timeout,
-                artifacts,
-                settings.rating_seconds,
-                printed_role(outcome.found.captions[index]),
-            )
-        except Exception as error:  # noqa: BLE001
-            board.error, board.error_stage = _as_user_error(error, Stage.SOLVE), Stage.SOLVE
-            board.error_seconds = clock.seconds
+    solving = SolveOptions(engines.backend, settings.solve_timeout, settings.rating_seconds)
+    found = outcome.found
+    for index, board in enumerate(found.boards):
+        work = BoardWork(
+            at.board(index),
+            board,
+            found.image_paths[index],
+            found.captions[index],
+            loaded.pixels,
+            engines.ocr,
+            solving,
+            settings.keep_intermediates,
+        )
+        outcome.boards.append(_process_board(work))
     return outcome
+
+
+def _process_board(work: BoardWork) -> BoardOutcome:
+    """A board's steps in order, until one fails."""
+    board = BoardOutcome()
+    for row in BOARD_STEPS:
+        clock = Clock()
+        try:
+            BOARD_RUNS[row.step](work, board)
+        except Exception as error:  # noqa: BLE001
+            board.error, board.error_stage = _as_user_error(error, row.stage), row.stage
+            board.error_seconds = clock.seconds
+            break
+    return board
+
+
+def _read(work: BoardWork, board: BoardOutcome) -> None:
+    found = work.found
+    board.read = read_board_step(
+        found.board, work.image_path, found.cells, work.at, work.engine, work.keep_cell_images
+    )
+
+
+def _solve(work: BoardWork, board: BoardOutcome) -> None:
+    assert board.read is not None  # read first (BOARD_STEPS)
+    recognised = board.read.recognised
+    board.solved = solve_board_step(
+        recognised.reading,
+        recognised.board,
+        board_region(work.page_pixels, work.found.board),
+        work.at,
+        work.solving,
+        printed_role(work.caption),
+    )
+
+
+# How this process runs each board step of the job's table.
+BOARD_RUNS = {Step.OCR: _read, Step.SOLVE: _solve}
 
 
 def without_pixels(outcome: PageOutcome) -> PageOutcome:

@@ -13,18 +13,23 @@ from __future__ import annotations
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass
 
 from pipeline.engine_files import EngineFiles
 from pipeline.errors import EngineUnavailable, InternalError, SudokuBatchError, WorkerCrashed
 from pipeline.ingest.sources import PageSource
-from pipeline.recognise.ocr.base import OcrEngine
 from pipeline.recognise.ocr.engines import make_engine
-from pipeline.recognise.printed_captions import CaptionReader, caption_reader
-from pipeline.solve.backend import SatBackend
+from pipeline.recognise.printed_captions import caption_reader
 from pipeline.solve.backends import make_backend
 from settings.environment import set_library_defaults
 from store.artifacts import PageRef
-from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page, without_pixels
+from sudoku_batch.page_job import (
+    Engines,
+    PageJobSettings,
+    PageOutcome,
+    process_page,
+    without_pixels,
+)
 
 QUEUED_PER_WORKER = 2  # enough that no worker waits for the next page
 POLL_SECONDS = 0.2  # how soon a stop request is seen while pages run
@@ -111,46 +116,48 @@ def _in_process(
     for source, page in work:
         if stopping():
             return
-        yield page, process_page(source, page, *engines, settings)
+        yield page, process_page(source, page, engines, settings)
 
 
-def make_engines(
-    engine: str, backend: str, files: EngineFiles
-) -> tuple[OcrEngine, SatBackend, CaptionReader | None]:
+def make_engines(engine: str, backend: str, files: EngineFiles) -> Engines:
     """What ``process_page`` reads and solves with, from ``files``; the OCR models' optimised
     graphs are kept in ``files.cache_dir`` for the next run."""
-    return (
+    return Engines(
         make_engine(engine, files=files),
         make_backend(backend, files.kissat),
         caption_reader(files),
     )
 
 
-# The engines of one pool process, made once by the initializer: loading the OCR model per
-# page would cost more than reading the page.
-_worker_state: dict[str, object] = {}
+@dataclass(frozen=True)
+class PoolProcess:
+    """A pool process's state, made once by the initializer: loading the OCR model per page
+    would cost more than reading the page."""
+
+    settings: PageJobSettings
+    engines: Engines | None
+    error: SudokuBatchError | None  # why the engines could not start: each page fails with it
+
+
+_process: PoolProcess | None = None  # set in each pool process by _start_worker_process
 
 
 def _start_worker_process(engine: str, backend: str, settings: PageJobSettings) -> None:
+    global _process
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group
     set_library_defaults()
-    _worker_state["settings"] = settings
     try:
-        _worker_state["engines"] = make_engines(engine, backend, settings.engine_files)
+        _process = PoolProcess(settings, make_engines(engine, backend, settings.engine_files), None)
     except SudokuBatchError as error:
         # Raised per page instead: an initializer that raises would be restarted forever.
-        _worker_state["error"] = error
+        _process = PoolProcess(settings, None, error)
     except Exception as error:  # noqa: BLE001
-        _worker_state["error"] = EngineUnavailable(f"the engines could not start: {error}")
+        failure = EngineUnavailable(f"the engines could not start: {error}")
+        _process = PoolProcess(settings, None, failure)
 
 
 def _process_in_worker(source: PageSource, page: PageRef) -> PageOutcome:
-    if "error" in _worker_state:
-        return PageOutcome(error=_worker_state["error"])  # type: ignore[arg-type]
-    outcome = process_page(
-        source,
-        page,
-        *_worker_state["engines"],  # type: ignore[misc]
-        _worker_state["settings"],  # type: ignore[arg-type]
-    )
-    return without_pixels(outcome)
+    assert _process is not None  # the initializer ran
+    if _process.engines is None:
+        return PageOutcome(error=_process.error)
+    return without_pixels(process_page(source, page, _process.engines, _process.settings))

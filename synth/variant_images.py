@@ -15,13 +15,15 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
+from pipeline.geometry import Regions, box_regions
 from pipeline.grid import GridShape
 from synth.book import Page, page_size_px, scan
 from synth.fonts import available_fonts, font_path
 from synth.grid_image import INK_RGB, PAPER_RGB, draw_label, odd
 from synth.photo import PhotoStyle, photograph
+from synth.puzzles import GeneratedPuzzle
 from synth.truth import PlacedGrid, grid_truth
-from synth.variant_puzzles import Regions, VariantPuzzle, variant_puzzle
+from synth.variant_puzzles import random_variant_puzzle
 
 Fills = Literal["none", "colour", "grey"]
 DiagonalStyle = Literal["lines", "shaded"]
@@ -39,6 +41,8 @@ GREY_FILLS = (255, 225, 200)
 DIAGONAL_SHADE_RGB = (205, 205, 205)
 DIAGONAL_LINE_RGB = (110, 110, 110)
 NINE = GridShape(3, 3)
+# Puzzles keep this share of their cells as givens, as books print them.
+GIVEN_SHARE = 0.35
 PHOTO = PhotoStyle()
 
 
@@ -61,13 +65,16 @@ class VariantImage:
 
     image: np.ndarray = field(repr=False)  # BGR, uint8
     grids: tuple[PlacedGrid, ...]
-    puzzles: tuple[VariantPuzzle, ...]
+    puzzles: tuple[GeneratedPuzzle, ...]
 
     def truth(self) -> list[dict]:
         """Each grid's truth (``synth.truth``) with its ``variant`` and ``regions``."""
         return [
             grid_truth(grid)
-            | {"variant": puzzle.variant, "regions": [list(r) for r in puzzle.regions]}
+            | {
+                "variant": puzzle.puzzle.shape.variant,
+                "regions": [list(r) for r in regions_of(puzzle)],
+            }
             for grid, puzzle in zip(self.grids, self.puzzles, strict=True)
         ]
 
@@ -93,7 +100,7 @@ def random_style(
 
 
 def render_variant(
-    puzzle: VariantPuzzle,
+    puzzle: GeneratedPuzzle,
     style: VariantStyle,
     *,
     cell_px: int = 48,
@@ -102,7 +109,8 @@ def render_variant(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The grid drawn on white paper (BGR) and its corners (TL, TR, BR, BL centre lines of
     the border)."""
-    regions = puzzle.regions
+    regions = regions_of(puzzle)
+    diagonals = puzzle.puzzle.shape.diagonals
     n = len(regions)
     margin = margin_px if margin_px is not None else max(cell_px // 2, style.thick_px)
     side = 2 * margin + n * cell_px + 1
@@ -113,12 +121,12 @@ def render_variant(
     fill = _region_fills(regions, style.fills)
     for r in range(n):
         for c in range(n):
-            on_diagonal = puzzle.diagonal and (r == c or r + c == n - 1)
+            on_diagonal = diagonals and (r == c or r + c == n - 1)
             colour = DIAGONAL_SHADE_RGB if on_diagonal and style.diagonal == "shaded" else None
             colour = colour or fill[regions[r][c]]
             if colour != PAPER_RGB:
                 draw.rectangle((lines[c], lines[r], lines[c + 1], lines[r + 1]), fill=colour)
-    if puzzle.diagonal and style.diagonal == "lines":
+    if diagonals and style.diagonal == "lines":
         width = max(1, style.thin_px)
         draw.line((lines[0], lines[0], lines[-1], lines[-1]), DIAGONAL_LINE_RGB, width)
         draw.line((lines[-1], lines[0], lines[0], lines[-1]), DIAGONAL_LINE_RGB, width)
@@ -143,7 +151,7 @@ def render_variant(
                     fill=INK_RGB,
                 )
     path = font_path(style.font)
-    for r, row in enumerate(puzzle.generated.puzzle.givens):
+    for r, row in enumerate(puzzle.puzzle.givens):
         for c, value in enumerate(row):
             if value:
                 cell = (lines[c], lines[r], lines[c + 1], lines[r + 1])
@@ -151,6 +159,12 @@ def render_variant(
     lo, hi = float(lines[0]), float(lines[-1])
     corners = np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], dtype=np.float32)
     return np.ascontiguousarray(np.asarray(image)[:, :, ::-1]), corners
+
+
+def regions_of(puzzle: GeneratedPuzzle) -> Regions:
+    """A puzzle's regions: a jigsaw's, or its boxes."""
+    shape = puzzle.puzzle.shape
+    return shape.regions or box_regions(shape.box_rows, shape.box_cols)
 
 
 def _region_fills(regions: Regions, fills: Fills) -> list[tuple[int, int, int]]:
@@ -177,15 +191,21 @@ def _region_fills(regions: Regions, fills: Fills) -> list[tuple[int, int, int]]:
 
 def random_variant(
     rng: np.random.Generator, variant: str, shape: GridShape = NINE
-) -> VariantPuzzle:
+) -> GeneratedPuzzle:
     """A unique puzzle of ``variant`` (``jigsaw``, ``diagonal``, ``jigsaw+diagonal``,
     ``classic``)."""
     parts = variant.split("+")
-    return variant_puzzle(shape, rng, jigsaw="jigsaw" in parts, diagonal="diagonal" in parts)
+    return random_variant_puzzle(
+        shape.size,
+        rng,
+        jigsaw="jigsaw" in parts,
+        diagonals="diagonal" in parts,
+        keep=round(GIVEN_SHARE * shape.size**2),
+    )
 
 
 def variant_photo(
-    puzzle: VariantPuzzle,
+    puzzle: GeneratedPuzzle,
     rng: np.random.Generator,
     *,
     fills: Fills | None = None,
@@ -198,12 +218,12 @@ def variant_photo(
     drawn = random_style(rng, cell_px, fills, region_lines)
     image, corners = render_variant(puzzle, drawn, cell_px=cell_px, rng=rng)
     photo = photograph(image, corners, rng, style)
-    placed = PlacedGrid(puzzle.generated, photo.corners, frozenset(), drawn.font or "", "numbers")
+    placed = PlacedGrid(puzzle, photo.corners, frozenset(), drawn.font or "", "numbers")
     return VariantImage(photo.image, (placed,), (puzzle,))
 
 
 def variant_page(
-    puzzles: list[VariantPuzzle],
+    puzzles: list[GeneratedPuzzle],
     rng: np.random.Generator,
     *,
     fills: Fills | None = None,
@@ -216,7 +236,7 @@ def variant_page(
     slot = height * 0.9 / len(puzzles)
     placed = []
     for k, puzzle in enumerate(puzzles):
-        n = len(puzzle.regions)
+        n = puzzle.puzzle.size
         cell_px = int(min(0.8 * width, 0.9 * slot) / n)
         drawn = random_style(rng, cell_px, fills)
         image, corners = render_variant(puzzle, drawn, cell_px=cell_px, rng=rng)
@@ -225,9 +245,7 @@ def variant_page(
         y0 = int(0.05 * height + k * slot + (slot - size) / 2)
         page[y0 : y0 + size, x0 : x0 + size] = image
         corners = corners + np.array([x0, y0], np.float32)
-        placed.append(
-            PlacedGrid(puzzle.generated, corners, frozenset(), drawn.font or "", "numbers")
-        )
+        placed.append(PlacedGrid(puzzle, corners, frozenset(), drawn.font or "", "numbers"))
     grids = tuple(placed)
     if not scanned:
         return VariantImage(page, grids, tuple(puzzles))

@@ -1,190 +1,166 @@
-"""Jigsaw and diagonal Sudoku puzzles with exactly one solution, and their truth.
+"""Jigsaw and diagonal puzzles with exactly one solution: a random partition into N connected
+regions of N cells, a random solution found by SAT, and givens removed while the solution stays
+the only one.
 
-A jigsaw's regions are a random partition of the board into N connected regions of N cells,
-made by swapping cells between neighbouring regions of the classic boxes while both stay
-connected. The solution comes from a SAT solver (rows, columns, regions and, for a diagonal
-Sudoku, the two diagonals each hold every digit once), and givens are removed in random order
-while the solution stays the only one.
+The CNF is written here from the region numbers, straight from the rules (pairwise, no
+propagation), and solved with python-sat's MiniSat, so the test data does not depend on the
+encoder under test (``pipeline.solve``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import dataclasses
+import itertools
 
 import numpy as np
-from pysat.solvers import Minisat22
+from pysat.solvers import Solver
 
+from pipeline.geometry import box_regions
 from pipeline.grid import GridShape, Puzzle
-from pipeline.vision.regions import Regions, box_regions, variant_name, variant_units
 from synth.puzzles import GeneratedPuzzle, to_grid
 
-
-@dataclass(frozen=True)
-class VariantPuzzle:
-    """A puzzle with its solution, its regions (N x N region numbers, in reading order of each
-    region's first cell) and whether its two diagonals are units too."""
-
-    generated: GeneratedPuzzle
-    regions: Regions
-    diagonal: bool
-
-    @property
-    def variant(self) -> str:
-        jigsaw = self.regions != box_regions(self.generated.puzzle.shape)
-        return variant_name(jigsaw, self.diagonal)
+SWAPS_PER_CELL = 20  # boundary swaps tried per cell when shuffling a partition
 
 
-def normalised(regions: Sequence[Sequence[int]]) -> Regions:
-    """Regions renumbered in reading order of each region's first cell."""
-    numbers: dict[int, int] = {}
-    rows = []
-    for row in regions:
-        rows.append(tuple(numbers.setdefault(int(v), len(numbers)) for v in row))
-    return tuple(rows)
-
-
-def random_regions(shape: GridShape, rng: np.random.Generator, swaps: int | None = None) -> Regions:
-    """A random partition of an N x N board into N connected regions of N cells."""
-    n = shape.size
-    grid = np.array(box_regions(shape))
-    target = swaps if swaps is not None else 4 * n * n
-    done = attempts = 0
-    while done < target and attempts < 50 * target:
-        attempts += 1
-        r, c = int(rng.integers(n)), int(rng.integers(n))
-        a = grid[r, c]
-        others = [grid[y, x] for y, x in _neighbours(r, c, n) if grid[y, x] != a]
+def random_regions(size: int, rng: np.random.Generator) -> list[list[int]]:
+    """A random partition of the N x N cells into N connected regions of N cells: the boxes of
+    the conventional shape (the rows for a prime N), reshaped by swapping pairs of cells across
+    region boundaries whenever both regions stay connected."""
+    shape = GridShape.nominal(size)
+    regions = np.array(box_regions(shape.box_rows, shape.box_cols))
+    for _ in range(SWAPS_PER_CELL * size * size):
+        r, c = rng.integers(size, size=2)
+        a = regions[r, c]
+        others = [regions[rr, cc] for rr, cc in _sides(r, c, size) if regions[rr, cc] != a]
         if not others:
             continue
-        b = others[int(rng.integers(len(others)))]
-        # A cell of b beside a, to move the other way.
-        back = [
-            (y, x)
-            for y, x in zip(*np.nonzero(grid == b), strict=True)
-            if any(grid[v, u] == a for v, u in _neighbours(y, x, n)) and (y, x) != (r, c)
+        b = others[rng.integers(len(others))]
+        # Any cell of b touching a goes to a in exchange.
+        border = [
+            (rr, cc)
+            for rr, cc in zip(*np.nonzero(regions == b), strict=True)
+            if any(regions[x, y] == a for x, y in _sides(rr, cc, size))
         ]
-        if not back:
-            continue
-        y, x = back[int(rng.integers(len(back)))]
-        grid[r, c], grid[y, x] = b, a
-        if _connected(grid == a) and _connected(grid == b):
-            done += 1
-        else:
-            grid[r, c], grid[y, x] = a, b
-    return normalised(grid.tolist())
+        rr, cc = border[rng.integers(len(border))]
+        regions[r, c], regions[rr, cc] = b, a
+        if not (_connected(regions, a) and _connected(regions, b)):
+            regions[r, c], regions[rr, cc] = a, b
+    return regions.tolist()
 
 
-def _neighbours(r: int, c: int, n: int) -> list[tuple[int, int]]:
+def _sides(r: int, c: int, size: int) -> list[tuple[int, int]]:
     return [
-        (y, x)
-        for y, x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-        if 0 <= y < n and 0 <= x < n
+        (rr, cc)
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+        if 0 <= rr < size and 0 <= cc < size
     ]
 
 
-def _connected(mask: np.ndarray) -> bool:
-    cells = list(zip(*np.nonzero(mask), strict=True))
-    if not cells:
-        return False
-    seen = {cells[0]}
-    todo = [cells[0]]
+def _connected(regions: np.ndarray, label: int) -> bool:
+    cells = set(zip(*np.nonzero(regions == label), strict=True))
+    start = next(iter(cells))
+    seen, todo = {start}, [start]
     while todo:
         r, c = todo.pop()
-        for y, x in _neighbours(r, c, mask.shape[0]):
-            if mask[y, x] and (y, x) not in seen:
-                seen.add((y, x))
-                todo.append((y, x))
+        for side in _sides(r, c, len(regions)):
+            if side in cells and side not in seen:
+                seen.add(side)
+                todo.append(side)
     return len(seen) == len(cells)
 
 
-class _Cnf:
-    """The SAT encoding of a board's units, in an incremental solver."""
+def rule_units(regions: list[list[int]], diagonals: bool) -> list[list[tuple[int, int]]]:
+    """Rows, columns, regions and (when asked) both diagonals, as lists of (row, col)."""
+    n = len(regions)
+    units = [[(r, c) for c in range(n)] for r in range(n)]
+    units += [[(r, c) for r in range(n)] for c in range(n)]
+    units += [[(r, c) for r in range(n) for c in range(n) if regions[r][c] == k] for k in range(n)]
+    if diagonals:
+        units += [[(i, i) for i in range(n)], [(i, n - 1 - i) for i in range(n)]]
+    return units
 
-    def __init__(self, regions: Regions, diagonal: bool) -> None:
-        self.n = n = len(regions)
-        self.solver = Minisat22()
-        self.next_var = n**3 + 1
-        for r in range(n):
-            for c in range(n):
-                self._exactly_one([self.var(r, c, d) for d in range(1, n + 1)])
-        for unit in variant_units(regions, variant_name(False, diagonal)):
-            for d in range(1, n + 1):
-                self._exactly_one([self.var(r, c, d) for r, c in unit])
 
-    def var(self, r: int, c: int, d: int) -> int:
-        return (r * self.n + c) * self.n + d
+class _RuleSolver:
+    """MiniSat over the rules: variable (r*N + c)*N + d for digit d+1 in cell (r, c)."""
 
-    def _exactly_one(self, literals: list[int]) -> None:
-        self.solver.add_clause(literals)
-        for i, a in enumerate(literals):
-            for b in literals[i + 1 :]:
-                self.solver.add_clause([-a, -b])
+    def __init__(self, regions: list[list[int]], diagonals: bool):
+        n = self.n = len(regions)
+        self.solver = Solver(name="minisat22")
+        self.selectors = n * n * n  # the last variable used
+        for cell in range(n * n):
+            lits = [self.var(cell, d) for d in range(n)]
+            self.solver.add_clause(lits)
+            self.solver.append_formula([[-a, -b] for a, b in itertools.combinations(lits, 2)])
+        for unit in rule_units(regions, diagonals):
+            for d in range(n):
+                lits = [self.var(r * n + c, d) for r, c in unit]
+                self.solver.add_clause(lits)
+                self.solver.append_formula([[-a, -b] for a, b in itertools.combinations(lits, 2)])
 
-    def solution(self, assumptions: list[int]) -> np.ndarray | None:
-        if not self.solver.solve(assumptions=assumptions):
-            return None
-        model = set(self.solver.get_model())
+    def var(self, cell: int, d: int) -> int:
+        return cell * self.n + d + 1
+
+    def solutions(self, givens: np.ndarray, limit: int) -> list[np.ndarray]:
+        """Up to ``limit`` solutions agreeing with ``givens`` (0 = empty)."""
         n = self.n
-        grid = np.zeros((n, n), int)
-        for r in range(n):
-            for c in range(n):
-                grid[r, c] = next(d for d in range(1, n + 1) if self.var(r, c, d) in model)
-        return grid
-
-    def other_solution_exists(self, givens: np.ndarray, solution: np.ndarray) -> bool:
-        """Whether ``givens`` (0 empty) allow a solution other than ``solution``."""
-        n = self.n
-        switch = self.next_var
-        self.next_var += 1
-        empty = [(r, c) for r in range(n) for c in range(n) if givens[r, c] == 0]
-        if not empty:
-            return False
-        self.solver.add_clause([-switch] + [-self.var(r, c, int(solution[r, c])) for r, c in empty])
-        fixed = [
-            self.var(r, c, int(givens[r, c])) for r in range(n) for c in range(n) if givens[r, c]
-        ]
-        found = self.solver.solve(assumptions=[switch, *fixed])
-        self.solver.add_clause([-switch])  # retire this check's clause
-        return bool(found)
+        assumptions = [self.var(i, int(v) - 1) for i, v in enumerate(givens.ravel()) if v]
+        found: list[np.ndarray] = []
+        blocking: list[int] = []
+        while len(found) < limit:
+            if blocking:  # a selector variable keeps the blocking clause local to this call
+                self.selectors += 1
+                selector = self.selectors
+                self.solver.add_clause([-selector, *blocking])
+                assumptions.append(selector)
+            if not self.solver.solve(assumptions=assumptions):
+                break
+            model = set(v for v in self.solver.get_model() if v > 0)
+            grid = np.zeros(n * n, dtype=int)
+            for cell in range(n * n):
+                grid[cell] = next(d + 1 for d in range(n) if self.var(cell, d) in model)
+            found.append(grid.reshape(n, n))
+            blocking = [-self.var(cell, int(grid[cell]) - 1) for cell in range(n * n)]
+        return found
 
 
-def variant_puzzle(
-    shape: GridShape,
+def random_variant_puzzle(
+    size: int,
     rng: np.random.Generator,
     *,
-    jigsaw: bool,
-    diagonal: bool,
-    givens: int | None = None,
-) -> VariantPuzzle:
-    """A random jigsaw and/or diagonal Sudoku with exactly one solution, dug down towards
-    ``givens`` givens (it may stop with more); regions without a solution are drawn again
-    (boxes without one raise ``ValueError``)."""
-    n = shape.size
+    jigsaw: bool = True,
+    diagonals: bool = False,
+    keep: int = 0,
+) -> GeneratedPuzzle:
+    """A random jigsaw and/or diagonal puzzle (classic boxes when neither) with exactly one
+    solution, its givens removed in random order while the solution stays unique: down to a
+    minimal puzzle, or until only ``keep`` givens are left."""
     while True:
-        regions = random_regions(shape, rng) if jigsaw else box_regions(shape)
-        cnf = _Cnf(regions, diagonal)
-        # Digits are interchangeable, so any order of them along the first row is possible
-        # when any solution is.
-        first_row = rng.permutation(n) + 1
-        solution = cnf.solution([cnf.var(0, c, int(d)) for c, d in enumerate(first_row)])
-        if solution is not None:
-            break
-        if not jigsaw:
-            cnf.solver.delete()
-            raise ValueError(f"no {n}x{n} Sudoku has diagonals and these boxes")
-    cells = solution.copy()
-    target = givens if givens is not None else int(0.35 * n * n)
-    remaining = n * n
-    for index in rng.permutation(n * n):
-        if remaining <= target:
-            break
-        r, c = divmod(int(index), n)
-        value, cells[r, c] = cells[r, c], 0
-        if cnf.other_solution_exists(cells, solution):
-            cells[r, c] = value
+        if jigsaw:
+            regions = random_regions(size, rng)
         else:
-            remaining -= 1
-    cnf.solver.delete()
-    generated = GeneratedPuzzle(Puzzle(shape, to_grid(cells)), to_grid(solution))
-    return VariantPuzzle(generated, regions, diagonal)
+            shape = GridShape.square(size)
+            regions = [list(row) for row in box_regions(shape.box_rows, shape.box_cols)]
+        rules = _RuleSolver(regions, diagonals)
+        # A random solution: a random digit seeded in a few cells steers the SAT search.
+        seed = np.zeros((size, size), dtype=int)
+        for cell in rng.permutation(size * size)[:size]:
+            seed.flat[cell] = rng.integers(1, size + 1)
+            if not rules.solutions(seed, 1):
+                seed.flat[cell] = 0
+        found = rules.solutions(seed, 1)
+        if found:
+            break
+    solution = found[0]
+    givens = solution.copy()
+    for cell in rng.permutation(size * size):
+        if np.count_nonzero(givens) <= keep:
+            break
+        kept = givens.flat[cell]
+        givens.flat[cell] = 0
+        if len(rules.solutions(givens, 2)) > 1:
+            givens.flat[cell] = kept
+    if jigsaw:
+        shape = GridShape.jigsaw(regions, diagonals)
+    else:
+        shape = dataclasses.replace(GridShape.square(size), diagonals=diagonals)
+    return GeneratedPuzzle(Puzzle(shape, to_grid(givens)), to_grid(solution))

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench.shared_data import shared_data_dir
+from tests.seaweedfs import seaweedfs  # noqa: F401 - the S3 server fixture, one per run
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 

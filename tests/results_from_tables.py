@@ -100,6 +100,8 @@ def puzzle_record(
         "printed_number": puzzle.printed_number,
         "corrected": corrected,
         "damaged": page.damaged,
+        "variant": puzzle.variant,
+        "regions": puzzle.regions,
     }
 
 
@@ -156,6 +158,8 @@ def _empty_grid_fields() -> dict[str, Any]:
         "printed_number": None,
         "corrected": False,
         "damaged": None,
+        "variant": None,
+        "regions": None,
     }
 
 

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from pipeline.errors import UnreadableInput
-from store.artifacts import Artifacts, StorageFull, StorageUnavailable
+from store.artifacts import Artifacts
+from store.storage import StorageFull, StorageUnavailable
 from tests.small_disk import fill, remount, small_disk
 
 
@@ -29,7 +30,7 @@ def test_a_stored_image_size_is_read_from_its_header(tmp_path: Path) -> None:
     artifacts = Artifacts(tmp_path)
     artifacts.store_board("boards/b.png", np.zeros((70, 110), np.uint8))
     assert artifacts.image_size("boards/b.png") == (110, 70)
-    artifacts.path("boards/damaged.png").write_bytes(b"not a png")
+    (tmp_path / "boards/damaged.png").write_bytes(b"not a png")
     with pytest.raises(UnreadableInput, match="missing or damaged"):
         artifacts.image_size("boards/damaged.png")
 
@@ -60,11 +61,11 @@ def test_a_file_the_database_names_but_the_folder_lacks_is_the_deployments_fault
     with pytest.raises(StorageUnavailable, match="SUDOKU_BATCH_DATA_DIR"):
         artifacts.read_image("boards/never-stored.png")
     with pytest.raises(StorageUnavailable, match="SUDOKU_BATCH_DATA_DIR"):
-        artifacts.stored("batches/1/uploads/0000-book.pdf")
+        artifacts.local_file("batches/1/uploads/0000-book.pdf")
     gone = Artifacts(tmp_path / "unmounted")
     with pytest.raises(StorageUnavailable, match="is missing"):
         gone.store_board("boards/b.png", np.zeros((9, 9), np.uint8))
-    assert not gone.data_dir.exists()  # never made by a write: the API makes it
+    assert not (tmp_path / "unmounted").exists()  # never made by a write: the API makes it
 
 
 def test_files_of_a_batch_not_kept_are_removed_with_their_folders(tmp_path: Path) -> None:

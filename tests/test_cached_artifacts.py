@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
-from store import artifacts as artifacts_module
-from store.artifacts import Artifacts
+from store.artifacts import Artifacts, decode_image
+from workers import cached_artifacts
 from workers.cached_artifacts import CachedArtifacts
 
 BOARD = "boards/00001-book.pdf-p1-0.png"
@@ -23,13 +22,12 @@ def board(seed: int) -> np.ndarray:
 def decoded_images(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the stored images decoded from now on."""
     decoded: list[str] = []
-    imread = cv2.imread
 
-    def counted(path: str, *args: int) -> np.ndarray | None:
-        decoded.append(Path(path).name)
-        return imread(path, *args)
+    def counted(relative: str, data: bytes) -> np.ndarray:
+        decoded.append(Path(relative).name)
+        return decode_image(relative, data)
 
-    monkeypatch.setattr(artifacts_module.cv2, "imread", counted)
+    monkeypatch.setattr(cached_artifacts, "decode_image", counted)
     return decoded
 
 

@@ -92,7 +92,7 @@ def test_a_bug_in_a_stage_fails_that_board_with_a_reportable_message(tmp_path: P
     from pipeline.ingest.sources import expand_inputs
     from pipeline.solve.backends import make_backend
     from store.artifacts import PageRef
-    from sudoku_batch.page_job import PageJobSettings, process_page
+    from sudoku_batch.page_job import Engines, PageJobSettings, process_page
 
     class BrokenEngine:
         name = "broken"
@@ -103,7 +103,8 @@ def test_a_bug_in_a_stage_fails_that_board_with_a_reportable_message(tmp_path: P
     (source,) = expand_inputs([EXAMPLES / "photo.jpg"])
     settings = PageJobSettings(dpi=200, solve_timeout=5.0, out_dir=tmp_path)
     page = PageRef(batch_id=1, page_id=1, source=source.source, page=source.page)
-    outcome = process_page(source, page, BrokenEngine(), make_backend("kissat"), None, settings)
+    engines = Engines(BrokenEngine(), make_backend("kissat"), None)
+    outcome = process_page(source, page, engines, settings)
     assert outcome.error is None
     (puzzle,) = outcome.boards
     assert isinstance(puzzle.error, InternalError)

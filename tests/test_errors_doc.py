@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 import settings.model  # noqa: F401 - defines InvalidSetting
-import store.artifacts  # noqa: F401 - defines StorageUnavailable, StorageFull
 import store.corrections  # noqa: F401 - defines BadCorrection, CorrectionRefused
 import store.keys  # noqa: F401 - defines KeyProblem
+import store.storage  # noqa: F401 - defines StorageUnavailable, StorageFull
 import sudoku_batch.commands.flower  # noqa: F401 - defines FlowerAuthMissing
 import sudoku_batch.commands.submit  # noqa: F401 - defines ApiError
 import sudoku_batch.commands.worker  # noqa: F401 - defines UnknownQueue

@@ -10,43 +10,9 @@ from typing import Any
 
 from celery import Celery
 
+from jobs.table import Step, TimeLimits, job_step, job_steps
 from pipeline.book.facts import facts_allowance
 from settings import Settings
-from store.handover import Step
-
-# Task names: the API and the stages send work by name, so senders need not import the
-# pipeline. Each task has a queue of its own, so each stage can be scaled on its own.
-TASK_INGEST = Step.INGEST.value
-TASK_RECTIFY = Step.RECTIFY.value
-TASK_OCR = Step.OCR.value
-TASK_SOLVE = Step.SOLVE.value
-# A text file of puzzles skips the vision stages: its lines are read as they are, then solved.
-TASK_INGEST_TEXT = Step.INGEST_TEXT.value
-TASK_SOLVE_TEXT = Step.SOLVE_TEXT.value
-QUEUE_OF_TASK = {
-    TASK_INGEST: "ingest",
-    TASK_RECTIFY: "rectify",
-    TASK_OCR: "ocr",
-    TASK_SOLVE: "solve",
-    TASK_INGEST_TEXT: "ingest",
-    TASK_SOLVE_TEXT: "solve",
-}
-QUEUES = tuple(dict.fromkeys(QUEUE_OF_TASK.values()))
-# Later stages first, so that a book's results come out while its pages are still being read
-# and finished work does not wait behind the whole book's rectify tasks. Kombu's Redis
-# transport keeps a list per queue and priority step (default steps 0, 3, 6, 9) and one BRPOP
-# names every priority-0 list of a worker's queues before any priority-3 one, so a priority
-# orders the stages whichever queues a worker consumes and in whatever order; on Redis a
-# lower number goes first. (The queues' own order cannot: the default strategy round-robins
-# them.)
-PRIORITY_OF_TASK = {
-    TASK_SOLVE: 0,
-    TASK_SOLVE_TEXT: 0,
-    TASK_OCR: 3,
-    TASK_RECTIFY: 6,
-    TASK_INGEST: 9,
-    TASK_INGEST_TEXT: 9,
-}
 
 # Soft limit, then hard limit, in seconds. A page (rasterise, locate, rectify) or a board's OCR
 # takes seconds; the margin covers a slow first call that loads a model.
@@ -76,6 +42,18 @@ def ocr_time_limits(settings: Settings) -> tuple[float, float]:
     )
 
 
+LIMIT_OPTIONS = ("soft_time_limit", "time_limit")  # a task's limits, as Celery names them
+
+
+def time_limits(settings: Settings) -> dict[TimeLimits, tuple[float, float]]:
+    """Each kind of step's soft and hard time limits, in seconds (``JobStep.time_limits``)."""
+    return {
+        TimeLimits.STAGE: STAGE_TIME_LIMITS,
+        TimeLimits.SOLVE: solve_time_limits(settings),
+        TimeLimits.READ_AND_SOLVE: ocr_time_limits(settings),
+    }
+
+
 def longest_task(settings: Settings) -> float:
     """The hard time limit of the longest stage task, in seconds."""
     return ocr_time_limits(settings)[1]
@@ -99,16 +77,9 @@ def celery_config(settings: Settings) -> dict[str, Any]:
     if settings.redis_key_prefix:
         transport["global_keyprefix"] = settings.redis_key_prefix
     soft, hard = STAGE_TIME_LIMITS
+    limits = time_limits(settings)
     return {
-        "include": [
-            "workers.tasks.ingest",
-            "workers.tasks.rectify",
-            "workers.tasks.ocr",
-            "workers.tasks.solve",
-            "workers.tasks.ingest_text",
-            "workers.tasks.solve_text",
-            "workers.sweep",
-        ],
+        "include": [*dict.fromkeys(row.module for row in job_steps()), "workers.sweep"],
         "task_serializer": "json",
         "accept_content": ["json"],
         "event_serializer": "json",
@@ -129,12 +100,9 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         # The solve limits cover doubting (ample for a text puzzle, solved once); the OCR task
         # solves what it read, so its limits add them to its own.
         "task_annotations": {
-            task: {"soft_time_limit": task_soft, "time_limit": task_hard}
-            for task, (task_soft, task_hard) in (
-                (TASK_SOLVE, solve_time_limits(settings)),
-                (TASK_SOLVE_TEXT, solve_time_limits(settings)),
-                (TASK_OCR, ocr_time_limits(settings)),
-            )
+            str(row.step): dict(zip(LIMIT_OPTIONS, limits[row.time_limits], strict=True))
+            for row in job_steps()
+            if row.time_limits is not TimeLimits.STAGE
         },
         "broker_transport_options": transport,
         "broker_connection_retry_on_startup": True,
@@ -145,11 +113,16 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         # needs no result backend).
         "worker_send_task_events": True,
         "task_send_sent_event": True,
+        # Each step's queue and priority, from the job's table. Kombu's Redis transport keeps a
+        # list per queue and priority step (default steps 0, 3, 6, 9) and one BRPOP names every
+        # priority-0 list of a worker's queues before any priority-3 one, so a priority orders
+        # the stages whichever queues a worker consumes and in whatever order; on Redis a lower
+        # number goes first. (The queues' own order cannot: the default strategy round-robins
+        # them.)
         "task_routes": {
-            name: {"queue": queue, "priority": PRIORITY_OF_TASK[name]}
-            for name, queue in QUEUE_OF_TASK.items()
+            str(row.step): {"queue": row.queue, "priority": row.priority} for row in job_steps()
         },
-        "task_default_queue": QUEUE_OF_TASK[TASK_INGEST],
+        "task_default_queue": job_step(Step.INGEST).queue,
     }
 
 

@@ -13,20 +13,17 @@ from collections.abc import Sequence
 from celery import Celery
 from sqlalchemy.orm import Session, sessionmaker
 
+from jobs.table import Step, job_step
 from store.db import autocommit, transaction
-from store.handover import WAITING, Handoff, Step, labelled, sent
-
-# Steps whose task takes a list of subject ids: a page's boards go to one OCR task, which
-# claims, reads and records them together (one message, claim and transaction a page instead
-# of one a board: docs/throughput.md, "Seventh session").
-LISTED_STEPS = frozenset({Step.OCR})
+from store.handover import Handoff, labelled, sent, waiting
 
 
 def task_args(message: Sequence[Handoff]) -> list[object]:
     """The arguments of the task one message sends: every subject's id in a list for a listed
-    step, else the one subject's id."""
+    step (``JobStep.listed``: a page's boards go to one OCR task, which claims, reads and
+    records them together), else the one subject's id."""
     ids = [handoff.subject_id for handoff in message]
-    if message[0].step in LISTED_STEPS:
+    if job_step(message[0].step).listed:
         return [ids]
     [only] = ids
     return [only]
@@ -61,10 +58,10 @@ def send_all(queue: Celery, sessions: sessionmaker[Session], handoffs: list[Hand
     steps = dict.fromkeys(handoff.step for handoff in handoffs)
     for step in steps:
         of_step = [handoff for handoff in handoffs if handoff.step == step]
-        for message in [of_step] if step in LISTED_STEPS else [[each] for each in of_step]:
+        for message in [of_step] if job_step(step).listed else [[each] for each in of_step]:
             send(queue, message)
     for step in steps:
         ids = [handoff.subject_id for handoff in handoffs if handoff.step == step]
         # One statement: it needs no transaction of its own.
         with autocommit(sessions) as session:
-            sent(session, WAITING[step].model, ids)
+            sent(session, waiting(step).model, ids)

@@ -22,9 +22,9 @@ from pipeline.recognise.printed_captions import caption_reader as make_caption_r
 from pipeline.solve.backend import SatBackend
 from settings import Settings
 from settings.environment import set_offline_defaults
-from store import data_folder
 from store.artifacts import Artifacts
 from store.db import make_engine, make_session_factory
+from store.storage import open_storage
 from workers.cached_artifacts import CachedArtifacts
 
 logger = logging.getLogger(__name__)
@@ -64,7 +64,7 @@ def marker_sessions() -> sessionmaker[Session]:
 
 @cache
 def artifacts() -> Artifacts:
-    return CachedArtifacts(settings().data_dir)
+    return CachedArtifacts(open_storage(settings()))
 
 
 # Engines are imported where made: a worker serving only the solve queue never loads OCR models.
@@ -112,11 +112,11 @@ def _name_incarnation(sender: object = None, **_: object) -> None:
 
 
 @worker_init.connect
-def _check_data_folder(**_: object) -> None:
-    # Said at start, in the worker's log: tasks needing the folder wait (retried) until fixed.
-    problem = data_folder.problem(settings().data_dir)
+def _check_storage(**_: object) -> None:
+    # Said at start, in the worker's log: tasks needing the store wait (retried) until fixed.
+    problem = open_storage(settings()).problem()
     if problem is None:
-        logger.info("data folder: %s", settings().data_dir)
+        logger.info("storage: %s", settings().storage_location().url)
     else:
         logger.error("%s; tasks that need it are retried until it is fixed", problem)
 

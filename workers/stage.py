@@ -21,25 +21,25 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from enum import StrEnum
 from typing import Any
 
 import kombu.exceptions
 import redis.exceptions
 import sqlalchemy.exc
-from celery import Task
+from celery import Celery, Task
 from celery.exceptions import Retry, SoftTimeLimitExceeded, TimeLimitExceeded, WorkerLostError
 from celery.signals import task_failure
 from sqlalchemy.orm import Session
 
 from jobs.steps import Clock
+from jobs.table import Stage, Step, Subject, job_step
 from pipeline.errors import InternalError, SudokuBatchError
-from store.artifacts import StorageUnavailable
 from store.db import transaction
-from store.handover import Claimed, Step, all_still_waiting, claim, still_waiting
-from store.record import Stage, record_failure
+from store.handover import Claimed, all_still_waiting, claim, still_waiting
+from store.record import record_failure
+from store.storage import StorageUnavailable
 from workers import runtime
 
 logger = logging.getLogger(__name__)
@@ -72,27 +72,36 @@ class WorkerLost(SudokuBatchError):
     code = "worker_lost"
 
 
-class Subject(StrEnum):
-    """What a stage task works on, named as ``record_failure``'s keyword for its id."""
-
-    INPUT_FILE = "input_file_id"
-    PAGE = "page_id"
-    PUZZLE = "puzzle_id"
-
-
 class StageTask(Task):
-    """A stage task: its one argument is the id of its ``subject``, which waits for ``step``;
-    set ``step``, ``stage`` and ``subject`` in the task decorator."""
+    """A stage task: its one argument is the id of its ``subject`` (a list of them for a
+    listed step), which waits for ``step``; made by ``stage_task``, which sets the rest from
+    the job's table."""
 
     step: Step
     stage: Stage
     subject: Subject
+    then: Step | None  # where its subjects go next
     # Counts the retries of a task whose process died (and unexpected errors, bounded below);
     # outage retries are not bounded (OUTAGE_RETRIES).
     max_retries = 8
     # With task_retry_on_worker_lost, a task whose process died is sent again after this many
     # seconds, counted against max_retries; past them it fails and is recorded (see below).
     default_retry_delay = 30
+
+
+def stage_task(app: Celery, step: Step) -> Callable[[Callable[..., None]], StageTask]:
+    """The decorator that makes a function ``step``'s task, as the job's table declares it
+    (``jobs.table``; its queue, priority and time limits are routed by ``workers.app``)."""
+    row = job_step(step)
+    return app.task(
+        base=StageTask,
+        bind=True,
+        name=str(step),
+        step=step,
+        stage=row.stage,
+        subject=row.subject,
+        then=row.then,
+    )
 
 
 def outage_delay(retries: int) -> float:

@@ -29,9 +29,10 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
 
+from jobs.table import Step, job_steps, queues
 from settings import Settings
 from store.db import transaction
-from store.handover import WAITING, Deadlines, Handoff, Step, sent, stranded
+from store.handover import Deadlines, Handoff, sent, stranded, waiting
 from store.models import WorkerHeartbeat, utc_now
 from workers import runtime
 from workers.publish import send
@@ -68,12 +69,10 @@ class SweepReport:
 def empty_steps(queue: Celery) -> set[Step]:
     """Steps whose queue holds no message now: a subject sent to one long ago and never
     started was lost (e.g. with a Redis that kept nothing over a restart)."""
-    from workers.app import QUEUE_OF_TASK
-
     with queue.connection_for_write() as connection:
         channel = connection.default_channel
-        sizes = {name: _size(channel, name) for name in set(QUEUE_OF_TASK.values())}
-    return {Step(task) for task, name in QUEUE_OF_TASK.items() if sizes[name] == 0}
+        sizes = {name: _size(channel, name) for name in queues()}
+    return {row.step for row in job_steps() if sizes[row.queue] == 0}
 
 
 def _size(channel: Any, name: str) -> int:
@@ -89,7 +88,7 @@ def sweep_once(
     """Send every stranded subject again; ``everything``: every waiting subject not being
     worked on by a live worker, whatever its queue holds (for ``recover --all``)."""
     limits = deadlines(settings)
-    steps = set(Step) if everything else empty_steps(queue)
+    steps = {row.step for row in job_steps()} if everything else empty_steps(queue)
     if everything:
         limits = Deadlines(timedelta(0), limits.dead_after, limits.reclaim_after)
     # One batch per sweep (the next sweep takes the rest): sent in the transaction that holds
@@ -108,9 +107,9 @@ def sweep_once(
 
 
 def _note_sent(session: Session, handoffs: list[Handoff]) -> None:
-    for step in Step:
-        ids = [h.subject_id for h in handoffs if h.step == step]
-        sent(session, WAITING[step].model, ids)
+    for row in job_steps():
+        ids = [h.subject_id for h in handoffs if h.step == row.step]
+        sent(session, waiting(row.step).model, ids)
 
 
 def beat(sessions: sessionmaker[Session], incarnation: str, hostname: str) -> None:

@@ -13,7 +13,7 @@ from api.deps import Db, Limit, Offset, Sessions, Submit
 from api.responses import ERRORS, NOT_FOUND, UPLOAD_ERRORS
 from api.schemas import BatchPage, BatchStatus, BatchSummary, Submitted
 from api.submission import Label
-from store.handover import Step
+from jobs.table import Step
 from store.progress import batches_of_key
 
 router = APIRouter()

@@ -6,19 +6,18 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
-from api.deps import AppSettings, Queue, Sessions
+from api.deps import Queue, Sessions, StoredFiles
 from api.schemas import Health
 from api.submission import BROKER_ERRORS, DATABASE_ERRORS
-from store import data_folder
 
 router = APIRouter()
 
 
 @router.get("/health", response_model=Health, responses={503: {"model": Health}})
-def health(settings: AppSettings, sessions: Sessions, queue: Queue) -> JSONResponse:
-    """Whether the database and the broker answer and the data folder can be written (no
-    key needed): 200, or 503 with what is wrong with the data folder."""
-    problem = data_folder.problem(settings.data_dir)
+def health(sessions: Sessions, queue: Queue, artifacts: StoredFiles) -> JSONResponse:
+    """Whether the database and the broker answer and the store (the data folder, or object
+    storage) can be written (no key needed): 200, or 503 with what is wrong with the store."""
+    problem = artifacts.storage.problem()
     state = Health(database=False, broker=False, storage=problem is None, problem=problem)
     try:
         with sessions() as db:

@@ -13,6 +13,7 @@ from api.deps import Db, Queue, Sessions, owned_puzzle, public_record
 from api.responses import CORRECTION_ERRORS, NOT_FOUND
 from api.schemas import CellCorrected, CellCorrectionRecord, CellEdit, PuzzleDetail
 from api.submission import BROKER_ERRORS, DATABASE_ERRORS
+from jobs.table import Step
 from pipeline.board import CellKind
 from store.corrections import (
     BadCorrection,
@@ -22,7 +23,6 @@ from store.corrections import (
     correct_cell,
     correction_history,
 )
-from store.handover import Step
 from store.results import puzzle_result
 from workers.publish import hand_over
 

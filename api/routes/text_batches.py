@@ -11,7 +11,7 @@ from api.deps import Submit
 from api.responses import UPLOAD_ERRORS
 from api.schemas import Submitted
 from api.submission import Box, Label, box_shape
-from store.handover import Step
+from jobs.table import Step
 
 # The key is checked before the body is read.
 router = APIRouter(route_class=KeyBeforeBody)

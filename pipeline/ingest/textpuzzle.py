@@ -6,10 +6,18 @@ shape is given or the conventional one for N. A ``*`` marks a blocked cell (one 
 digit), an extension of ours; the public sets have none. Anything after the grid, separated by
 white space, is a tag (source index, rating) and kept aside. Lines starting with ``#`` are
 comments.
+
+Variants, also ours (docs/solving.md): a jigsaw's regions follow the grid as N*N more symbols,
+one per cell row-major, each distinct letter or digit one region (``ABC...`` or ``123...``),
+either straight after it (2*N*N symbols in all, never a square, so never taken for a grid) or
+after a ``/``; a diagonal Sudoku (X-Sudoku: both diagonals hold every digit once) ends the
+field with ``/X``. So ``GRID``, ``GRIDREGIONS``, ``GRID/REGIONS``, ``GRID/X``,
+``GRID/REGIONS/X``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 from collections.abc import Iterator
@@ -18,11 +26,14 @@ from pathlib import Path
 from typing import BinaryIO
 
 from pipeline.errors import InvalidPuzzle, MalformedPuzzleText, NotUtf8, UnreadableInput
+from pipeline.geometry import Regions
 from pipeline.grid import Grid, GridShape, Puzzle
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # symbol i stands for digit i + 1
 EMPTY_SYMBOLS = ".0"
 BLOCKED_SYMBOL = "*"
+REGION_SYMBOLS = "0" + SYMBOLS  # region k written as the symbol k, in base 36
+DIAGONAL_MARK = "X"  # "/X" after the grid (and regions): the two diagonals are units
 
 
 @dataclass(frozen=True)
@@ -49,7 +60,8 @@ def is_puzzle_line(line: str) -> bool:
 def parse_puzzle_line(line: str, box: GridShape | None = None) -> TextPuzzle:
     """The puzzle on ``line``. Raises ``MalformedPuzzleText`` when the text is not a grid and
     ``InvalidPuzzle`` when it is a grid that cannot be a Sudoku (a digit beyond N, wrong box)."""
-    grid_text, *tags = line.split()
+    field, *tags = line.split()
+    grid_text, regions_text, diagonals = _split_field(field)
     n = math.isqrt(len(grid_text))
     if n * n != len(grid_text):
         raise MalformedPuzzleText(
@@ -58,9 +70,14 @@ def parse_puzzle_line(line: str, box: GridShape | None = None) -> TextPuzzle:
         )
     if n > len(SYMBOLS):
         raise MalformedPuzzleText(f"a {n}x{n} grid is larger than this format's alphabet allows")
-    shape = box or GridShape.square(n)
+    if regions_text is not None:  # a jigsaw's regions take the place of any box shape
+        shape = GridShape.jigsaw(_regions(regions_text, n))
+    else:
+        shape = box or GridShape.square(n)
     if shape.size != n:
         raise InvalidPuzzle(f"boxes of {shape.box_rows}x{shape.box_cols} do not fit a {n}x{n} grid")
+    if diagonals:
+        shape = dataclasses.replace(shape, diagonals=True)
     values: list[int | None] = []
     for index, symbol in enumerate(grid_text):
         if symbol in EMPTY_SYMBOLS:
@@ -78,6 +95,36 @@ def parse_puzzle_line(line: str, box: GridShape | None = None) -> TextPuzzle:
     return TextPuzzle(Puzzle.from_rows(rows, shape), tuple(tags))
 
 
+def _split_field(field: str) -> tuple[str, str | None, bool]:
+    """(grid, regions or None, diagonals) of a line's first field (see the module notes)."""
+    parts = field.split("/")
+    diagonals = len(parts) > 1 and parts[-1].upper() == DIAGONAL_MARK
+    if diagonals:
+        parts.pop()
+    if len(parts) > 2:
+        raise MalformedPuzzleText(
+            f"{field[:40]!r}: expected GRID, GRID/REGIONS, GRID/X or GRID/REGIONS/X"
+        )
+    if len(parts) == 2:
+        return parts[0], parts[1], diagonals
+    text = parts[0]
+    half = len(text) // 2
+    n = math.isqrt(half)
+    if len(text) % 2 == 0 and n * n == half and n > 1:  # GRID then REGIONS, N*N symbols each
+        return text[:half], text[half:], diagonals
+    return text, None, diagonals
+
+
+def _regions(text: str, n: int) -> list[list[str]]:
+    """N*N region symbols as N rows; any letters or digits, each distinct one a region."""
+    if len(text) != n * n:
+        raise MalformedPuzzleText(f"a {n}x{n} jigsaw needs {n * n} region symbols, not {len(text)}")
+    if not text.isalnum():
+        bad = next(symbol for symbol in text if not symbol.isalnum())
+        raise MalformedPuzzleText(f"unexpected region symbol {bad!r} (use letters or digits)")
+    return [list(text[r * n : (r + 1) * n]) for r in range(n)]
+
+
 def parse_box(text: str) -> GridShape:
     """``"3x4"`` as a box shape of 3 rows by 4 columns."""
     try:
@@ -85,6 +132,21 @@ def parse_box(text: str) -> GridShape:
     except ValueError as error:
         raise InvalidPuzzle(f"box shape {text!r} is not ROWSxCOLS, e.g. 3x3 or 2x3") from error
     return GridShape(rows, cols)
+
+
+def format_puzzle(puzzle: Puzzle) -> str:
+    """A puzzle as it is written on a line: its grid, then its regions and ``/X`` when a
+    variant."""
+    shape = puzzle.shape
+    text = format_grid(puzzle.givens)
+    if shape.regions is not None:
+        text += "/" + format_regions(shape.regions)
+    return text + (f"/{DIAGONAL_MARK}" if shape.diagonals else "")
+
+
+def format_regions(regions: Regions) -> str:
+    """Region numbers 0..N-1 as one line: ``0``-``9`` then ``A`` = 10, ``B`` = 11, ..."""
+    return "".join(REGION_SYMBOLS[region] for row in regions for region in row)
 
 
 def format_grid(grid: Grid) -> str:

@@ -25,15 +25,18 @@ class Contradiction(Exception):
 
 @dataclass(frozen=True)
 class Geometry:
-    """The units of one shape: rows 0..n-1, columns n..2n-1, boxes 2n..3n-1, as cell tuples."""
+    """The units of one shape (``pipeline.geometry``): rows 0..n-1, columns n..2n-1, regions
+    (boxes or a jigsaw's) 2n..3n-1, then extra units (diagonals), as cell tuples. ``box`` is
+    (box_rows, box_cols) for classic boxes, None for a jigsaw's regions."""
 
     size: int
     units: tuple[tuple[int, ...], ...]
-    cell_units: tuple[tuple[int, int, int], ...]  # per cell, its row, column and box unit
-    peers: tuple[tuple[int, ...], ...]  # per cell, the other cells of its three units
+    cell_units: tuple[tuple[int, ...], ...]  # per cell, its units (row, column, region, ...)
+    peers: tuple[tuple[int, ...], ...]  # per cell, the other cells of its units
     peer_sets: tuple[frozenset[int], ...]
     unit_masks: tuple[int, ...]  # per unit, its cells as a bitmask over cell indices
     peer_masks: tuple[int, ...]  # per cell, its peers as a bitmask
+    box: tuple[int, int] | None
     # Results of pure functions of part of a state (see ``part_memo``), kept per shape.
     parts: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
@@ -42,33 +45,27 @@ class Geometry:
         return self.size * self.size
 
     def unit_kind(self, unit: int) -> str:
-        return ("row", "column", "box")[unit // self.size]
+        """row, column, box (a region of any shape) or extra (a diagonal)."""
+        return ("row", "column", "box", "extra")[min(unit // self.size, 3)]
 
 
 @lru_cache(maxsize=16)
 def geometry(shape: GridShape) -> Geometry:
-    n = shape.size
-    rows = [tuple(r * n + c for c in range(n)) for r in range(n)]
-    cols = [tuple(r * n + c for r in range(n)) for c in range(n)]
-    boxes: list[list[int]] = [[] for _ in range(n)]
-    for r in range(n):
-        for c in range(n):
-            boxes[shape.box_of(r, c)].append(r * n + c)
-    units = tuple(rows + cols + [tuple(b) for b in boxes])
-    cell_units = tuple(
-        (i // n, n + i % n, 2 * n + shape.box_of(i // n, i % n)) for i in range(n * n)
-    )
+    grid = shape.geometry
+    n = grid.size
+    units = tuple(unit.cells for unit in grid.units)
     peer_sets = tuple(
-        frozenset(p for u in cell_units[i] for p in units[u] if p != i) for i in range(n * n)
+        frozenset(p for u in grid.cell_units[i] for p in units[u] if p != i) for i in range(n * n)
     )
     return Geometry(
         n,
         units,
-        cell_units,
+        grid.cell_units,
         tuple(tuple(sorted(s)) for s in peer_sets),
         peer_sets,
         tuple(sum(1 << c for c in unit) for unit in units),
         tuple(sum(1 << c for c in s) for s in peer_sets),
+        grid.box,
     )
 
 

@@ -38,7 +38,8 @@ def _digit_locked(
 ) -> list[tuple[int, Finding]]:
     """(source unit, eliminations) of one digit's locked candidates, from its places alone."""
     n = geo.size
-    sources = range(2 * n, 3 * n) if from_boxes else range(2 * n)
+    # Pointing from the regions and the extra units (diagonals), claiming from the lines.
+    sources = range(2 * n, len(geo.units)) if from_boxes else range(2 * n)
     out = []
     unit_masks = geo.unit_masks
     for u in sources:

@@ -9,8 +9,11 @@ caller's solution when one is given). The uniqueness patterns presume a single s
 when one was used a search counts the solutions of the givens first; where the techniques stop,
 the same search counts them before anything is said.
 
-9x9 is what the SE scale is defined on. Other sizes get the same techniques up to XYZ-wing, then
-a stated fallback: the effort of a plain backtracking search, mapped onto the upper SE range.
+9x9 classic is what the SE scale is defined on. The techniques are defined on units, so they
+apply to a jigsaw's regions and the diagonals too (a region is rated as a box, a diagonal as one
+more box); the rating says so in its reason, as SE never rated these variants. Other sizes get
+the same techniques up to XYZ-wing, then a stated fallback: the effort of a plain backtracking
+search, mapped onto the upper SE range.
 
 The work is bounded by a ``Budget`` (``pipeline.rating.budget``) that the techniques, chains and
 search spend from as they go; when it runs out ``BudgetExhausted`` leaves ``rate_puzzle``.
@@ -22,6 +25,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pipeline.geometry import CLASSIC
 from pipeline.grid import Grid, Puzzle
 from pipeline.rating import (
     chains,
@@ -152,6 +156,13 @@ def rate_puzzle(
             f"{puzzle.size}x{puzzle.size}: the SE scale is defined for 9x9; "
             "this is the same techniques' difficulty applied unchanged"
         )
+    variant = puzzle.shape.variant
+    if variant != CLASSIC:
+        scale = (
+            f"{variant} Sudoku: the SE scale is not established for this variant; the techniques "
+            "are applied on its units (regions, diagonals) and rated as SE rates them on boxes"
+        )
+        reason = f"{scale}; {reason}" if reason else scale
     return Rating(score, techniques, level_of(score), reason)
 
 

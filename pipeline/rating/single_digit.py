@@ -50,8 +50,8 @@ def strong_links(geo: Geometry, places: int) -> list[tuple[int, int, int]]:
 
 def _difficulty(geo: Geometry, u1: int, u2: int) -> tuple[float, str]:
     n = geo.size
-    k1, k2 = u1 // n, u2 // n  # 0 row, 1 column, 2 box
-    if k1 == 2 or k2 == 2:
+    k1, k2 = u1 // n, u2 // n  # 0 row, 1 column, 2 box, 3 extra unit (a diagonal)
+    if k1 >= 2 or k2 >= 2:
         return TURBOT_FISH, "Turbot fish"
     if k1 == k2:
         return SKYSCRAPER, "Skyscraper"
@@ -102,7 +102,7 @@ def two_strong_links(board: Board) -> Step | None:
 
 def empty_rectangle(board: Board) -> Step | None:
     geo = board.geo
-    if geo.size != 9:
+    if geo.box != (3, 3):  # the pattern is of 3x3 boxes
         return None
     gone: set[tuple[int, int]] = set()
     for i, places in enumerate(board_places(board)):
@@ -222,7 +222,7 @@ def _digit_three_links(
 
 
 def _three_difficulty(n: int, units: tuple[int, int, int]) -> float:
-    kinds = {u // n for u in units}  # 0 row, 1 column, 2 box
+    kinds = {min(u // n, 2) for u in units}  # 0 row, 1 column, 2 box or extra unit
     if kinds in ({0}, {1}):
         return THREE_SKYSCRAPERS
     if {0, 1} <= kinds:

@@ -57,8 +57,9 @@ def _hidden_singles(board: Board, units: range, name: str, difficulty: float) ->
 
 
 def hidden_single_box(board: Board) -> Step | None:
-    n = board.geo.size
-    return _hidden_singles(board, range(2 * n, 3 * n), "Hidden single (box)", HIDDEN_SINGLE_BOX)
+    n, units = board.geo.size, len(board.geo.units)
+    # Regions and the extra units (diagonals) alike: the rating is SE's for boxes.
+    return _hidden_singles(board, range(2 * n, units), "Hidden single (box)", HIDDEN_SINGLE_BOX)
 
 
 def hidden_single_line(board: Board) -> Step | None:

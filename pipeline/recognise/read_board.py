@@ -28,7 +28,7 @@ from pipeline.solve.encode import clashing_pairs
 from pipeline.vision.cells import classify_cells
 from pipeline.vision.diagonals import without_drawn_diagonals
 from pipeline.vision.lattice import cell_parts
-from pipeline.vision.regions import read_regions
+from pipeline.vision.regions import read_regions, read_shape
 
 # The recogniser reads the whole cell interior, unstretched, better than a tight, contrast-
 # stretched digit box: on the wichtounet photos warped with their true corners
@@ -117,11 +117,9 @@ def _read(board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine) -> R
     ordered = tuple(placed[row, col] for row in range(size) for col in range(size))
     regions = read_regions(upright)
     reading = BoardReading(
-        upright.shape,
+        read_shape(upright.shape, regions),
         ordered,
         printed_symbols(readings),
-        regions=regions.regions,
-        variant=regions.variant,
         regions_certainty=regions.certainty,
     )
     return RecognisedBoard(upright, reading, turns)

@@ -15,37 +15,17 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from pipeline.board import BoardImage, Lattice
-from pipeline.grid import Grid, GridShape
+from pipeline.grid import GridShape
 from pipeline.reading import BoardReading
 from pipeline.solve.encode import clashing_pairs
 from pipeline.vision.lattice import fitting_lattices
-from pipeline.vision.regions import CLASSIC, variant_units
 
 
 def contradicts(reading: BoardReading) -> bool:
-    """Whether a board's readings repeat a digit in a row, column or box (a jigsaw's region, a
-    marked diagonal) in a way that no one cell's misreading explains."""
-    if reading.regions is not None and reading.variant != CLASSIC:
-        pairs = _repeats(reading.givens(), variant_units(reading.regions, reading.variant))
-    else:
-        pairs = [set(cells) for _, *cells, _ in clashing_pairs(reading.puzzle())]
+    """Whether a board's readings repeat a digit in a row, column or box in a way that no one
+    cell's misreading explains."""
+    pairs = [set(cells) for _, *cells, _ in clashing_pairs(reading.puzzle())]
     return bool(pairs) and not set.intersection(*pairs)
-
-
-def _repeats(givens: Grid, units: list[list[tuple[int, int]]]) -> list[set[tuple[int, int]]]:
-    """Each pair of givens that repeat a digit in one of ``units``."""
-    pairs = []
-    for unit in units:
-        first_at: dict[int, tuple[int, int]] = {}
-        for r, c in unit:
-            digit = givens[r][c]
-            if not digit:
-                continue
-            if digit in first_at:
-                pairs.append({first_at[digit], (r, c)})
-            else:
-                first_at[digit] = (r, c)
-    return pairs
 
 
 def alternative_boards(board: BoardImage) -> Iterator[BoardImage]:

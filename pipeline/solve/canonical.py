@@ -17,6 +17,13 @@ weaker form, stated by ``CanonicalForm.complete``: invariant under relabelling, 
 and column moves only as far as the column orders tried (the stack order and identity within
 stacks), so disguised copies there may be missed, never wrongly matched.
 
+A variant (a jigsaw's regions, the diagonals) keeps its geometry only under the 8 symmetries of
+the square, which move the regions and diagonals with the cells: its form is the smallest, over
+those 8, of the regions renumbered in reading order and the givens relabelled, written as
+``givens/regions`` with ``/diagonal`` after a diagonal grid, so a jigsaw never meets a classic
+grid or another partition. Diagonal grids admit a few more disguises (row and column moves that
+keep both diagonals), not tried: their form is not ``complete``.
+
 The work grows with the ties: a grid with few givens ties on many row choices (a blank 25x25
 keeps thousands of survivors at every row). It is bounded by ``MAX_FORM_CELLS``, the cells of
 candidate rows compared in all, counted before each row is scored; past it ``FormTooCostly``
@@ -32,6 +39,7 @@ from itertools import permutations, product
 
 import numpy as np
 
+from pipeline.geometry import CLASSIC
 from pipeline.grid import GridShape, Puzzle
 
 MAX_COLUMN_ORDERS = 100_000
@@ -68,6 +76,8 @@ def _column_orders(stack_width: int, stacks: int, full: bool) -> np.ndarray:
 
 
 def canonical_form(puzzle: Puzzle) -> CanonicalForm:
+    if puzzle.shape.variant != CLASSIC:
+        return _variant_form(puzzle)
     n = puzzle.size
     br, bc = puzzle.shape.box_rows, puzzle.shape.box_cols
     grid = np.array([[v or 0 for v in row] for row in puzzle.givens], dtype=np.int64)
@@ -82,6 +92,32 @@ def canonical_form(puzzle: Puzzle) -> CanonicalForm:
             best = rows
     assert best is not None
     return CanonicalForm("".join(_row_text(key, n) for key in best), full)
+
+
+def _variant_form(puzzle: Puzzle) -> CanonicalForm:
+    givens = np.array([[v or 0 for v in row] for row in puzzle.givens], dtype=np.int64)
+    regions = np.array(puzzle.shape.geometry.regions, dtype=np.int64)
+    best: tuple[str, str] | None = None
+    for turns in range(4):
+        for transpose in (False, True):
+            g, r = np.rot90(givens, turns), np.rot90(regions, turns)
+            if transpose:
+                g, r = g.T, r.T
+            key = (_first_seen_text(g, keep_zero=True), _first_seen_text(r, keep_zero=False))
+            if best is None or key < best:
+                best = key
+    assert best is not None
+    diagonal = "/diagonal" if puzzle.shape.diagonals else ""
+    return CanonicalForm(f"{best[0]}/{best[1]}{diagonal}", not puzzle.shape.diagonals)
+
+
+def _first_seen_text(grid: np.ndarray, keep_zero: bool) -> str:
+    """``grid`` row-major with its values renumbered by first appearance from 0, in base 36;
+    with ``keep_zero`` 0 stays 0 (an empty cell) and the digits are numbered from 1."""
+    labels: dict[int, int] = {0: 0} if keep_zero else {}
+    for value in grid.flat:
+        labels.setdefault(int(value), len(labels))
+    return "".join(np.base_repr(labels[int(value)], 36) for value in grid.flat)
 
 
 def _count_orders(stack_width: int, stacks: int) -> int:

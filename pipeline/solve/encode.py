@@ -6,9 +6,10 @@ literal is dropped up front, so the solver sees a small formula over the undecid
 remaining candidates only, numbered compactly from 1. ``Encoding.cells`` maps a variable back to
 its (row, col, digit); ``Encoding.placed`` holds the cells propagation filled.
 
-Constraints, for a p x q boxed N x N grid with blocked cells (which take no digit):
+Constraints, for an N x N grid with blocked cells (which take no digit), on the units of its
+geometry (``pipeline.geometry``: rows, columns, boxes or a jigsaw's regions, diagonals):
 - every playable free cell takes exactly one of its candidates;
-- no digit twice among the playable cells of a row, column or box;
+- no digit twice among the playable cells of a unit;
 - in a unit whose cells are all playable, every digit at least once. Implied by the two rules
   above (N cells, N digits), but stating it lets unit propagation find "hidden singles"; in a
   unit with blocked cells it would be wrong, so it is left out there.
@@ -81,20 +82,16 @@ class Encoding:
 
 
 def unit_cells(puzzle: Puzzle) -> list[tuple[str, list[tuple[int, int]]]]:
-    """Every row, column and box with a human name, as lists of (row, col)."""
-    n, br, bc = puzzle.size, puzzle.shape.box_rows, puzzle.shape.box_cols
-    units: list[tuple[str, list[tuple[int, int]]]] = []
-    units += [(f"row {r + 1}", [(r, c) for c in range(n)]) for r in range(n)]
-    units += [(f"column {c + 1}", [(r, c) for r in range(n)]) for c in range(n)]
-    for b in range(n):
-        top, left = (b // br) * br, (b % br) * bc
-        cells = [(top + i, left + j) for i in range(br) for j in range(bc)]
-        units.append((f"box {b + 1}", cells))
-    return units
+    """Every unit of the puzzle's geometry with a human name, as lists of (row, col)."""
+    n = puzzle.size
+    return [
+        (unit.name, [divmod(cell, n) for cell in unit.cells])
+        for unit in puzzle.shape.geometry.units
+    ]
 
 
 def find_clashes(puzzle: Puzzle) -> list[str]:
-    """Each pair of givens that repeat a digit in a row, column or box, described for a person."""
+    """Each pair of givens that repeat a digit in a unit, described for a person."""
     return [
         f"r{r0 + 1}c{c0 + 1} and r{r + 1}c{c + 1} both hold {digit} in {name}"
         for name, (r0, c0), (r, c), digit in clashing_pairs(puzzle)
@@ -104,8 +101,8 @@ def find_clashes(puzzle: Puzzle) -> list[str]:
 def clashing_pairs(
     puzzle: Puzzle,
 ) -> list[tuple[str, tuple[int, int], tuple[int, int], int]]:
-    """Each pair of givens that repeat a digit in a row, column or box: the unit's name, the
-    two cells and the digit."""
+    """Each pair of givens that repeat a digit in a unit: the unit's name, the two cells and
+    the digit."""
     pairs = []
     for name, cells in unit_cells(puzzle):
         first_at: dict[int, tuple[int, int]] = {}

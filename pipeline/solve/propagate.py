@@ -30,6 +30,7 @@ kept either.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pipeline.grid import Puzzle
@@ -37,41 +38,40 @@ from pipeline.grid import Puzzle
 
 @dataclass(frozen=True)
 class Units:
-    """The rows, columns and boxes of a shape as cell bitboards, and each cell's peers."""
+    """The units of a puzzle's geometry (``pipeline.geometry``) as cell bitboards, and each
+    cell's peers."""
 
     names: tuple[str, ...]
     masks: tuple[int, ...]  # the playable cells of each unit
     full: tuple[bool, ...]  # no blocked cell: the unit holds every digit once
-    peers: tuple[int, ...]  # per cell, the other cells of its row, column and box
-    of_cell: tuple[tuple[int, int, int], ...]  # per cell, its row's, column's and box's index
+    peers: tuple[int, ...]  # per cell, the other cells of its units
+    of_cell: tuple[tuple[int, ...], ...]  # per cell, the indices of its units
 
 
 def units_of(puzzle: Puzzle) -> Units:
-    n, br, bc = puzzle.size, puzzle.shape.box_rows, puzzle.shape.box_cols
-    row_masks = [((1 << n) - 1) << (r * n) for r in range(n)]
-    col_masks = [sum(1 << (r * n + c) for r in range(n)) for c in range(n)]
-    box_masks = []
-    for b in range(n):
-        top, left = (b // br) * br, (b % br) * bc
-        box_masks.append(sum(1 << ((top + i) * n + left + j) for i in range(br) for j in range(bc)))
+    n, geometry = puzzle.size, puzzle.shape.geometry
+    masks = [sum(1 << cell for cell in unit.cells) for unit in geometry.units]
     blocked = sum(
         1 << (r * n + c) for r in range(n) for c in range(n) if puzzle.givens[r][c] is None
     )
     peers = tuple(
-        (row_masks[i // n] | col_masks[i % n] | box_masks[puzzle.shape.box_of(i // n, i % n)])
-        & ~(1 << i)
-        for i in range(n * n)
+        sum_masks(masks[u] for u in geometry.cell_units[i]) & ~(1 << i) for i in range(n * n)
     )
-    names = [f"row {i + 1}" for i in range(n)] + [f"column {i + 1}" for i in range(n)]
-    names += [f"box {i + 1}" for i in range(n)]
-    masks = row_masks + col_masks + box_masks
     return Units(
-        tuple(names),
+        tuple(unit.name for unit in geometry.units),
         tuple(m & ~blocked for m in masks),
         tuple(not m & blocked for m in masks),
         peers,
-        tuple((r, n + c, 2 * n + puzzle.shape.box_of(r, c)) for r in range(n) for c in range(n)),
+        geometry.cell_units,
     )
+
+
+def sum_masks(masks: Iterable[int]) -> int:
+    """The union of bitboards."""
+    union = 0
+    for mask in masks:
+        union |= mask
+    return union
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,10 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, Lattice
+from pipeline.geometry import DIAGONAL, Regions, box_regions, variant_name
 from pipeline.grid import GridShape
-from pipeline.region_lines import marks_diagonals
 from pipeline.vision.diagonals import cell_colours, has_diagonals
 
-Regions = tuple[tuple[int, ...], ...]
-
-CLASSIC, JIGSAW, DIAGONAL = "classic", "jigsaw", "diagonal"
 # An edge's line is measured over the middle of the edge (clear of the crossings at its ends)
 # and within this share of a cell either side of it: all of a blurred heavy line, short of the
 # digits in the cells beside it.
@@ -84,38 +81,27 @@ def read_regions(board: BoardImage) -> RegionsReading:
     margins = _heavy_margins(weights)
     if margins is None:
         # No heavier lines: the regions may be told by their fills alone.
-        regions, certainty = _fill_regions(board.pixels, lattice) or (
-            box_regions(lattice.shape),
-            1.0,
-        )
+        boxes = box_regions(lattice.shape.box_rows, lattice.shape.box_cols)
+        regions, certainty = _fill_regions(board.pixels, lattice) or (boxes, 1.0)
     else:
         regions, certainty = _likeliest_partition(n, margins)
-    jigsaw = regions not in {box_regions(shape) for shape in _box_shapes(n)}
+    jigsaw = regions not in {box_regions(s.box_rows, s.box_cols) for s in _box_shapes(n)}
     return RegionsReading(regions, variant_name(jigsaw, diagonal), certainty)
 
 
-def variant_name(jigsaw: bool, diagonal: bool) -> str:
-    if jigsaw and diagonal:
-        return f"{JIGSAW}+{DIAGONAL}"
-    return JIGSAW if jigsaw else (DIAGONAL if diagonal else CLASSIC)
-
-
-def variant_units(regions: Regions, variant: str) -> list[list[tuple[int, int]]]:
-    """The cells of every unit of a board: rows, columns, regions and, when ``variant`` marks
-    them, the two diagonals."""
-    n = len(regions)
-    units = [[(r, c) for c in range(n)] for r in range(n)]
-    units += [[(r, c) for r in range(n)] for c in range(n)]
-    units += [[(r, c) for r in range(n) for c in range(n) if regions[r][c] == k] for k in range(n)]
-    if marks_diagonals(variant):
-        units += [[(i, i) for i in range(n)], [(i, n - 1 - i) for i in range(n)]]
-    return units
-
-
-def box_regions(shape: GridShape) -> Regions:
-    """The p x q boxes of ``shape`` as regions."""
-    n = shape.size
-    return tuple(tuple(shape.box_of(r, c) for c in range(n)) for r in range(n))
+def read_shape(lattice_shape: GridShape, read: RegionsReading) -> GridShape:
+    """The grid's shape as read: the lattice's box shape, or the boxes the regions are (a 6x6
+    measured 2x3 whose heavy lines draw 3x2 boxes) when they are not in doubt, or a jigsaw of
+    the regions; with the diagonals when the variant marks them."""
+    diagonals = DIAGONAL in read.variant.split("+")
+    for shape in [lattice_shape, *_box_shapes(lattice_shape.size)]:
+        if read.regions == box_regions(shape.box_rows, shape.box_cols):
+            # Boxes read in doubt (lines alike but for a pixel of rendering) leave the shape
+            # to the lattice, and to the readings when they contradict it (remeasure).
+            if read.certainty < DOUBTFUL_BELOW:
+                shape = lattice_shape
+            return GridShape(shape.box_rows, shape.box_cols, diagonals=diagonals)
+    return GridShape(lattice_shape.box_rows, lattice_shape.box_cols, read.regions, diagonals)
 
 
 def edge_weights(gray: np.ndarray, lattice: Lattice) -> EdgeWeights:
@@ -196,7 +182,7 @@ def _likeliest_partition(
     less it disagrees than the next likeliest partition, (next - best) / (next + best)."""
     heavy = {key for key, margin in margins.items() if margin > 0}
     doubtful = sorted(margins, key=lambda key: abs(margins[key]))[:FLIP_POOL]
-    candidates = {box_regions(shape) for shape in _box_shapes(n)}
+    candidates = {box_regions(shape.box_rows, shape.box_cols) for shape in _box_shapes(n)}
     for depth in range(FLIP_DEPTH + 1):
         for flipped in itertools.combinations(doubtful, depth):
             regions = _parts(n, heavy.symmetric_difference(flipped))

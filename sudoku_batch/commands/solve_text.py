@@ -137,6 +137,7 @@ def _solve_line(
         return f"{result.verdict}: {result.message}", status
     record = {
         "line": number,
+        "variant": parsed.puzzle.shape.variant,
         "verdict": str(result.verdict),
         "solution": format_grid(result.solution) if result.solution else None,
         "second_solution": (

@@ -7,13 +7,14 @@ import socket
 import sys
 from typing import TYPE_CHECKING
 
+from jobs.table import queues as job_queues
 from pipeline.errors import SudokuBatchError
 from sudoku_batch.commands import option_types
 
 if TYPE_CHECKING:
     from celery import Celery
 
-ALL_QUEUES = "ingest,rectify,ocr,solve"
+ALL_QUEUES = ",".join(job_queues())
 PING_SECONDS = 10.0
 
 
@@ -46,22 +47,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--ping",
         action="store_true",
-        help="instead of running a worker, check this host's data folder (there, the API's,"
-        " writable, not full) and ask the worker of this node name whether it is up"
-        " (exit 0 if both are well; for healthchecks)",
+        help="instead of running a worker, check the store (the data folder or object"
+        " storage: there, the API's, writable, not full) and ask the worker of this node name"
+        " whether it is up (exit 0 if both are well; for healthchecks)",
     )
     parser.set_defaults(func=_worker)
 
 
 def _worker(args: argparse.Namespace) -> int:
-    from workers.app import QUEUES, app
+    from workers.app import app
 
     queues = [queue.strip() for queue in args.queues.split(",") if queue.strip()]
-    unknown = sorted(set(queues) - set(QUEUES))
+    unknown = sorted(set(queues) - set(job_queues()))
     if unknown or not queues:
         raise UnknownQueue(
             f"unknown queue(s) {', '.join(unknown) or '(none given)'}; "
-            f"choose from {', '.join(QUEUES)}"
+            f"choose from {', '.join(job_queues())}"
         )
     hostname = args.hostname or default_hostname(queues)
     if args.ping:
@@ -80,10 +81,9 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 def _ping(app: Celery, hostname: str) -> int:
-    from store import data_folder
     from workers import runtime
 
-    problem = data_folder.problem(runtime.settings().data_dir)
+    problem = runtime.artifacts().storage.problem()
     if problem is not None:
         print(f"sudoku-batch: {problem}", file=sys.stderr)
         return 1

@@ -171,6 +171,12 @@ def settings_env(settings: Settings) -> dict[str, str]:
         "SUDOKU_BATCH_REDIS_KEY_PREFIX": settings.redis_key_prefix,
         "SUDOKU_BATCH_DATA_DIR": str(settings.data_dir),
         "SUDOKU_BATCH_SOLVE_TIMEOUT": str(settings.solve_timeout),
+        "SUDOKU_BATCH_STORAGE_URL": settings.storage_url,
+        **{
+            name.upper(): getattr(settings, name)
+            for name in STORAGE_CLIENT_SETTINGS
+            if getattr(settings, name)
+        },
         **{
             f"SUDOKU_BATCH_{name.upper()}": str(getattr(settings, name))
             for name in SWEEP_SETTINGS
@@ -179,6 +185,12 @@ def settings_env(settings: Settings) -> dict[str, str]:
     }
 
 
+STORAGE_CLIENT_SETTINGS = (
+    "aws_endpoint_url",
+    "aws_access_key_id",
+    "aws_secret_access_key",
+    "aws_default_region",
+)
 SWEEP_SETTINGS = (
     "sweep_seconds",
     "lost_after",
@@ -226,7 +238,7 @@ def form_token(browser: TestClient, page: str = "/ui/login") -> str:
 
 def queued(settings: Settings, queue: str) -> list[dict]:
     """The messages waiting in a queue, highest priority first: kombu's Redis transport keeps
-    one list per priority step (a task's priority, workers.app.PRIORITY_OF_TASK, picks it)."""
+    one list per priority step (a task's priority, ``JobStep.priority`` in jobs.table, picks it)."""
     client = redis.Redis.from_url(settings.broker_url)
     keys = [f"{settings.redis_key_prefix}{queue}"]
     keys += [f"{keys[0]}{Channel.sep}{step}" for step in PRIORITY_STEPS if step]
@@ -242,12 +254,19 @@ def free_port() -> int:
 class Service:
     """A subprocess with its output in a log file; stopped (then killed) on ``stop``."""
 
-    def __init__(self, name: str, argv: list[str], env: dict[str, str], log_dir: Path):
+    def __init__(
+        self,
+        name: str,
+        argv: list[str],
+        env: dict[str, str],
+        log_dir: Path,
+        cwd: Path = REPO_ROOT,
+    ):
         self.name = name
         self.log_path = log_dir / f"{name}.log"
         self.log = self.log_path.open("wb")
         self.process = subprocess.Popen(
-            argv, env=env, cwd=REPO_ROOT, stdout=self.log, stderr=subprocess.STDOUT
+            argv, env=env, cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT
         )
 
     def alive(self) -> bool:

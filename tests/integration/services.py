@@ -27,11 +27,11 @@ def _wait_for(check: list[str], what: str, limit: float = 30.0) -> None:
 class PrivateRedis:
     """``redis-server`` on its own port and dir; ``persistent``: append-only file on."""
 
-    def __init__(self, folder: Path, persistent: bool):
+    def __init__(self, folder: Path, persistent: bool, port: int | None = None):
         if shutil.which("redis-server") is None:
             skip_or_fail("redis-server is not installed")
         self.folder = folder
-        self.port = free_port()
+        self.port = port or free_port()
         self.persistent = persistent
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.process: subprocess.Popen[bytes] | None = None

@@ -24,6 +24,7 @@ SERVICES = {
     "rectify-worker",
     "ocr-worker",
     "solve-worker",
+    "s3",
 }
 
 
@@ -31,6 +32,8 @@ SECRETS = {
     "FLOWER_BASIC_AUTH": "test:secret",
     "POSTGRES_PASSWORD": "pg-secret",
     "ANALYST_PASSWORD": "analyst-secret",
+    "AWS_ACCESS_KEY_ID": "store-key",
+    "AWS_SECRET_ACCESS_KEY": "store-secret",
 }
 
 
@@ -138,3 +141,17 @@ def test_the_readme_by_hand_section_sets_up_a_database_and_an_absolute_data_fold
         assert Path(done.stdout.split()[-1]).is_absolute()
     finally:
         subprocess.run(["dropdb", "--if-exists", "-h", env["PGHOST"], "-U", "postgres", name])
+
+
+def test_the_api_and_workers_share_an_object_store_and_no_volume() -> None:
+    import yaml
+
+    services = yaml.safe_load(compose())["services"]
+    for name in ("api", "ingest-worker", "rectify-worker", "ocr-worker", "solve-worker"):
+        environment = services[name]["environment"]
+        assert environment["SUDOKU_BATCH_STORAGE_URL"].startswith("s3://"), name
+        assert environment["AWS_ENDPOINT_URL"] == "http://s3:8333", name
+        assert environment["AWS_SECRET_ACCESS_KEY"] == SECRETS["AWS_SECRET_ACCESS_KEY"]
+        assert not services[name].get("volumes"), f"{name} mounts a volume"
+        assert services[name]["depends_on"]["s3"]["condition"] == "service_healthy"
+    assert "mini" in services["s3"]["command"]

@@ -13,8 +13,8 @@ import pytest
 import redis
 from sqlalchemy.orm import Session, sessionmaker
 
+from jobs.table import Step
 from settings import Settings
-from store.handover import Step
 from store.models import Page
 from store.progress import subject_states
 from store.results import state_counts

@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 from celery.exceptions import WorkerLostError
 
+from jobs.steps import BoardContext
+from jobs.table import Step
 from pipeline.errors import SudokuBatchError
 from settings import Settings
-from store.handover import Handoff, Step
+from store.handover import Handoff
 from store.models import Puzzle, PuzzleStatus, StageRun
 from tests.integration.test_statements_per_task import page_to_ingest
 from workers import publish, runtime, stage
@@ -99,10 +101,10 @@ def test_a_board_that_cannot_be_read_fails_alone(
     (first, second), _ = page_of_boards(worker_runtime, monkeypatch)
     reading = ocr.read_board_step
 
-    def unreadable(board: object, path: str, cells: object, page: object, index: int, *a: Any):
-        if index == 0:
+    def unreadable(board: object, path: str, cells: object, at: BoardContext, *a: Any):
+        if at.index == 0:
             raise SudokuBatchError("this board cannot be read")
-        return reading(board, path, cells, page, index, *a)
+        return reading(board, path, cells, at, *a)
 
     monkeypatch.setattr(ocr, "read_board_step", unreadable)
     app.tasks[Step.OCR].apply(args=[[first, second]])

@@ -19,13 +19,13 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from jobs.table import Step
 from pipeline.board import CellKind
 from pipeline.grid import GridShape
 from pipeline.reading import BoardReading, CellReading, RecognisedBoard
 from store import load
 from store.artifacts import Artifacts
 from store.db import transaction
-from store.handover import Step
 from store.models import Batch, CellCorrection, Puzzle
 from store.record import record_reading
 from synth.unique import unique_puzzle

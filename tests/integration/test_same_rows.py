@@ -170,6 +170,8 @@ def rows(sessions: sessionmaker[Session], batch_id: int) -> dict[str, Any]:
                     z.level,
                     z.rating_reason,
                     z.canonical,
+                    z.variant,
+                    z.regions,
                 )
                 for z in puzzles
             },

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import update
 
+from jobs.table import Step
 from settings import Settings
 from store.db import transaction
-from store.handover import Step, solve_again
+from store.handover import solve_again
 from store.models import Cell, Puzzle, PuzzleStatus
 from tests.integration.test_statements_per_task import page_to_ingest
 from tests.test_cached_artifacts import decoded_images

@@ -17,10 +17,11 @@ import pytest
 from sqlalchemy import Engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
+from jobs.table import Step
 from pipeline.grid import GridShape
 from settings import Settings
 from store.db import transaction
-from store.handover import Step, solve_again
+from store.handover import solve_again
 from store.models import Puzzle, PuzzleStatus
 from store.record import add_input_file, create_batch
 from synth.grid_image import render_grid

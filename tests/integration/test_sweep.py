@@ -14,9 +14,10 @@ import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
+from jobs.table import Step
 from settings import Settings
 from store.db import transaction
-from store.handover import Deadlines, Step, stranded
+from store.handover import Deadlines, stranded
 from store.models import Page, WorkerHeartbeat, utc_now
 from tests.integration.conftest import queued, settings_env
 from tests.integration.test_stage_failures import PNG, new_page

@@ -3,6 +3,7 @@ Redis), then their tasks run eagerly in this process on the test database."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -11,6 +12,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from api.schemas import ResultRecord
+from jobs.table import Step
 from settings import Settings
 from store.db import transaction
 from store.models import Batch, InputFile, Solution
@@ -18,7 +21,15 @@ from store.progress import subject_states
 from store.record import add_input_file, create_batch
 from store.results import result_records, state_counts
 from tests.integration.conftest import api_client, queued
-from workers.app import TASK_INGEST_TEXT, TASK_SOLVE_TEXT, app
+from tests.solve.variants import (
+    DIAGONAL,
+    DIAGONAL_SOLVED,
+    JIGSAW,
+    JIGSAW_REGIONS,
+    JIGSAW_SOLVED,
+    grid_of,
+)
+from workers.app import app
 from workers.tasks.ingest_text import ingest_text_file
 from workers.tasks.solve_text import solve_text_puzzle
 
@@ -67,7 +78,7 @@ def test_submit_text_stores_the_file_with_its_box_and_queues_a_text_ingest(
     assert response.status_code == 201, response.text
     batch = response.json()
     [message] = queued(settings, "ingest")
-    assert message["headers"]["task"] == TASK_INGEST_TEXT
+    assert message["headers"]["task"] == Step.INGEST_TEXT
     with sessions() as db:
         batch_row = db.scalars(select(Batch).where(Batch.public_id == batch["batch_id"])).one()
         input_file = db.scalars(select(InputFile).where(InputFile.batch_id == batch_row.id)).one()
@@ -89,14 +100,17 @@ def test_a_box_that_is_not_rows_x_cols_answers_422(client: TestClient) -> None:
 
 
 def run_text_batch(
-    settings: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+    settings: Settings,
+    sessions: sessionmaker[Session],
+    monkeypatch: pytest.MonkeyPatch,
+    content: bytes = PUZZLES,
 ) -> tuple[int, list[int]]:
     """Ingest the text file eagerly, then solve each puzzle it queued; (batch, puzzle ids)."""
     with transaction(sessions) as db:
         batch_id = create_batch(db, "text")
         stored = f"batches/{batch_id}/uploads/0000-puzzles.txt"
         settings.data_dir.joinpath(stored).parent.mkdir(parents=True)
-        settings.data_dir.joinpath(stored).write_bytes(PUZZLES)
+        settings.data_dir.joinpath(stored).write_bytes(content)
         input_file_id = add_input_file(db, batch_id, "puzzles.txt", stored, text=True)
     queued: list[tuple[str, Any]] = []
     monkeypatch.setattr(app, "send_task", lambda name, args, **_: queued.append((name, args)))
@@ -105,7 +119,7 @@ def run_text_batch(
         queued.clear()
         assert ingest_text_file.apply(args=[input_file_id]).successful()
         handed_on.append([args[0] for _, args in queued])
-    assert {name for name, _ in queued} <= {TASK_SOLVE_TEXT}
+    assert {name for name, _ in queued} <= {Step.SOLVE_TEXT}
     puzzle_ids = handed_on[0]
     assert puzzle_ids and handed_on[1] == []
     for puzzle_id in puzzle_ids:
@@ -138,3 +152,22 @@ def test_each_line_is_solved_as_written_and_a_malformed_line_fails_alone(
     assert malformed["status"] == "failed" and malformed["error_code"] == "malformed_text"
     assert "12 symbols do not make a square grid" in malformed["message"]
     assert status["finished"] and status["pages"] == {"done": 3, "failed": 1}
+
+
+def test_jigsaw_and_diagonal_lines_are_solved_on_their_units_and_keep_them_in_the_results(
+    worker_runtime: Settings, sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The solve task reads the puzzle back from its row: the regions and diagonals with it."""
+    content = "\n".join([JIGSAW, DIAGONAL]).encode()
+    batch_id, _ = run_text_batch(worker_runtime, sessions, monkeypatch, content)
+    with sessions() as db:
+        jigsaw, diagonal = result_records(db, batch_id)
+    assert jigsaw["status"] == "solved" and jigsaw["variant"] == "jigsaw"
+    assert jigsaw["solution"] == [list(row) for row in grid_of(JIGSAW_SOLVED)]
+    assert jigsaw["regions"] == [
+        [int(s) for s in JIGSAW_REGIONS[r * 9 : r * 9 + 9]] for r in range(9)
+    ]
+    assert diagonal["status"] == "solved" and diagonal["variant"] == "diagonal"
+    assert diagonal["solution"] == [list(row) for row in grid_of(DIAGONAL_SOLVED)]
+    answer = ResultRecord.model_validate({**jigsaw, "batch_id": uuid.uuid4(), "puzzle_id": None})
+    assert (answer.variant, answer.regions) == ("jigsaw", jigsaw["regions"])

@@ -12,6 +12,7 @@ from pipeline.grid import GridShape
 from pipeline.ingest.textpuzzle import format_grid, is_puzzle_line, parse_box, parse_puzzle_line
 from sudoku_batch.commands import solve_text
 from sudoku_batch.outcome import ExitCode
+from tests.solve.variants import JIGSAW_REGIONS, VARIANTS
 
 HARD = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
 HARD_SOLVED = "621943758783615492594728361142879635357461289869532174238197546916354827475286913"
@@ -110,3 +111,27 @@ def test_a_star_is_a_blocked_cell_both_ways():
     puzzle = parse_puzzle_line(line).puzzle
     assert puzzle.givens[0][0] is None
     assert format_grid(puzzle.givens) == line
+
+
+def test_solve_text_solves_jigsaw_and_diagonal_lines_on_their_units(tmp_path, capsys):
+    short = JIGSAW_REGIONS[:1] + "4" + JIGSAW_REGIONS[2:]  # region 0 gives r1c2 to region 4
+    lines = [line for line, _ in VARIANTS] + ["." * 81 + "/" + short]
+    code, out = run_command(tmp_path, capsys, lines)
+    assert out[:4] == [solved for _, solved in VARIANTS]
+    assert out[4] == "error: line 5: the region of r1c1 has 8 cells, not 9"
+    assert code == ExitCode.SOME_INPUTS_FAILED
+
+
+def test_jsonl_says_each_line_s_variant(tmp_path, capsys):
+    _, out = run_command(
+        tmp_path, capsys, [HARD] + [line for line, _ in VARIANTS], "--format", "jsonl"
+    )
+    records = [json.loads(line) for line in out]
+    assert [r["variant"] for r in records] == [
+        "classic",
+        "jigsaw",
+        "diagonal",
+        "jigsaw+diagonal",
+        "jigsaw",
+    ]
+    assert [r["solution"] for r in records[1:]] == [solved for _, solved in VARIANTS]

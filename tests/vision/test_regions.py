@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 
 from bench.recognition import DATASET, load_samples, read_photo
+from pipeline.geometry import box_regions
+from pipeline.grid import GridShape
 from pipeline.recognise.ocr.engines import make_engine
 from pipeline.recognise.read_board import recognise_board
 from pipeline.vision.page_boards import rectify_page
@@ -19,10 +21,15 @@ from synth.grid_image import PAPER_RGB
 from synth.variant_images import (
     VariantStyle,
     random_variant,
+    regions_of,
     render_variant,
     variant_page,
     variant_photo,
 )
+
+
+def _regions(shape: GridShape):
+    return shape.regions or box_regions(shape.box_rows, shape.box_cols)
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +66,8 @@ def test_variant_grids_are_read_with_their_regions_and_givens(engine, make, vari
     assert len(boards) == len(image.grids)
     for found, truth in zip(boards, image.truth(), strict=True):
         reading = recognise_board(found.board, found.cells, engine).reading
-        assert reading.variant == truth["variant"] == variant
-        assert reading.regions == tuple(tuple(row) for row in truth["regions"])
+        assert reading.shape.variant == truth["variant"] == variant
+        assert _regions(reading.shape) == tuple(tuple(row) for row in truth["regions"])
         assert [list(row) for row in reading.givens()] == truth["givens"]
         assert reading.regions_certainty >= 0.5
 
@@ -70,7 +77,7 @@ def test_a_region_border_printed_light_is_found_from_the_next_likeliest_partitio
     puzzle = random_variant(rng, "jigsaw")
     style = VariantStyle(thin_px=1, thick_px=7)
     image, corners = render_variant(puzzle, style, cell_px=48)
-    regions = puzzle.regions
+    regions = regions_of(puzzle)
     # The first vertical region border inside the board, drawn as a cell line.
     r, c = next((r, c) for r in range(9) for c in range(1, 9) if regions[r][c - 1] != regions[r][c])
     x = int(corners[0, 0]) + 48 * c
@@ -114,11 +121,11 @@ def test_a_drawn_diagonal_is_no_given_nor_part_of_one(engine) -> None:
     (found,) = rectify_page(image)
     reading = recognise_board(found.board, found.cells, engine).reading
 
-    givens = puzzle.generated.puzzle.givens
+    givens = puzzle.puzzle.givens
     read_given = {(c.row, c.col) for c in found.cells if c.kind.value == "given"}
     assert read_given == {(r, c) for r in range(9) for c in range(9) if givens[r][c]}
     assert reading.givens() == givens
-    assert reading.variant == "diagonal"
+    assert reading.shape.variant == "diagonal"
 
 
 def test_regions_printed_by_their_fills_alone_are_read_from_the_fills() -> None:

@@ -6,25 +6,19 @@ book is rasterised by every rectify worker in parallel rather than by one ingest
 
 from __future__ import annotations
 
+from jobs.table import Step
 from pipeline.ingest.sources import expand_input
 from store import load
 from store.db import autocommit, transaction
-from store.handover import Step, still_waiting
-from store.record import Stage, add_pages
+from store.handover import still_waiting
+from store.record import add_pages
 from workers import runtime
-from workers.app import TASK_INGEST, app
+from workers.app import app
 from workers.publish import hand_over
-from workers.stage import StageTask, Subject, claimed, failures_recorded
+from workers.stage import StageTask, claimed, failures_recorded, stage_task
 
 
-@app.task(
-    base=StageTask,
-    bind=True,
-    name=TASK_INGEST,
-    step=Step.INGEST,
-    stage=Stage.INGEST,
-    subject=Subject.INPUT_FILE,
-)
+@stage_task(app, Step.INGEST)
 def ingest_input_file(self: StageTask, input_file_id: int) -> None:
     with failures_recorded(self, input_file_id) as clock:
         with autocommit(runtime.marker_sessions()) as session:
@@ -49,4 +43,4 @@ def ingest_input_file(self: StageTask, input_file_id: int) -> None:
         readable = [
             page_id for page_id, source in zip(page_ids, sources, strict=True) if not source.refused
         ]
-        hand_over(app, runtime.marker_sessions(), Step.RECTIFY, readable)
+        hand_over(app, runtime.marker_sessions(), self.then, readable)

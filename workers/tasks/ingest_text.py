@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
+from jobs.table import Step
 from pipeline.ingest.textpuzzle import read_puzzle_file
 from store import load
 from store.db import autocommit, transaction
-from store.handover import Step, still_waiting
-from store.record import Stage, add_text_puzzles
+from store.handover import still_waiting
+from store.record import add_text_puzzles
 from workers import runtime
-from workers.app import TASK_INGEST_TEXT, app
+from workers.app import app
 from workers.publish import hand_over
-from workers.stage import StageTask, Subject, claimed, failures_recorded
+from workers.stage import StageTask, claimed, failures_recorded, stage_task
 
 
-@app.task(
-    base=StageTask,
-    bind=True,
-    name=TASK_INGEST_TEXT,
-    step=Step.INGEST_TEXT,
-    stage=Stage.INGEST,
-    subject=Subject.INPUT_FILE,
-)
+@stage_task(app, Step.INGEST_TEXT)
 def ingest_text_file(self: StageTask, input_file_id: int) -> None:
     with failures_recorded(self, input_file_id) as clock:
         with autocommit(runtime.marker_sessions()) as session:
@@ -40,4 +34,4 @@ def ingest_text_file(self: StageTask, input_file_id: int) -> None:
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
             )
-        hand_over(app, runtime.marker_sessions(), Step.SOLVE_TEXT, puzzle_ids)
+        hand_over(app, runtime.marker_sessions(), self.then, puzzle_ids)

@@ -1,7 +1,7 @@
 """OCR: read the boards of one page, each turned upright from its content first, then solve
 each reading.
 
-Rectify hands a page's boards over in one message (``workers.publish.LISTED_STEPS``): the task
+Rectify hands a page's boards over in one message (``jobs.table``: a listed step): the task
 claims them together, reads and solves each, and records every outcome in one transaction. A
 message, a claim and a transaction a board cost the server more than a quarter of what reading
 a board does (docs/throughput.md, "Seventh session").
@@ -25,14 +25,14 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from jobs.steps import Clock, read_board_step
+from jobs.steps import BoardContext, Clock, read_board_step
+from jobs.table import Step
 from store import load
 from store.artifacts import Artifacts
 from store.db import autocommit, transaction
 from store.handover import (
     Claimed,
     Handoff,
-    Step,
     all_still_waiting,
     claim_all,
     labelled,
@@ -42,19 +42,18 @@ from store.handover import (
 from store.record import (
     ReadingToRecord,
     SolutionToRecord,
-    Stage,
     record_readings,
     record_solutions,
 )
 from workers import runtime
-from workers.app import READING_WINDOW, TASK_OCR, app
+from workers.app import READING_WINDOW, app
 from workers.publish import send_all
 from workers.stage import (
     StageTask,
-    Subject,
     failures_recorded,
     flukes_retried,
     outages_retried,
+    stage_task,
 )
 from workers.tasks.solve import solved_reading
 
@@ -70,17 +69,15 @@ class BoardRead:
     solution: SolutionToRecord | None  # None: handed to the solve task
 
 
-@app.task(
-    base=StageTask, bind=True, name=TASK_OCR, step=Step.OCR, stage=Stage.OCR, subject=Subject.PUZZLE
-)
+@stage_task(app, Step.OCR)
 def read_boards(self: StageTask, puzzle_ids: list[int]) -> None:
     with outages_retried(self), flukes_retried(self):
         if self.request.retries and len(puzzle_ids) > 1:
-            _each_alone(puzzle_ids)
+            _each_alone(self, puzzle_ids)
             return
         done, later = _read_all(self, puzzle_ids)
         handoffs = _record(self, done)
-        handoffs += [Handoff(Step.OCR, claim.row.id, claim.label) for claim in later]
+        handoffs += [Handoff(self.step, claim.row.id, claim.label) for claim in later]
         if handoffs:
             send_all(app, runtime.marker_sessions(), handoffs)
 
@@ -114,7 +111,8 @@ def _read_and_solve(
     board, image_path = load.stored_board(session, puzzle_id, artifacts)
     cells = load.stored_cells(session, puzzle_id)
     page, index = load.puzzle_page(session, puzzle_id)
-    read = read_board_step(board, image_path, cells, page, index, runtime.ocr_engine(), artifacts)
+    at = BoardContext(page, index, artifacts)
+    read = read_board_step(board, image_path, cells, at, runtime.ocr_engine())
     recognised = read.recognised
     reading = ReadingToRecord(puzzle_id, recognised, read.image_path, clock.seconds)
     solving = Clock()
@@ -153,15 +151,15 @@ def _record(task: StageTask, done: list[BoardRead]) -> list[Handoff]:
             solved = [each.solution for each in done if each.solution is not None]
             record_solutions(recording, solved, worker)
     return [
-        Handoff(Step.SOLVE, each.claim.row.id, each.claim.label)
+        Handoff(task.then, each.claim.row.id, each.claim.label)
         for each in done
         if each.solution is None
     ]
 
 
-def _each_alone(puzzle_ids: list[int]) -> None:
+def _each_alone(task: StageTask, puzzle_ids: list[int]) -> None:
     """Hand each board on in a message of its own."""
     with autocommit(runtime.marker_sessions()) as session:
-        handoffs = labelled(session, Step.OCR, puzzle_ids)
+        handoffs = labelled(session, task.step, puzzle_ids)
     for handoff in handoffs:
         send_all(app, runtime.marker_sessions(), [handoff])

@@ -2,26 +2,20 @@
 
 from __future__ import annotations
 
-from jobs.steps import find_boards_step, load_page_step
+from jobs.steps import PageContext, find_boards_step, load_page_step
+from jobs.table import Step
 from pipeline.ingest.sources import DEFAULT_PDF_DPI
 from store import load
 from store.db import autocommit, transaction
-from store.handover import Handoff, Step, puzzle_label, still_waiting
-from store.record import Stage, record_boards, record_page_image
+from store.handover import Handoff, puzzle_label, still_waiting
+from store.record import record_boards, record_page_image
 from workers import runtime
-from workers.app import TASK_RECTIFY, app
+from workers.app import app
 from workers.publish import send_all
-from workers.stage import StageTask, Subject, claimed, failures_recorded
+from workers.stage import StageTask, claimed, failures_recorded, stage_task
 
 
-@app.task(
-    base=StageTask,
-    bind=True,
-    name=TASK_RECTIFY,
-    step=Step.RECTIFY,
-    stage=Stage.RECTIFY,
-    subject=Subject.PAGE,
-)
+@stage_task(app, Step.RECTIFY)
 def rectify_page_boards(self: StageTask, page_id: int) -> None:
     artifacts = runtime.artifacts()
     with failures_recorded(self, page_id) as clock:
@@ -30,12 +24,11 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
             if claim is None:
                 return
             source = load.page_source(session, page_id, artifacts)
-            page = load.page_ref(session, page_id)
+            at = PageContext(load.page_ref(session, page_id), artifacts)
         settings = runtime.settings()
         loaded = load_page_step(
             source,
-            page,
-            artifacts,
+            at,
             DEFAULT_PDF_DPI,
             settings.input_limits(),
             settings.keep_page_images,
@@ -53,8 +46,7 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
             )
         found = find_boards_step(
             loaded.pixels,
-            page,
-            artifacts,
+            at,
             runtime.caption_reader(),
             store_regions=True,
             damaged=loaded.damaged,
@@ -73,7 +65,7 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
                 found.captions,
             )
         handoffs = [
-            Handoff(Step.OCR, puzzle_id, puzzle_label(claim.label, index))
+            Handoff(self.then, puzzle_id, puzzle_label(claim.label, index))
             for index, puzzle_id in enumerate(puzzle_ids)
         ]
         send_all(app, runtime.marker_sessions(), handoffs)

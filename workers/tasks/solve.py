@@ -8,26 +8,26 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from jobs.steps import SolvedBoard, draw_solution_step, solve_reading_step
+from jobs.steps import (
+    BoardContext,
+    SolvedBoard,
+    SolveOptions,
+    draw_solution_step,
+    solve_reading_step,
+)
+from jobs.table import Step
 from pipeline.board import BoardImage
 from pipeline.reading import BoardReading
 from store import load
 from store.db import autocommit, transaction
-from store.handover import Step, still_waiting
-from store.record import Stage, record_solution
+from store.handover import still_waiting
+from store.record import record_solution
 from workers import runtime
-from workers.app import TASK_SOLVE, app
-from workers.stage import StageTask, Subject, claimed, failures_recorded
+from workers.app import app
+from workers.stage import StageTask, claimed, failures_recorded, stage_task
 
 
-@app.task(
-    base=StageTask,
-    bind=True,
-    name=TASK_SOLVE,
-    step=Step.SOLVE,
-    stage=Stage.SOLVE,
-    subject=Subject.PUZZLE,
-)
+@stage_task(app, Step.SOLVE)
 def solve_board(self: StageTask, puzzle_id: int) -> None:
     with failures_recorded(self, puzzle_id) as clock:
         # Autocommit: the session holds no transaction while the solver runs, only its rows,
@@ -51,9 +51,7 @@ def solved_reading(
     """A puzzle's reading solved, and a unique solution drawn on its stored page region.
     ``session`` holds the puzzle's rows; ``board`` (upright) None: loaded only to draw, as is
     the region (most grids of a book are drawn; decoding them for any other is waste)."""
-    settings = runtime.settings()
-    backend, timeout = runtime.sat_backend(), settings.solve_timeout
-    solved = solve_reading_step(reading, backend, timeout, settings.rating_seconds, printed_role)
+    solved = solve_reading_step(reading, solve_options(), printed_role)
     if not solved.drawable:
         return solved
     artifacts = runtime.artifacts()
@@ -61,7 +59,13 @@ def solved_reading(
         board, _ = load.stored_board(session, puzzle_id, artifacts)
     region = load.stored_region(session, puzzle_id, artifacts)
     page, index = load.puzzle_page(session, puzzle_id)
-    return draw_solution_step(solved, board, region, page, index, artifacts)
+    return draw_solution_step(solved, board, region, BoardContext(page, index, artifacts))
+
+
+def solve_options() -> SolveOptions:
+    """How this worker solves: its backend, the settings' timeout and rating budget."""
+    settings = runtime.settings()
+    return SolveOptions(runtime.sat_backend(), settings.solve_timeout, settings.rating_seconds)
 
 
 def record_solved(task: StageTask, puzzle_id: int, solved: SolvedBoard, seconds: float) -> None:

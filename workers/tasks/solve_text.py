@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 from jobs.steps import solve_text_step
+from jobs.table import Step
 from store import load
 from store.db import autocommit
-from store.handover import Step
-from store.record import Stage
 from workers import runtime
-from workers.app import TASK_SOLVE_TEXT, app
-from workers.stage import StageTask, Subject, claimed, failures_recorded
-from workers.tasks.solve import record_solved
+from workers.app import app
+from workers.stage import StageTask, claimed, failures_recorded, stage_task
+from workers.tasks.solve import record_solved, solve_options
 
 
-@app.task(
-    base=StageTask,
-    bind=True,
-    name=TASK_SOLVE_TEXT,
-    step=Step.SOLVE_TEXT,
-    stage=Stage.SOLVE,
-    subject=Subject.PUZZLE,
-)
+@stage_task(app, Step.SOLVE_TEXT)
 def solve_text_puzzle(self: StageTask, puzzle_id: int) -> None:
     with failures_recorded(self, puzzle_id) as clock:
         with autocommit(runtime.marker_sessions()) as session:
@@ -28,8 +20,5 @@ def solve_text_puzzle(self: StageTask, puzzle_id: int) -> None:
             if claim is None:
                 return
             puzzle = load.stored_puzzle(session, puzzle_id)
-        settings = runtime.settings()
-        solved = solve_text_step(
-            puzzle, runtime.sat_backend(), settings.solve_timeout, settings.rating_seconds
-        )
+        solved = solve_text_step(puzzle, solve_options())
         record_solved(self, puzzle_id, solved, clock.seconds)

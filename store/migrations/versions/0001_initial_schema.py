@@ -486,6 +486,24 @@ def upgrade() -> None:
             ),
         ),
         sa.Column(
+            "variant",
+            sa.String(length=20),
+            nullable=True,
+            comment=(
+                "classic, jigsaw, diagonal, or a combination such as jigsaw+diagonal; null: no"
+                " grid shape yet"
+            ),
+        ),
+        sa.Column(
+            "regions",
+            JSON,
+            nullable=True,
+            comment=(
+                "N x N region numbers 0..N-1, in reading order of each region's first cell (the"
+                " boxes of a classic grid); null: no grid shape yet"
+            ),
+        ),
+        sa.Column(
             "queued_at",
             sa.DateTime(timezone=True),
             nullable=True,

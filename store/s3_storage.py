@@ -1,0 +1,261 @@
+"""The object store: every file in an S3-compatible bucket (AWS S3, MinIO, Ceph, SeaweedFS)
+under one key prefix, through boto3, so the API and workers on any host share no folder.
+
+An unreachable or failing store (no connection, a timeout, a 5xx, a bucket that is gone,
+credentials refused) raises ``StorageUnavailable``: the server retries it as a database
+outage. boto3's own retries are kept short, so a task gives its worker back at once and
+waits with the stage's backoff instead. Readers that open paths (a PDF, an archive) get a
+copy in a bounded per-process cache: uploads are never stored again under the same key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import shutil
+import socket
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path, PurePosixPath
+from typing import Any, BinaryIO
+
+import boto3
+import botocore.exceptions
+from botocore.config import Config
+
+from store.storage import StorageUnavailable
+
+logger = logging.getLogger(__name__)
+
+MARKER = ".sudoku-batch-store"
+PROBE = ".sudoku-batch-probe"
+CHUNK_BYTES = 1 << 20
+# Short: a store that does not answer is an outage for the stage's backoff to wait out.
+CLIENT_CONFIG = Config(
+    connect_timeout=3,
+    read_timeout=30,
+    retries={"max_attempts": 3, "mode": "standard"},
+    s3={"addressing_style": "path"},  # what MinIO, Ceph and SeaweedFS serve without DNS set-up
+)
+NOT_FOUND = frozenset({"404", "NoSuchKey", "NotFound"})
+DELETE_BATCH = 1000  # the most keys one DeleteObjects request takes
+
+
+class S3Storage:
+    def __init__(
+        self,
+        bucket: str,
+        prefix: str,
+        client_options: dict[str, Any],
+        *,
+        cache_dir: Path,
+        cache_bytes: int,
+    ):
+        self.bucket = bucket
+        self.prefix = f"{prefix}/" if prefix else ""
+        self.where = f"s3://{bucket}/{self.prefix}"
+        self.client_options = client_options
+        self.endpoint = client_options.get("endpoint_url") or "AWS S3"
+        self.client = boto3.session.Session().client("s3", config=CLIENT_CONFIG, **client_options)
+        self.cache = DownloadCache(cache_dir, cache_bytes)
+
+    def put_stream(self, key: str, stream: BinaryIO) -> None:
+        # Multipart in bounded parts past boto3's threshold: never the whole file in memory;
+        # an object appears only once complete.
+        with self._faults(key):
+            self.client.upload_fileobj(stream, self.bucket, self._key(key))
+
+    def put_bytes(self, key: str, data: bytes) -> str:
+        with self._faults(key):
+            put = self.client.put_object(Bucket=self.bucket, Key=self._key(key), Body=data)
+        return put["ETag"]
+
+    def get_bytes(self, key: str) -> bytes:
+        return self.get_versioned(key)[0]
+
+    def get_versioned(self, key: str) -> tuple[bytes, str]:
+        with self._faults(key):
+            got = self.client.get_object(Bucket=self.bucket, Key=self._key(key))
+            return got["Body"].read(), got["ETag"]
+
+    def chunks(self, key: str) -> Iterator[bytes]:
+        with self._faults(key):
+            body = self.client.get_object(Bucket=self.bucket, Key=self._key(key))["Body"]
+        return self._pieces(key, body)
+
+    def _pieces(self, key: str, body: Any) -> Iterator[bytes]:
+        with self._faults(key), body:
+            yield from body.iter_chunks(CHUNK_BYTES)
+
+    def local_file(self, key: str) -> Path:
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        with self.cache.adding(key) as target, self._faults(key):
+            self.client.download_fileobj(self.bucket, self._key(key), target)
+        return self.cache.path(key)
+
+    def folder_file(self, key: str) -> Path | None:
+        return None
+
+    def exists(self, key: str) -> bool:
+        return self.version(key) is not None
+
+    def version(self, key: str) -> str | None:
+        try:
+            with self._faults(key):
+                return self.client.head_object(Bucket=self.bucket, Key=self._key(key))["ETag"]
+        except _Missing:
+            return None
+
+    def remove(self, keys: Iterable[str]) -> None:
+        names = [{"Key": self._key(key)} for key in keys]
+        for start in range(0, len(names), DELETE_BATCH):
+            with self._faults(""):
+                self.client.delete_objects(
+                    Bucket=self.bucket,
+                    Delete={"Objects": names[start : start + DELETE_BATCH], "Quiet": True},
+                )
+
+    def prepare(self) -> None:
+        try:
+            with self._faults(""):
+                try:
+                    self.client.head_bucket(Bucket=self.bucket)
+                except botocore.exceptions.ClientError as error:
+                    if _code(error) not in NOT_FOUND | {"NoSuchBucket"}:
+                        raise
+                    self.client.create_bucket(Bucket=self.bucket)
+                self.client.put_object(
+                    Bucket=self.bucket,
+                    Key=self._key(MARKER),
+                    Body=b"sudoku-batch's store: the API and every worker share it\n",
+                )
+        except StorageUnavailable as fault:
+            logger.error("the store %s cannot be prepared: %s", self.where, fault.message)
+        else:
+            logger.info("store: %s at %s", self.where, self.endpoint)
+
+    def problem(self) -> str | None:
+        try:
+            if self.version(MARKER) is None:
+                return (
+                    f"the store {self.where} is not the API's (it holds no {MARKER}): the API"
+                    " and every worker must use one SUDOKU_BATCH_STORAGE_URL"
+                )
+            self.put_bytes(PROBE, b"probe")
+        except StorageUnavailable as fault:
+            return fault.message
+        return None
+
+    def _key(self, key: str) -> str:
+        return self.prefix + key
+
+    @contextmanager
+    def _faults(self, key: str) -> Iterator[None]:
+        """Every failure of the store as ``StorageUnavailable``; a key not stored as
+        ``_Missing`` (itself one: the database says it was stored)."""
+        try:
+            yield
+        except botocore.exceptions.ClientError as error:
+            code = _code(error)
+            if code in NOT_FOUND:
+                raise _Missing(
+                    f"{key} is not in the store {self.where}, though the database says it was"
+                    " stored: the API and every worker must use one SUDOKU_BATCH_STORAGE_URL"
+                ) from error
+            raise StorageUnavailable(
+                f"the store {self.where} at {self.endpoint} refused {key or 'a request'}"
+                f" ({code}: {error.response.get('Error', {}).get('Message', '')})"
+            ) from error
+        except (botocore.exceptions.BotoCoreError, OSError) as error:
+            raise StorageUnavailable(
+                f"the store {self.where} at {self.endpoint} cannot be reached ({error})"
+            ) from error
+
+
+class _Missing(StorageUnavailable):
+    """A key the store does not hold."""
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
+def _code(error: botocore.exceptions.ClientError) -> str:
+    return str(error.response.get("Error", {}).get("Code", ""))
+
+
+class DownloadCache:
+    """Files fetched from the store, at most ``limit`` bytes of them (the least recently used
+    go first; the newest always stays, however large), in a folder of this process's own
+    under ``root`` (``HOST-PID``), so no other process removes a file between its fetch and
+    its use; the folders of this host's processes that have ended are removed when it is
+    made."""
+
+    def __init__(self, root: Path, limit: int):
+        self.root = root
+        self.folder = root / f"{socket.gethostname()}-{os.getpid()}"
+        self.limit = limit
+
+    def path(self, key: str) -> Path:
+        # The name keeps the key's suffix: readers tell formats by it.
+        digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+        return self.folder / f"{digest}{PurePosixPath(key).suffix}"
+
+    def get(self, key: str) -> Path | None:
+        path = self.path(key)
+        try:
+            os.utime(path)  # most recently used
+        except FileNotFoundError:
+            return None
+        return path
+
+    @contextmanager
+    def adding(self, key: str) -> Iterator[BinaryIO]:
+        """A file to write ``key``'s bytes to; kept (and older files evicted) only if the
+        writing succeeded."""
+        if not self.folder.is_dir():
+            self._remove_ended()
+            self.folder.mkdir(parents=True)
+        fd, temporary = tempfile.mkstemp(dir=self.folder, prefix=".partial-")
+        try:
+            with os.fdopen(fd, "wb") as file:
+                yield file
+            os.replace(temporary, self.path(key))
+        except BaseException:
+            with suppress(OSError):
+                os.unlink(temporary)
+            raise
+        self._evict(keep=self.path(key))
+
+    def _remove_ended(self) -> None:
+        """Remove this host's folders whose process has ended (or whose pid is this one's
+        again: what it holds is another process's)."""
+        host, _, _ = self.folder.name.rpartition("-")
+        for folder in self.root.glob(f"{host}-*"):
+            pid = folder.name.rpartition("-")[2]
+            if pid.isdigit() and (int(pid) == os.getpid() or not _running(int(pid))):
+                shutil.rmtree(folder, ignore_errors=True)
+
+    def _evict(self, keep: Path) -> None:
+        files = []
+        for entry in os.scandir(self.folder):
+            if entry.is_file() and not entry.name.startswith(".partial-"):
+                stat = entry.stat()
+                files.append((stat.st_mtime_ns, stat.st_size, Path(entry.path)))
+        total = sum(size for _, size, _ in files)
+        for _, size, path in sorted(files):
+            if total <= self.limit:
+                break
+            if path != keep:
+                path.unlink(missing_ok=True)
+                total -= size

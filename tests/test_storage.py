@@ -1,0 +1,222 @@
+"""Both stores behind one interface: the local folder and S3-compatible object storage (a
+real SeaweedFS): the same answers to the same calls, uploads streamed in bounded pieces, a
+bounded cache of fetched files, and every fault of the store ``StorageUnavailable``."""
+
+from __future__ import annotations
+
+import io
+import os
+import socket
+import subprocess
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bench.seaweedfs import SeaweedFS, free_ports
+from settings import InvalidSetting, Settings
+from store.artifacts import Artifacts
+from store.local_storage import LocalFolder
+from store.s3_storage import S3Storage
+from store.storage import Storage, StorageUnavailable, open_storage
+from workers.cached_artifacts import CachedArtifacts
+
+MB = 2**20
+
+
+def s3_settings(server: SeaweedFS, tmp_path: Path, **more: str) -> Settings:
+    return Settings.from_env(
+        {
+            **server.env(),
+            "SUDOKU_BATCH_DATA_DIR": str(tmp_path / "data"),
+            "SUDOKU_BATCH_STORAGE_URL": server.storage_url(f"unit-{uuid.uuid4().hex[:8]}"),
+            **more,
+        }
+    )
+
+
+@pytest.fixture(params=["local", "s3"])
+def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
+    if request.param == "local":
+        made: Storage = LocalFolder(tmp_path / "data", make_folder=True)
+    else:
+        made = open_storage(s3_settings(request.getfixturevalue("seaweedfs"), tmp_path))
+    made.prepare()
+    yield made
+
+
+class CountedReads(io.RawIOBase):
+    """``size`` bytes of a pattern, recording the largest read asked of it."""
+
+    def __init__(self, size: int):
+        self.left = size
+        self.largest = 0
+        self.offset = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        self.largest = max(self.largest, len(buffer))
+        count = min(len(buffer), self.left)
+        buffer[:count] = pattern(self.offset, count)
+        self.left -= count
+        self.offset += count
+        return count
+
+
+def pattern(offset: int, count: int) -> bytes:
+    return (
+        bytes((offset + i) % 251 for i in range(count))
+        if count < 4096
+        else (np.arange(offset, offset + count, dtype=np.int64) % 251).astype(np.uint8).tobytes()
+    )
+
+
+def test_a_file_stored_reads_back_whole_in_pieces_and_by_path(storage: Storage) -> None:
+    storage.put_bytes("batches/1/boards/b.png", b"board")
+    storage.put_stream("batches/1/uploads/0000-book.pdf", io.BytesIO(b"%PDF-1.4 book"))
+    assert storage.get_bytes("batches/1/boards/b.png") == b"board"
+    assert b"".join(storage.chunks("batches/1/uploads/0000-book.pdf")) == b"%PDF-1.4 book"
+    local = storage.local_file("batches/1/uploads/0000-book.pdf")
+    assert local.suffix == ".pdf" and local.read_bytes() == b"%PDF-1.4 book"
+    assert storage.exists("batches/1/boards/b.png")
+    assert not storage.exists("batches/1/boards/other.png")
+
+
+def test_an_upload_is_streamed_in_bounded_pieces(storage: Storage) -> None:
+    size = 40 * MB
+    source = CountedReads(size)
+    storage.put_stream("batches/1/uploads/0000-big.pdf", io.BufferedReader(source, MB))
+    assert source.largest <= 8 * MB  # never the whole file in one read
+    stored = storage.get_bytes("batches/1/uploads/0000-big.pdf")
+    assert len(stored) == size and stored[-1000:] == pattern(size - 1000, 1000)
+
+
+def test_a_file_stored_again_has_a_new_version(storage: Storage) -> None:
+    assert storage.version("boards/b.png") is None
+    first = storage.put_bytes("boards/b.png", b"first")
+    assert storage.version("boards/b.png") == first
+    second = storage.put_bytes("boards/b.png", b"second")
+    assert second != first and storage.version("boards/b.png") == second
+    assert storage.get_versioned("boards/b.png") == (b"second", second)
+
+
+def test_a_file_the_database_names_but_the_store_lacks_is_the_deployments_fault(
+    storage: Storage,
+) -> None:
+    for read in (storage.get_bytes, storage.local_file, storage.chunks):
+        with pytest.raises(StorageUnavailable, match="database says"):
+            read("batches/1/uploads/0000-gone.pdf")
+
+
+def test_removed_files_are_gone_and_missing_ones_are_no_error(storage: Storage) -> None:
+    keys = [f"batches/2/uploads/{i:04d}-b.png" for i in range(3)]
+    for key in keys:
+        storage.put_bytes(key, b"b")
+    storage.put_bytes("batches/1/uploads/0000-a.png", b"a")
+    storage.remove([*keys, "batches/9/never.png"])
+    assert [storage.exists(key) for key in keys] == [False] * 3
+    assert storage.exists("batches/1/uploads/0000-a.png")
+
+
+def test_images_through_artifacts_and_the_worker_cache_read_back_as_stored(
+    storage: Storage,
+) -> None:
+    colour = np.random.default_rng(3).integers(0, 256, (60, 80, 3), dtype=np.uint8)
+    cached = CachedArtifacts(storage)
+    stored = cached.store_board("boards/b.png", colour)
+    np.testing.assert_array_equal(cached.read_image("boards/b.png"), stored)
+    again = Artifacts(storage).store_board("boards/b.png", colour[::-1].copy())  # elsewhere
+    np.testing.assert_array_equal(cached.read_image("boards/b.png"), again)
+    assert Artifacts(storage).image_size("boards/b.png") == (80, 60)
+
+
+def test_the_apis_store_is_told_from_another(storage: Storage, tmp_path: Path) -> None:
+    assert storage.problem() is None
+    if isinstance(storage, LocalFolder):
+        elsewhere: Storage = LocalFolder(tmp_path / "elsewhere")
+        (tmp_path / "elsewhere").mkdir()
+    else:
+        elsewhere = S3Storage(
+            storage.bucket, "never-prepared", storage.client_options,
+            cache_dir=tmp_path, cache_bytes=MB,
+        )  # fmt: skip
+    assert "not the API's" in (elsewhere.problem() or "")
+
+
+def test_fetched_files_are_kept_within_the_cache_bound(seaweedfs: SeaweedFS, tmp_path) -> None:
+    settings = s3_settings(seaweedfs, tmp_path, SUDOKU_BATCH_STORAGE_CACHE_MB="2.5")
+    storage = open_storage(settings)
+    keys = [f"batches/1/uploads/{i:04d}-p.pdf" for i in range(5)]
+    for index, key in enumerate(keys):
+        storage.put_bytes(key, bytes([index]) * MB)
+    for key in keys:
+        assert storage.local_file(key).read_bytes()[:1] == storage.get_bytes(key)[:1]
+    cached = [p for p in storage.cache.folder.iterdir()]
+    assert sum(p.stat().st_size for p in cached) <= 2.5 * MB
+    assert storage.local_file(keys[-1]) in cached  # the newest stays
+    assert storage.local_file(keys[0]).read_bytes() == bytes([0]) * MB  # fetched again
+
+
+def test_an_unreachable_store_is_unavailable_not_an_inputs_failure(tmp_path: Path) -> None:
+    (closed,) = free_ports(1)
+    settings = Settings.from_env(
+        {
+            "SUDOKU_BATCH_DATA_DIR": str(tmp_path),
+            "SUDOKU_BATCH_STORAGE_URL": "s3://nowhere/prefix",
+            "AWS_ENDPOINT_URL": f"http://127.0.0.1:{closed}",
+            "AWS_ACCESS_KEY_ID": "key",
+            "AWS_SECRET_ACCESS_KEY": "secret",
+            "AWS_DEFAULT_REGION": "us-east-1",
+        }
+    )
+    storage = open_storage(settings)
+    with pytest.raises(StorageUnavailable, match="cannot be reached"):
+        storage.put_stream("batches/1/uploads/0000-a.png", io.BytesIO(b"a"))
+    with pytest.raises(StorageUnavailable, match="cannot be reached"):
+        Artifacts(storage).read_image("boards/b.png")
+    assert "cannot be reached" in (storage.problem() or "")
+    storage.prepare()  # logged, never raised: /health reports it
+
+
+def test_the_storage_url_chooses_the_store() -> None:
+    assert isinstance(open_storage(Settings.from_env({})), LocalFolder)
+    folder = Settings.from_env({"SUDOKU_BATCH_STORAGE_URL": "file:///srv/sudoku"})
+    assert folder.storage_location().folder == Path("/srv/sudoku")
+    bucket = Settings.from_env({"SUDOKU_BATCH_STORAGE_URL": "s3://books/a/b/"})
+    assert (bucket.storage_location().bucket, bucket.storage_location().prefix) == ("books", "a/b")
+    for wrong in ("s3:///no-bucket", "file://relative/path", "ftp://host/x"):
+        with pytest.raises(InvalidSetting, match="SUDOKU_BATCH_STORAGE_URL"):
+            Settings.from_env({"SUDOKU_BATCH_STORAGE_URL": wrong})
+
+
+def test_the_cache_folders_of_ended_processes_are_removed(
+    seaweedfs: SeaweedFS, tmp_path: Path
+) -> None:
+    settings = s3_settings(seaweedfs, tmp_path)
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    root = settings.storage_cache_dir()
+    host = socket.gethostname()
+    stale, alive = root / f"{host}-{ended.pid}", root / f"{host}-1"
+    for folder in (stale, alive, root / f"otherhost-{ended.pid}"):
+        folder.mkdir(parents=True)
+        (folder / "input.pdf").write_bytes(b"%PDF")
+    storage = open_storage(settings)
+    storage.put_bytes("batches/1/uploads/0000-a.pdf", b"%PDF-1.4")
+    storage.local_file("batches/1/uploads/0000-a.pdf")
+    assert sorted(p.name for p in root.iterdir()) == sorted(
+        [f"{host}-1", f"{host}-{os.getpid()}", f"otherhost-{ended.pid}"]
+    )
+
+
+def test_refused_credentials_are_unavailable_and_said_by_the_health_check(
+    seaweedfs: SeaweedFS, tmp_path: Path
+) -> None:
+    storage = open_storage(s3_settings(seaweedfs, tmp_path, AWS_SECRET_ACCESS_KEY="wrong"))
+    with pytest.raises(StorageUnavailable, match="refused"):
+        storage.put_bytes("boards/b.png", b"b")
+    assert "refused" in (storage.problem() or "")
