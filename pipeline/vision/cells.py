@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind, Lattice
+from pipeline.vision.diagonals import without_drawn_diagonals
 from pipeline.vision.levels import grey_level_each, grey_levels
 
 # A blocked cell is filled solid: its background is at most this share of the paper around it
@@ -69,8 +70,8 @@ OFF_CENTRE_TRIM = 0.05
 
 
 def classify_cells(board: BoardImage) -> list[CellImage]:
-    """All N*N cells row-major, each with its kind."""
-    darkest = darkest_channel(board.pixels)
+    """All N*N cells row-major, each with its kind (drawn diagonals are no print in a cell)."""
+    darkest = darkest_channel(without_drawn_diagonals(board.pixels, board.lattice))
     print_level, paper = grey_levels(darkest, (2, 90))
     rows, cols = board.lattice.row_lines, board.lattice.col_lines
     n = board.shape.size
