@@ -158,7 +158,12 @@ def stored_reading(session: Session, puzzle_id: int) -> BoardReading:
                 alternatives=tuple((int(d), float(p)) for d, p in cell.alternatives),
             )
         )
-    return BoardReading(_shape(puzzle), tuple(readings), other_reason=puzzle.other_reason)
+    return BoardReading(
+        _shape(puzzle),
+        tuple(readings),
+        other_reason=puzzle.other_reason,
+        regions_certainty=puzzle.regions_certainty,
+    )
 
 
 READING_COLUMNS = (Cell.row, Cell.col, Cell.kind, Cell.digit, Cell.confidence, Cell.alternatives)

@@ -450,6 +450,11 @@ class Puzzle(Handover, Base):
     review_reasons: Mapped[list[Any] | None] = mapped_column(
         comment="why it is not certified: [{code, message}, ...]; null: not solved yet"
     )
+    regions_certainty: Mapped[float | None] = mapped_column(
+        Float,
+        comment="how sure the regions read from the image are, 0..1 (under 0.5: in doubt, "
+        "pipeline.vision.regions); null: not read from an image",
+    )
 
 
 class Cell(Base):

@@ -23,6 +23,7 @@ from pipeline.render import region_window
 from reports.answer_key import answer_key_entries
 from reports.grid_classes import cell_classes
 from settings import Settings
+from store import load
 from store.db import make_engine, make_session_factory, transaction
 from store.keys import create_key
 from store.models import ApiKey, Batch, Puzzle
@@ -167,3 +168,16 @@ def test_a_diagonal_variants_diagonal_cells_are_marked_and_its_boxes_bordered() 
     assert marked == {(k, k) for k in range(9)} | {(k, 8 - k) for k in range(9)}
     assert "region-right" in classes[0][2] and "region-right" not in classes[0][1]
     assert cell_classes({"regions": None, "box": None, "variant": "classic"}) == []
+
+
+def test_the_regions_certainty_is_kept_for_the_servers_solve(run: JigsawRun) -> None:
+    """The server solves a reading loaded from its rows: it is certified as the embedded
+    runner's reading was, doubtful regions included."""
+    engine, sessions = _session(run)
+    try:
+        with transaction(sessions) as db:
+            puzzle_id = db.scalars(select(Puzzle.id)).one()
+            certainty = load.stored_reading(db, puzzle_id).regions_certainty
+    finally:
+        engine.dispose()
+    assert certainty is not None and certainty >= 0.5
