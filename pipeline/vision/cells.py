@@ -66,6 +66,14 @@ STROKE_CELLS = 0.4
 # With the lines painted out, the interior looked at reaches closer to them, for a small digit
 # in a corner.
 OFF_CENTRE_TRIM = 0.05
+# A straight stroke along the lattice this many cells long is a line (the board's own lines, a
+# few pixels off the lattice, or the back page's showing through), never a digit's: digits
+# printed larger than their cells reach well under two cells.
+LONG_LINE_CELLS = 2.0
+# A character's stroke cores hold a piece (unjoined ink) at least this share as long as the
+# board's typical given's longest piece (the 90th percentile over the cells deep enough to be
+# givens); a halftone screen's dots, or the paper's grain, are as dark but come in short pieces.
+PIECE_SHARE = 0.4
 
 
 def classify_cells(board: BoardImage) -> list[CellImage]:
@@ -81,33 +89,42 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
         background < BLOCKED_BRIGHTNESS * local
         for background, local in zip(backgrounds, around, strict=True)
     ]
-    centre_levels = grey_level_each([_centre(interior) for interior in interiors], DEPTH_PERCENT)
-    depths = [
-        background - level for level, background in zip(centre_levels, backgrounds, strict=True)
+    # Ink is measured as darkness against the paper right around it, off the board's long
+    # lines: a shadow's edge, a gradient or a line a few pixels off the lattice is no ink.
+    darkness = _darkness(darkest, board.lattice)
+    line_ink = (darkness > INK_SHARE * (paper - print_level)).astype(np.uint8)
+    print_darkness = darkness.copy()
+    print_darkness[_lines(line_ink, board.lattice, LONG_LINE_CELLS) > 0] = 0
+    cell_darkness = [
+        print_darkness[_box(rows, cols, index, n, LINE_TRIM)] for index in range(n * n)
     ]
+    depths = grey_level_each([_centre(cell) for cell in cell_darkness], 100 - DEPTH_PERCENT)
     open_depths = [d for d, solid in zip(depths, blocked, strict=True) if not solid]
     given_depth = _given_depth(np.array(open_depths), paper - print_level)
-    kinds = []
-    for index, interior in enumerate(interiors):
-        if blocked[index]:
-            kinds.append(CellKind.BLOCKED)
-            continue
-        # The ink is the stroke cores: darker than halfway to the cell's darkest print.
-        given = depths[index] >= given_depth and _holds_digit(
-            (interior < backgrounds[index] - depths[index] / 2).astype(np.uint8)
-        )
-        kinds.append(CellKind.GIVEN if given else CellKind.EMPTY)
+    # The ink is the stroke cores: darker than halfway to the cell's darkest print.
+    inks = [
+        (cell > depth / 2).astype(np.uint8)
+        for cell, depth in zip(cell_darkness, depths, strict=True)
+    ]
+    deep = [
+        index for index, depth in enumerate(depths) if depth >= given_depth and not blocked[index]
+    ]
+    pieces = {index: _longest_piece(inks[index]) for index in deep}
+    min_piece = PIECE_SHARE * np.percentile(list(pieces.values()), 90) if pieces else 0.0
+    kinds = [CellKind.BLOCKED if solid else CellKind.EMPTY for solid in blocked]
+    for index in deep:
+        if pieces[index] >= min_piece and _holds_digit(inks[index]):
+            kinds[index] = CellKind.GIVEN
     # Cells whose centre holds no digit but which hold print as deep as a given's elsewhere.
-    cell = min(np.diff(rows).min(), np.diff(cols).min())
-    stroke_pixels = max(1, int(round(STROKE_CELLS * cell)))
+    stroke_pixels = max(1, int(round(STROKE_CELLS * _cell(board.lattice))))
     doubtful = [
         index
         for index, kind in enumerate(kinds)
         if kind is CellKind.EMPTY
-        and _depth(interiors[index], backgrounds[index], stroke_pixels) >= given_depth
+        and _stroke_depth(cell_darkness[index], stroke_pixels) >= given_depth
     ]
     if doubtful:
-        strokes = _stroke_darkness(darkest, paper, print_level, board.lattice)
+        strokes = _stroke_darkness(print_darkness, _lines(line_ink, board.lattice, LINE_CELLS))
         boxes = [_box(rows, cols, index, n, OFF_CENTRE_TRIM) for index in range(n * n)]
         stroke_depths = {
             index: _stroke_depth(strokes[boxes[index]], stroke_pixels)
@@ -221,23 +238,36 @@ def _box(
     return slice(max(y0, 0), max(y1, y0 + 1)), slice(max(x0, 0), max(x1, x0 + 1))
 
 
-def _stroke_darkness(
-    darkest: np.ndarray, paper: float, print_level: float, lattice: Lattice
-) -> np.ndarray:
-    """How much darker than the paper right around it each pixel of the board is, with its
-    long horizontal and vertical strokes (grid lines, whatever of them a lattice a few pixels
-    off leaves in a cell's interior) painted out. Print strokes are dark against paper close
-    by; a shadow or a photo's vignetting darkens the paper around them alike."""
-    cell = min(np.diff(lattice.row_lines).min(), np.diff(lattice.col_lines).min())
-    reach = max(3, int(STROKE_REACH * cell)) | 1
-    darkness = cv2.morphologyEx(darkest, cv2.MORPH_BLACKHAT, np.ones((reach, reach), np.uint8))
-    ink = (darkness > INK_SHARE * (paper - print_level)).astype(np.uint8)
-    length = max(3, int(LINE_CELLS * cell))
-    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
-    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
-    lines = cv2.dilate(cv2.bitwise_or(across, down), np.ones((3, 3), np.uint8))
-    darkness[lines > 0] = 0
-    return darkness
+def _stroke_darkness(darkness: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """The board's darkness (``_darkness``) with its long horizontal and vertical strokes
+    (grid lines, whatever of them a lattice a few pixels off leaves in a cell's interior)
+    painted out."""
+    strokes = darkness.copy()
+    strokes[lines > 0] = 0
+    return strokes
+
+
+def _darkness(darkest: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """How much darker than the paper right around it each pixel of the board is. Print
+    strokes are dark against paper close by; a shadow or a photo's vignetting darkens the
+    paper around them alike."""
+    reach = max(3, int(STROKE_REACH * _cell(lattice))) | 1
+    return cv2.morphologyEx(darkest, cv2.MORPH_BLACKHAT, np.ones((reach, reach), np.uint8))
+
+
+def _lines(ink: np.ndarray, lattice: Lattice, cells: float) -> np.ndarray:
+    """A mask of the straight horizontal and vertical strokes of ``ink`` at least ``cells``
+    cells long, a pixel wider each side."""
+    length = max(3, int(cells * _cell(lattice)))
+    # No ink beyond the board's edge: a digit printed larger than its cell may run out of it.
+    edge = {"borderType": cv2.BORDER_CONSTANT, "borderValue": 0}
+    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8), **edge)
+    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8), **edge)
+    return cv2.dilate(cv2.bitwise_or(across, down), np.ones((3, 3), np.uint8))
+
+
+def _cell(lattice: Lattice) -> float:
+    return float(min(np.diff(lattice.row_lines).min(), np.diff(lattice.col_lines).min()))
 
 
 def _holds_off_centre_digit(darkness: np.ndarray, depth: float, min_height: float) -> bool:
@@ -260,6 +290,14 @@ def _holds_off_centre_digit(darkness: np.ndarray, depth: float, min_height: floa
         if not (solid and ink_h < SPECK_ASPECT * ink_w):
             return True
     return False
+
+
+def _longest_piece(ink: np.ndarray) -> int:
+    """The longer side of the largest box round a piece of unjoined ink, in pixels."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if count < 2:
+        return 0
+    return int(stats[1:, cv2.CC_STAT_WIDTH : cv2.CC_STAT_HEIGHT + 1].max())
 
 
 def _holds_digit(ink: np.ndarray) -> bool:
