@@ -73,7 +73,10 @@ LONG_LINE_CELLS = 2.0
 # A character's stroke cores hold a piece (unjoined ink) at least this share as long as the
 # board's typical given's longest piece (the 90th percentile over the cells deep enough to be
 # givens); a halftone screen's dots, or the paper's grain, are as dark but come in short pieces.
+# Pieces are looked for in the darkness averaged over PIECE_MEAN_PX square, which fades dots
+# a pixel or two wide more than strokes.
 PIECE_SHARE = 0.4
+PIECE_MEAN_PX = 3
 
 
 def classify_cells(board: BoardImage) -> list[CellImage]:
@@ -109,7 +112,13 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
     deep = [
         index for index, depth in enumerate(depths) if depth >= given_depth and not blocked[index]
     ]
-    pieces = {index: _longest_piece(inks[index]) for index in deep}
+    smooth = cv2.blur(print_darkness, (PIECE_MEAN_PX, PIECE_MEAN_PX))
+    pieces = {
+        index: _longest_piece(
+            (smooth[_box(rows, cols, index, n, LINE_TRIM)] > depths[index] / 2).astype(np.uint8)
+        )
+        for index in deep
+    }
     min_piece = PIECE_SHARE * np.percentile(list(pieces.values()), 90) if pieces else 0.0
     kinds = [CellKind.BLOCKED if solid else CellKind.EMPTY for solid in blocked]
     for index in deep:
