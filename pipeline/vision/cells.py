@@ -68,7 +68,10 @@ STROKE_CELLS = 0.4
 OFF_CENTRE_TRIM = 0.05
 # A straight stroke along the lattice this many cells long is a line (the board's own lines, a
 # few pixels off the lattice, or the back page's showing through), never a digit's: digits
-# printed larger than their cells reach well under two cells.
+# printed larger than their cells reach well under two cells. Such a line is no ink where it
+# runs off the cells' central region (CENTRE_FRACTION); one through the middle of the cells
+# says they are really several, and is left for their readings to contradict the lattice
+# (pipeline.recognise.remeasure).
 LONG_LINE_CELLS = 2.0
 # A character's stroke cores hold a piece (unjoined ink) at least this share as long as the
 # board's typical given's longest piece (the 90th percentile over the cells deep enough to be
@@ -97,7 +100,7 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
     darkness = _darkness(darkest, board.lattice)
     line_ink = (darkness > INK_SHARE * (paper - print_level)).astype(np.uint8)
     print_darkness = darkness.copy()
-    print_darkness[_lines(line_ink, board.lattice, LONG_LINE_CELLS) > 0] = 0
+    print_darkness[_side_lines(line_ink, board.lattice) > 0] = 0
     cell_darkness = [
         print_darkness[_box(rows, cols, index, n, LINE_TRIM)] for index in range(n * n)
     ]
@@ -267,12 +270,41 @@ def _darkness(darkest: np.ndarray, lattice: Lattice) -> np.ndarray:
 def _lines(ink: np.ndarray, lattice: Lattice, cells: float) -> np.ndarray:
     """A mask of the straight horizontal and vertical strokes of ``ink`` at least ``cells``
     cells long, a pixel wider each side."""
+    across, down = _straight_strokes(ink, lattice, cells)
+    return cv2.dilate(cv2.bitwise_or(across, down), np.ones((3, 3), np.uint8))
+
+
+def _straight_strokes(
+    ink: np.ndarray, lattice: Lattice, cells: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The horizontal and the vertical strokes of ``ink`` at least ``cells`` cells long."""
     length = max(3, int(cells * _cell(lattice)))
     # No ink beyond the board's edge: a digit printed larger than its cell may run out of it.
     edge = {"borderType": cv2.BORDER_CONSTANT, "borderValue": 0}
     across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8), **edge)
     down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8), **edge)
+    return across, down
+
+
+def _side_lines(ink: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """A mask of the long lines of ``ink`` (``LONG_LINE_CELLS``) where they run off the central
+    region of the cells they cross: vertical lines left or right of it, horizontal ones above
+    or below it."""
+    across, down = _straight_strokes(ink, lattice, LONG_LINE_CELLS)
+    h, w = ink.shape
+    across[_central(lattice.row_lines, h), :] = 0
+    down[:, _central(lattice.col_lines, w)] = 0
     return cv2.dilate(cv2.bitwise_or(across, down), np.ones((3, 3), np.uint8))
+
+
+def _central(lines: tuple[float, ...], length: int) -> np.ndarray:
+    """Which of ``length`` positions lie in the central region of the cells between
+    ``lines``."""
+    positions = np.arange(length, dtype=np.float64)
+    starts, ends = np.asarray(lines[:-1]), np.asarray(lines[1:])
+    cell = np.clip(np.searchsorted(starts, positions, side="right") - 1, 0, len(starts) - 1)
+    share = (positions - starts[cell]) / (ends[cell] - starts[cell])
+    return np.abs(share - 0.5) < CENTRE_FRACTION / 2
 
 
 def _cell(lattice: Lattice) -> float:

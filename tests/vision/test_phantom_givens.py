@@ -59,11 +59,12 @@ def test_no_empty_cell_is_a_given_in_phantom_prone_photo_styles(style: str, seed
     assert lost == []
 
 
-@pytest.mark.parametrize("offset", [(0.2, 0.0), (0.0, -0.25), (0.15, 0.15), (-0.3, 0.1)])
+@pytest.mark.parametrize("offset", [(0.2, 0.0), (0.0, -0.22), (0.15, 0.15), (-0.2, 0.1)])
 def test_a_lattice_off_the_printed_lines_reads_no_line_as_a_given(
     offset: tuple[float, float],
 ) -> None:
-    # Offsets in cells: the lines' remnants then run through one side of every cell.
+    # Offsets in cells: the lines' remnants then run through one side of every cell, off its
+    # central region.
     photo = STYLES["thick_pen"](np.random.default_rng(7))
     (puzzle,), (corners,) = photo.puzzles, photo.corners
     board = _board(photo.image, corners)
