@@ -82,6 +82,11 @@ LONG_LINE_CELLS = 2.0
 # a pixel or two wide more than strokes.
 PIECE_SHARE = 0.4
 PIECE_MEAN_PX = 3
+# A given's centre is at least this share as dark against the paper within STROKE_REACH as
+# against its cell's background: print, thinner than that reach, is about as dark against both
+# (a blurred photo's a little less); a shadow's edge, wider, is hardly darker than the paper
+# right beside it.
+LOCAL_DEPTH_SHARE = 0.25
 
 
 def classify_cells(board: BoardImage) -> list[CellImage]:
@@ -97,30 +102,42 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
         background < BLOCKED_BRIGHTNESS * local
         for background, local in zip(backgrounds, around, strict=True)
     ]
-    # Ink is measured as darkness against the paper right around it, off the board's long
-    # lines: a shadow's edge, a gradient or a line a few pixels off the lattice is no ink.
+    # The board's long lines (``LONG_LINE_CELLS``), off the cells' central region, are no ink:
+    # in the cells they cross, paper.
     darkness = _darkness(darkest, board.lattice)
     line_ink = (darkness > INK_SHARE * (paper - print_level)).astype(np.uint8)
+    side_lines = _side_lines(line_ink, board.lattice)
     print_darkness = darkness.copy()
-    print_darkness[_side_lines(line_ink, board.lattice) > 0] = 0
-    cell_darkness = [
-        print_darkness[_box(rows, cols, index, n, LINE_TRIM)] for index in range(n * n)
+    print_darkness[side_lines > 0] = 0
+    interior_boxes = [_box(rows, cols, index, n, LINE_TRIM) for index in range(n * n)]
+    off_lines = [
+        np.where(side_lines[box] > 0, np.uint8(background), interior)
+        for box, interior, background in zip(interior_boxes, interiors, backgrounds, strict=True)
     ]
-    depths = grey_level_each([_centre(cell) for cell in cell_darkness], 100 - DEPTH_PERCENT)
+    centre_levels = grey_level_each([_centre(interior) for interior in off_lines], DEPTH_PERCENT)
+    depths = [
+        background - level for level, background in zip(centre_levels, backgrounds, strict=True)
+    ]
     open_depths = [d for d, solid in zip(depths, blocked, strict=True) if not solid]
     given_depth = _given_depth(np.array(open_depths), paper - print_level)
-    # The ink is the stroke cores: darker than halfway to the cell's darkest print.
-    inks = [
-        (cell > depth / 2).astype(np.uint8)
-        for cell, depth in zip(cell_darkness, depths, strict=True)
-    ]
+    # Print is as dark against the paper right around it as against its cell's background; a
+    # shadow's edge, deep against the background, is not.
+    cell_darkness = [print_darkness[box] for box in interior_boxes]
+    local_depths = grey_level_each([_centre(cell) for cell in cell_darkness], 100 - DEPTH_PERCENT)
     deep = [
-        index for index, depth in enumerate(depths) if depth >= given_depth and not blocked[index]
+        index
+        for index, (depth, local) in enumerate(zip(depths, local_depths, strict=True))
+        if depth >= given_depth and local >= LOCAL_DEPTH_SHARE * depth and not blocked[index]
     ]
+    # The ink is the stroke cores: darker than halfway to the cell's darkest print.
+    inks = {
+        index: (off_lines[index] < backgrounds[index] - depths[index] / 2).astype(np.uint8)
+        for index in deep
+    }
     smooth = cv2.blur(print_darkness, (PIECE_MEAN_PX, PIECE_MEAN_PX))
     pieces = {
         index: _longest_piece(
-            (smooth[_box(rows, cols, index, n, LINE_TRIM)] > depths[index] / 2).astype(np.uint8)
+            (smooth[interior_boxes[index]] > local_depths[index] / 2).astype(np.uint8)
         )
         for index in deep
     }
@@ -135,7 +152,7 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
         index
         for index, kind in enumerate(kinds)
         if kind is CellKind.EMPTY
-        and _stroke_depth(cell_darkness[index], stroke_pixels) >= given_depth
+        and _depth(off_lines[index], backgrounds[index], stroke_pixels) >= given_depth
     ]
     if doubtful:
         strokes = _stroke_darkness(print_darkness, _lines(line_ink, board.lattice, LINE_CELLS))
@@ -271,18 +288,19 @@ def _darkness(darkest: np.ndarray, lattice: Lattice) -> np.ndarray:
 
 def _lines(ink: np.ndarray, lattice: Lattice, cells: float) -> np.ndarray:
     """A mask of the straight horizontal and vertical strokes of ``ink`` at least ``cells``
-    cells long, a pixel wider each side."""
-    across, down = _straight_strokes(ink, lattice, cells)
+    cells long, counting a stroke that runs out of the board as long, a pixel wider each
+    side."""
+    across, down = _straight_strokes(ink, lattice, cells, cv2.BORDER_REPLICATE)
     return cv2.dilate(cv2.bitwise_or(across, down), np.ones((3, 3), np.uint8))
 
 
 def _straight_strokes(
-    ink: np.ndarray, lattice: Lattice, cells: float
+    ink: np.ndarray, lattice: Lattice, cells: float, border: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The horizontal and the vertical strokes of ``ink`` at least ``cells`` cells long."""
+    """The horizontal and the vertical strokes of ``ink`` at least ``cells`` cells long;
+    beyond the board, ink as ``border`` (an OpenCV border type) extends it."""
     length = max(3, int(cells * _cell(lattice)))
-    # No ink beyond the board's edge: a digit printed larger than its cell may run out of it.
-    edge = {"borderType": cv2.BORDER_CONSTANT, "borderValue": 0}
+    edge = {"borderType": border, "borderValue": 0}
     across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8), **edge)
     down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8), **edge)
     return across, down
@@ -292,11 +310,12 @@ def _side_lines(ink: np.ndarray, lattice: Lattice) -> np.ndarray:
     """A mask of the long lines of ``ink`` (``LONG_LINE_CELLS``) where they run off the central
     region of the cells they cross: vertical lines left or right of it, horizontal ones above
     or below it."""
-    across, down = _straight_strokes(ink, lattice, LONG_LINE_CELLS)
+    # No ink beyond the board's edge: a digit printed larger than its cell may run out of it.
+    across, down = _straight_strokes(ink, lattice, LONG_LINE_CELLS, cv2.BORDER_CONSTANT)
     h, w = ink.shape
     across[_central(lattice.row_lines, h), :] = 0
     down[:, _central(lattice.col_lines, w)] = 0
-    return cv2.dilate(cv2.bitwise_or(across, down), np.ones((3, 3), np.uint8))
+    return cv2.dilate(cv2.bitwise_or(across, down), np.ones((5, 5), np.uint8))
 
 
 def _central(lines: tuple[float, ...], length: int) -> np.ndarray:
