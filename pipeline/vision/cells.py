@@ -1,12 +1,12 @@
 """Sort the cells of a rectified board into empty, given and blocked.
 
-A blocked cell is judged against its own background and its neighbours'. Ink is darkness
-against the paper close by (so a shaded cell, a shadow's edge or grey paper is no ink), in the
-darkest channel (so red or blue print is as dark as black), off the board's long lines (so a
-lattice a few pixels off them, or the back page showing through, leaves none). How dark and how
-long a digit's strokes must be is learnt from the board itself: the depth of the darkest ink in
-each cell's centre splits into empty cells (paper grain, blur) and givens (print), and a light,
-thin or blurred font moves both together.
+Each cell is judged against its own background, so a shaded (tinted or grey) cell reads like a
+white one, and against the paper right around its strokes, so a shadow's edge is no print. Ink
+is measured in the darkest channel, so red or blue print is as dark as black, with the board's
+long lines as paper, so a lattice a few pixels off them (or the back page's lines showing
+through) leaves no ink. How dark and how long a digit's strokes must be is learnt from the
+board itself: the depth of the darkest ink in each cell's centre splits into empty cells
+(paper grain, blur) and givens (print), and a light, thin or blurred font moves both together.
 """
 
 from __future__ import annotations
