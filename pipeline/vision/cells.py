@@ -87,6 +87,8 @@ PIECE_MEAN_PX = 3
 # (a blurred photo's a little less); a shadow's edge, wider, is hardly darker than the paper
 # right beside it.
 LOCAL_DEPTH_SHARE = 0.25
+# ...unless it is darker than this share of the way from the board's print to its paper.
+PRINT_SHARE = 0.25
 
 
 def classify_cells(board: BoardImage) -> list[CellImage]:
@@ -124,10 +126,16 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
     # shadow's edge, deep against the background, is not.
     cell_darkness = [print_darkness[box] for box in interior_boxes]
     local_depths = grey_level_each([_centre(cell) for cell in cell_darkness], 100 - DEPTH_PERCENT)
+    # Ink as dark as the board's print is print however wide; no shadow is that dark.
+    ink_level = print_level + PRINT_SHARE * (paper - print_level)
     deep = [
         index
-        for index, (depth, local) in enumerate(zip(depths, local_depths, strict=True))
-        if depth >= given_depth and local >= LOCAL_DEPTH_SHARE * depth and not blocked[index]
+        for index, (depth, local, level) in enumerate(
+            zip(depths, local_depths, centre_levels, strict=True)
+        )
+        if depth >= given_depth
+        and (local >= LOCAL_DEPTH_SHARE * depth or level <= ink_level)
+        and not blocked[index]
     ]
     # The ink is the stroke cores: darker than halfway to the cell's darkest print.
     inks = {
