@@ -28,6 +28,7 @@ from pipeline.recognise.printed_captions import Caption, CaptionReader
 from pipeline.recognise.read_board import cell_interiors, recognise_board
 from pipeline.render import PageRegion, board_region, render_solution
 from pipeline.solve.backend import SatBackend
+from pipeline.solve.entries import with_entries_checked
 from pipeline.solve.reconcile import solve_reading
 from pipeline.solve.result import PuzzleSolution, SolveResult, Verdict
 from pipeline.solve.solver import solve_puzzle
@@ -205,7 +206,7 @@ def solve_reading_step(
         result = SolveResult(Verdict.NOT_SUDOKU, message=reading.other_reason)
         solution = PuzzleSolution(reading.puzzle(), result)
         return SolvedBoard(solution, None, clock.seconds, other_grid_facts())
-    solution = solve_reading(reading, backend, timeout)
+    solution = with_entries_checked(solve_reading(reading, backend, timeout), reading)
     facts = puzzle_facts(
         reading.puzzle(), solution.puzzle, solution.result, rating_seconds, printed_role
     )

@@ -433,6 +433,10 @@ class Puzzle(Handover, Base):
         comment="how the grid prints digits above 9, as read: numbers (10, 11, ...) or letters "
         "(A, B, ...); null: none read",
     )
+    ink: Mapped[list[Any] | None] = mapped_column(
+        comment="each cell's ink as read, rows of: empty, given (printed), pencil, handwritten; "
+        "null a blocked cell",
+    )
 
 
 class Cell(Base):
@@ -456,6 +460,14 @@ class Cell(Base):
     )
     alternatives: Mapped[list[Any]] = mapped_column(
         default=list, comment="runner-up readings, [[digit, probability], ...], best first"
+    )
+    ink: Mapped[str | None] = mapped_column(
+        String(12),
+        comment="empty, given (printed), pencil or handwritten (a solver's marks: kind empty); "
+        "null: blocked or not judged",
+    )
+    candidates: Mapped[list[Any]] = mapped_column(
+        default=list, comment="pencil marks: the candidate digits read, rising"
     )
 
 
@@ -522,6 +534,10 @@ class Solution(Base):
     )
     message: Mapped[str | None] = mapped_column(Text, comment="the solver's remark, in words")
     created_at: Mapped[datetime] = mapped_column(default=utc_now, comment="when solved (UTC)")
+    entries_check: Mapped[list[Any] | None] = mapped_column(
+        comment="handwritten entries and pencil marks checked against the unique solution; "
+        "null: no unique solution",
+    )
 
 
 class StageRun(Base):

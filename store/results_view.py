@@ -109,6 +109,18 @@ results = Table(
         Text,
         comment="the decoder's warning when the page's file is damaged; null: decoded cleanly",
     ),
+    Column(
+        "ink",
+        Json,
+        comment="each cell's ink as read, rows of: empty, given (printed), pencil, handwritten; "
+        "null a blocked cell",
+    ),
+    Column(
+        "entries_check",
+        Json,
+        comment="handwritten entries and pencil marks checked against the unique solution: "
+        "[{row, col, ink, written, right, ok, finding}, ...]; null: no unique solution",
+    ),
     comment="One row per record of results.jsonl: a grid found, a page with no grid, or an "
     "input file that failed before its pages were listed (page null). The API's results and "
     "results.jsonl are read from this view.",
@@ -142,6 +154,13 @@ cell_readings = Table(
         Boolean,
         comment="whether a person corrected the cell (cell_corrections holds what and when)",
     ),
+    Column(
+        "ink",
+        String,
+        comment="empty, given (printed), pencil or handwritten (a solver's marks: kind empty); "
+        "null: blocked or not judged",
+    ),
+    Column("candidates", Json, comment="pencil marks: the candidate digits read, rising"),
     comment="One row per cell read: where it is (batch, source, page, index, row, col), what "
     "was read (kind, digit, confidence) and the runner-up readings.",
 )
@@ -195,7 +214,8 @@ SELECT p.batch_id, pg.input_file_id, pg.id AS page_id, p.id AS puzzle_id,
        p.role, p.rating, COALESCE(NULLIF(p.techniques, {json_null}), {empty_list}) AS techniques,
        p.level, p.printed_label, p.printed_number,
        EXISTS (SELECT 1 FROM cell_corrections cc WHERE cc.puzzle_id = p.id) AS corrected,
-       pg.damaged
+       pg.damaged, NULLIF(p.ink, {json_null}) AS ink,
+       NULLIF(s.entries_check, {json_null}) AS entries_check
 FROM puzzles p
 JOIN pages pg ON pg.id = p.page_id
 LEFT JOIN solutions s ON s.puzzle_id = p.id
@@ -204,14 +224,14 @@ SELECT pg.batch_id, pg.input_file_id, pg.id, NULL, pg.source, pg.page_number, NU
        CASE WHEN pg.status = 'done' THEN 'no_grid' ELSE pg.status END,
        {null}, {null}, {null}, {null}, {null}, NULL, pg.message, pg.error_code, {empty_list},
        NULL, {null}, NULL, NULL, {null},
-       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, pg.damaged
+       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, pg.damaged, {null}, {null}
 FROM pages pg
 WHERE NOT EXISTS (SELECT 1 FROM puzzles p WHERE p.page_id = pg.id)
 UNION ALL
 SELECT f.batch_id, f.id, NULL, NULL, f.name, NULL, NULL, 'failed',
        {null}, {null}, {null}, {null}, {null}, NULL, f.message, f.error_code, {empty_list},
        NULL, {null}, NULL, NULL, {null},
-       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, NULL
+       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, NULL, {null}, {null}
 FROM input_files f
 WHERE f.status = 'failed'
 """
@@ -224,7 +244,7 @@ SELECT p.batch_id, pg.input_file_id, pg.id AS page_id, p.id AS puzzle_id, c.id A
        EXISTS (
            SELECT 1 FROM cell_corrections cc
            WHERE cc.puzzle_id = c.puzzle_id AND cc.row = c.row AND cc.col = c.col
-       ) AS corrected
+       ) AS corrected, c.ink, c.candidates
 FROM cells c
 JOIN puzzles p ON p.id = c.puzzle_id
 JOIN pages pg ON pg.id = p.page_id
@@ -322,8 +342,18 @@ GRID_KEYS = (
     "printed_number",
     "corrected",
     "damaged",
+    "ink",
+    "entries_check",
 )
-PUZZLE_ONLY_KEYS = ("rotation", "corners", "backend", "render_path", "seconds")
+PUZZLE_ONLY_KEYS = (
+    "rotation",
+    "corners",
+    "backend",
+    "render_path",
+    "seconds",
+    "ink",
+    "entries_check",
+)
 NO_GRID_KEYS = tuple(key for key in GRID_KEYS if key not in PUZZLE_ONLY_KEYS)
 # Stage order, for a stable ``seconds`` object (PostgreSQL's JSONB sorts keys its own way).
 STAGE_ORDER = ("ingest", "rectify", "ocr", "solve")

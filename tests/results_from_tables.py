@@ -100,6 +100,8 @@ def puzzle_record(
         "printed_number": puzzle.printed_number,
         "corrected": corrected,
         "damaged": page.damaged,
+        "ink": puzzle.ink,
+        "entries_check": solution.entries_check if solution else None,
     }
 
 

@@ -20,6 +20,7 @@ from pipeline.recognise.grid_kind import (
     fragment_reason,
     other_reason,
 )
+from pipeline.recognise.ink_reading import with_ink
 from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 from pipeline.recognise.orientation import read_upright
 from pipeline.recognise.remeasure import alternative_boards, contradicts
@@ -114,7 +115,7 @@ def _read(board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine) -> R
             )
     ordered = tuple(placed[row, col] for row in range(size) for col in range(size))
     reading = BoardReading(upright.shape, ordered, printed_symbols(readings))
-    return RecognisedBoard(upright, reading, turns)
+    return RecognisedBoard(upright, with_ink(upright, reading, engine), turns)
 
 
 def cell_interiors(board: BoardImage, positions: Sequence[tuple[int, int]]) -> list[np.ndarray]:

@@ -486,6 +486,15 @@ def upgrade() -> None:
             ),
         ),
         sa.Column(
+            "ink",
+            JSON,
+            nullable=True,
+            comment=(
+                "each cell's ink as read, rows of: empty, given (printed), pencil, handwritten;"
+                " null a blocked cell"
+            ),
+        ),
+        sa.Column(
             "queued_at",
             sa.DateTime(timezone=True),
             nullable=True,
@@ -595,6 +604,21 @@ def upgrade() -> None:
             nullable=False,
             comment="runner-up readings, [[digit, probability], ...], best first",
         ),
+        sa.Column(
+            "ink",
+            sa.String(length=12),
+            nullable=True,
+            comment=(
+                "empty, given (printed), pencil or handwritten (a solver's marks: kind empty);"
+                " null: blocked or not judged"
+            ),
+        ),
+        sa.Column(
+            "candidates",
+            JSON,
+            nullable=False,
+            comment="pencil marks: the candidate digits read, rising",
+        ),
         sa.ForeignKeyConstraint(
             ["puzzle_id"],
             ["puzzles.id"],
@@ -652,6 +676,15 @@ def upgrade() -> None:
         sa.Column("message", sa.Text(), nullable=True, comment="the solver's remark, in words"),
         sa.Column(
             "created_at", sa.DateTime(timezone=True), nullable=False, comment="when solved (UTC)"
+        ),
+        sa.Column(
+            "entries_check",
+            JSON,
+            nullable=True,
+            comment=(
+                "handwritten entries and pencil marks checked against the unique solution;"
+                " null: no unique solution"
+            ),
         ),
         sa.ForeignKeyConstraint(
             ["puzzle_id"],
