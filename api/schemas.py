@@ -129,6 +129,13 @@ class ResultRecord(BaseModel):
     render_path: str | None = Field(None, description="URL of the render, if drawn")
     seconds: dict[str, float] = {}
     corrected: bool = Field(False, description="whether a person corrected a cell's reading")
+    ink: list[Any] | None = Field(
+        None, description="each cell's ink: empty, given (printed), pencil, handwritten"
+    )
+    entries_check: list[Any] | None = Field(
+        None,
+        description="handwritten entries and pencil marks checked against the unique solution",
+    )
 
 
 class ResultPage(BaseModel):
@@ -145,6 +152,8 @@ class CellReading(BaseModel):
     digit: int | None
     confidence: float | None
     alternatives: list[Any]
+    ink: str | None = Field(None, description="empty, given (printed), pencil, handwritten")
+    candidates: list[int] = Field([], description="pencil marks: the candidates read")
 
 
 class CellValue(BaseModel):

@@ -3,8 +3,10 @@ a digit read with low confidence, or readings the solver set aside to find a sol
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
+from pipeline.reading import InkKind
 from reports.book_report import LOW_CONFIDENCE
 
 NO_ANSWER = ("unsolvable", "multiple_solutions")
@@ -23,3 +25,10 @@ def review_reasons(record: dict[str, Any]) -> list[str]:
             f"{len(doubts)} reading{'s' if len(doubts) != 1 else ''} doubted by the solver"
         )
     return reasons
+
+
+def ink_counts(ink: list[list[str | None]] | None) -> list[tuple[str, int]]:
+    """How many cells of a record's ``ink`` grid hold each kind of ink, printed givens first
+    (kinds with none left out)."""
+    counts = Counter(kind for row in ink or [] for kind in row if kind is not None)
+    return [(str(kind), counts[str(kind)]) for kind in InkKind if counts[str(kind)]]

@@ -52,7 +52,7 @@ def recognise_board(
     reading's ``other_reason`` set: one on a damaged page, one whose cells run out of the
     image, or one whose readings contradict each other and whose cells are crossed by further
     lines or, read as numbers, hold numbers beyond its size or no one symbol."""
-    recognised = _read(board, cells, engine)
+    recognised = _with_ink(read_every_mark(board, cells, engine), engine)
     location = board.location
     if location.page_damage is not None:
         return _other(recognised, damage_reason(location.page_damage))
@@ -62,7 +62,7 @@ def recognise_board(
     if not contradicts(recognised.reading):
         return recognised
     for other in alternative_boards(board):
-        candidate = _read(other, classify_cells(other), engine)
+        candidate = _with_ink(read_every_mark(other, classify_cells(other), engine), engine)
         if not clashing_pairs(candidate.reading.puzzle()):
             return candidate
     parts = cell_parts(recognised.board.pixels, recognised.board.lattice)
@@ -95,7 +95,17 @@ def _other(recognised: RecognisedBoard, reason: str) -> RecognisedBoard:
     return replace(recognised, reading=replace(recognised.reading, other_reason=reason))
 
 
-def _read(board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine) -> RecognisedBoard:
+def _with_ink(recognised: RecognisedBoard, engine: OcrEngine) -> RecognisedBoard:
+    """The reading with a solver's marks sorted out of its givens
+    (``pipeline.recognise.ink_reading``)."""
+    return replace(recognised, reading=with_ink(recognised.board, recognised.reading, engine))
+
+
+def read_every_mark(
+    board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine
+) -> RecognisedBoard:
+    """The board turned upright and every marked cell read as a given: its ink not yet
+    sorted into print and a solver's marks."""
     given = [cell for cell in cells if cell.kind is CellKind.GIVEN]
     glyphs = cell_glyphs(board, [(cell.row, cell.col) for cell in given])
     turns, readings = read_upright(glyphs, engine, digit_symbols(board.shape.size))
@@ -115,7 +125,7 @@ def _read(board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine) -> R
             )
     ordered = tuple(placed[row, col] for row in range(size) for col in range(size))
     reading = BoardReading(upright.shape, ordered, printed_symbols(readings))
-    return RecognisedBoard(upright, with_ink(upright, reading, engine), turns)
+    return RecognisedBoard(upright, reading, turns)
 
 
 def cell_interiors(board: BoardImage, positions: Sequence[tuple[int, int]]) -> list[np.ndarray]:
