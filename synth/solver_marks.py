@@ -113,6 +113,9 @@ PENS_BGR = ((150, 60, 20), (40, 40, 40), (170, 90, 40), (90, 40, 30))  # blue an
 PENCIL_BGR = ((105, 105, 105), (120, 118, 115), (90, 90, 92))  # graphite
 CELL_PX = 64
 MARKED_STYLE = PhotoStyle(max_rotation_deg=8.0)
+# Pencil marks' height, as a share of the cell: in a keypad, and in a row along the top.
+KEYPAD_HEIGHT = (0.16, 0.22)
+ROW_HEIGHT = (0.24, 0.32)
 
 
 @dataclass(frozen=True)
@@ -182,7 +185,8 @@ def marked_photo(
         count = int(rng.integers(2, 5))
         others = rng.choice([d for d in range(1, 10) if d != right], size=count, replace=False)
         marks = sorted({right, *others[: count - 1]} if rng.random() < 0.75 else set(others))
-        height = float(rng.uniform(0.24, 0.32)) * CELL_PX
+        # Keypad candidates stay small enough to leave a gap between rows.
+        height = float(rng.uniform(*(KEYPAD_HEIGHT if keypad else ROW_HEIGHT))) * CELL_PX
         width = float(rng.uniform(0.015, 0.03)) * CELL_PX + 0.8
         for index, digit in enumerate(marks):
             if keypad:

@@ -27,14 +27,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.reading import InkKind
-from pipeline.recognise.ink_marks import CellInk
+from pipeline.recognise.ink_marks import Blob, CellInk
 
 MIN_PRINTED = 8
-# Pencil marks: a glyph at most this share of the print's height whose centre sits at least
-# PENCIL_OFF_CENTRE of a cell off the cell's centre (print is centred; a lattice a few pixels
-# off moves it far less)...
+# Pencil marks: ink whose middle sits at least PENCIL_OFF_CENTRE of a cell off where the
+# board prints its digits (a lattice a few pixels off moves print far less), all of it at
+# most PENCIL_HEIGHT of the print's height...
 PENCIL_HEIGHT = 0.9
 PENCIL_OFF_CENTRE = 0.12
+# A glyph this far off lies against the cell's side, where no digit is printed or entered:
+# candidates of one keypad column run together there.
+FAR_OFF_CENTRE = 0.24
+# A glyph at least as wide as tall, and this much wider than the print's digits, is a run of
+# candidates written joined up (one digit of any font is taller than wide).
+RUN_ASPECT = 1.0
+RUN_WIDTH = 1.4
 # ...or several glyphs, each at most this share of the print's height (glyphs below
 # SMALLEST_CANDIDATE of it are specks and dots).
 SEVERAL_HEIGHT = 0.75
@@ -51,11 +58,15 @@ HANDWRITTEN_SCORE = 2.5
 
 @dataclass(frozen=True)
 class PrintedInk:
-    """The board's printed glyphs: the medians of their tallest glyph, stroke width, darkness."""
+    """The board's printed glyphs: the medians of their main glyph's height, width and offset
+    from the cell's centre (some books print digits off it), stroke width and darkness."""
 
     height: float
     stroke_width: float
     darkness: float
+    offset_x: float = 0.0
+    offset_y: float = 0.0
+    width: float = 0.0
 
 
 def ink_kinds(inks: Mapping[tuple[int, int], CellInk]) -> dict[tuple[int, int], InkKind]:
@@ -81,14 +92,27 @@ def ink_kinds(inks: Mapping[tuple[int, int], CellInk]) -> dict[tuple[int, int], 
 
 
 def is_pencil(ink: CellInk, printed: PrintedInk) -> bool:
-    """Whether a cell's ink is a small glyph set off its centre (candidates written in a row
-    along an edge, or in a corner), or several small glyphs side by side."""
-    main = ink.main
-    off_centre = max(abs(main.offset_x), abs(main.offset_y)) >= PENCIL_OFF_CENTRE
-    if off_centre and main.height <= PENCIL_HEIGHT * printed.height:
+    """Whether a cell's ink is small and set off where the board prints its digits
+    (candidates written in a row along an edge, or in a corner), a glyph against the cell's
+    side, a run of digits written joined up, or several small glyphs side by side."""
+    whole, main = ink.whole, ink.main
+    if _shift(whole, printed) >= PENCIL_OFF_CENTRE and (
+        whole.height <= PENCIL_HEIGHT * printed.height
+    ):
         return True
-    small = [blob for blob in ink.blobs if blob.height >= SMALLEST_CANDIDATE * printed.height]
-    return len(small) >= 2 and all(blob.height <= SEVERAL_HEIGHT * printed.height for blob in small)
+    if _shift(main, printed) >= FAR_OFF_CENTRE:
+        return True
+    if main.width >= RUN_ASPECT * main.height and main.width >= RUN_WIDTH * printed.width:
+        return True
+    several = [blob for blob in ink.blobs if blob.height >= SMALLEST_CANDIDATE * printed.height]
+    return len(several) >= 2 and all(
+        blob.height <= SEVERAL_HEIGHT * printed.height for blob in several
+    )
+
+
+def _shift(blob: Blob, printed: PrintedInk) -> float:
+    """How far a glyph sits from where the board prints its digits, in cells."""
+    return max(abs(blob.offset_x - printed.offset_x), abs(blob.offset_y - printed.offset_y))
 
 
 def handwriting_score(ink: CellInk, printed: PrintedInk) -> float:
@@ -116,4 +140,7 @@ def printed_ink(inks: Iterable[CellInk]) -> PrintedInk:
         height=float(np.median([ink.main.height for ink in inks])),
         stroke_width=float(np.median([ink.stroke_width for ink in inks])),
         darkness=float(np.median([ink.darkness for ink in inks])),
+        offset_x=float(np.median([ink.main.offset_x for ink in inks])),
+        offset_y=float(np.median([ink.main.offset_y for ink in inks])),
+        width=float(np.median([ink.main.width for ink in inks])),
     )

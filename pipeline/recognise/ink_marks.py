@@ -66,6 +66,26 @@ class CellInk:
         return self.blobs[0]
 
     @property
+    def whole(self) -> Blob:
+        """All of the cell's glyphs as one: the box around them (its area, their ink)."""
+        top = min(blob.offset_y - blob.height / 2 for blob in self.blobs)
+        bottom = max(blob.offset_y + blob.height / 2 for blob in self.blobs)
+        left = min(blob.offset_x - blob.width / 2 for blob in self.blobs)
+        right = max(blob.offset_x + blob.width / 2 for blob in self.blobs)
+        x0 = min(blob.box[0] for blob in self.blobs)
+        y0 = min(blob.box[1] for blob in self.blobs)
+        x1 = max(blob.box[0] + blob.box[2] for blob in self.blobs)
+        y1 = max(blob.box[1] + blob.box[3] for blob in self.blobs)
+        return Blob(
+            height=bottom - top,
+            width=right - left,
+            offset_x=(left + right) / 2,
+            offset_y=(top + bottom) / 2,
+            box=(x0, y0, x1 - x0, y1 - y0),
+            area=sum(blob.area for blob in self.blobs),
+        )
+
+    @property
     def clean(self) -> bool:
         """Whether the cell's ink is one glyph: a print broken up by blur or light, or
         joined to specks and line remnants, is not measured as one."""

@@ -19,14 +19,18 @@ import numpy as np
 
 from pipeline.board import BoardImage, CellKind
 from pipeline.reading import BoardReading, CellReading, InkKind
-from pipeline.recognise.ink_kinds import SMALLEST_CANDIDATE, PrintedInk, ink_kinds, printed_ink
+from pipeline.recognise.ink_kinds import (
+    RUN_ASPECT,
+    SMALLEST_CANDIDATE,
+    PrintedInk,
+    ink_kinds,
+    printed_ink,
+)
 from pipeline.recognise.ink_marks import Blob, CellInk, measure_ink
 from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 
 # Paper kept around a candidate's glyph, as a share of its height.
 CANDIDATE_PADDING = 0.35
-# A glyph this much wider than tall is several candidates joined up.
-JOINED_ASPECT = 1.1
 # A candidate read with less confidence than this is left out.
 MIN_CANDIDATE_CONFIDENCE = 0.5
 # Candidates are read on boards up to this size (one character each).
@@ -87,7 +91,7 @@ def _read_candidates(
             if blob.height < SMALLEST_CANDIDATE * printed.height:
                 continue
             crop = _glyph_crop(gray, blob)
-            (runs if blob.width > JOINED_ASPECT * blob.height else singles).append((index, crop))
+            (runs if blob.width >= RUN_ASPECT * blob.height else singles).append((index, crop))
     found: list[set[int]] = [set() for _ in inks]
     for group, symbols in ((singles, digit_symbols(9)), (runs, _rising_runs())):
         if not group:
