@@ -139,10 +139,12 @@ def marked_photo(
     handwritten: tuple[int, int] = (4, 12),
     wrong_share: float = 0.3,
     style: PhotoStyle = MARKED_STYLE,
+    written_height: tuple[float, float] = (0.5, 0.85),
 ) -> MarkedPhoto:
     """A 9x9 puzzle printed in a random font, some of its empty cells pencilled (``pencilled``:
     the range of their count) and some written in (``handwritten``; a ``wrong_share`` of
-    them a wrong digit), photographed."""
+    them a wrong digit, ``written_height`` the range of their height as a share of the cell;
+    print is about 0.58), photographed."""
     generated = unique_puzzle(GridShape(3, 3), rng, givens=int(rng.integers(24, 32)))
     puzzle, solution = generated.puzzle, np.array(generated.solution, dtype=int)
     grid = render_grid(puzzle, cell_px=CELL_PX, rng=rng)
@@ -168,7 +170,7 @@ def marked_photo(
         digit = right
         if rng.random() < wrong_share:
             digit = int(rng.choice([d for d in range(1, 10) if d != right]))
-        height = float(rng.uniform(0.5, 0.78)) * CELL_PX
+        height = float(rng.uniform(*written_height)) * CELL_PX
         centre = (
             origin + (c + 0.5 + rng.uniform(-0.08, 0.08)) * CELL_PX,
             origin + (r + 0.5 + rng.uniform(-0.06, 0.06)) * CELL_PX,

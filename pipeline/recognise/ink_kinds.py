@@ -7,12 +7,14 @@ printed large or small, photographed near or far, reads alike:
 
 - The board's print is what most of its marked cells share: the median of their glyphs'
   heights, stroke widths and darkness, taken again over the cells that are not set apart.
-- Pencil marks are glyphs well smaller than the print and set off the cell's centre, or
-  several small glyphs side by side.
-- A handwritten entry differs from the print in several ways at once: taller or shorter,
-  thinner or thicker strokes, lighter or darker ink. Each way counts as far as it differs
-  beyond what one font's digits differ among themselves; a cell whose ways add up to
-  ``HANDWRITTEN_SCORE`` is an entry.
+- Pencil marks are several small glyphs side by side; or ink well smaller than the print and
+  set off where the board prints its digits, a glyph against the cell's side, or a run of
+  digits written joined up, when the recogniser, reading the cell as one digit, is unsure.
+- A handwritten entry differs from the print in several ways at once: taller, thinner or
+  thicker strokes, lighter or darker ink. Each way counts as far as it differs
+  beyond what one font's digits differ among themselves; a cell of one glyph clear of its
+  edges whose height differs so and whose ways add up to ``HANDWRITTEN_SCORE`` is an entry.
+  Colour would tell more, but the recogniser reads the board in grey.
 
 A board with fewer than ``MIN_PRINTED`` marked cells has too few to learn its print from: all
 its marks are read as printed, as before.
@@ -21,7 +23,7 @@ its marks are read as printed, as before.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +32,9 @@ from pipeline.reading import InkKind
 from pipeline.recognise.ink_marks import Blob, CellInk
 
 MIN_PRINTED = 8
+# Read as one digit with at least this confidence, a cell holds one digit, not candidates:
+# several digits read as one leave the recogniser unsure (bench/ink_kinds.py).
+ONE_DIGIT = 0.99
 # Pencil marks: ink whose middle sits at least PENCIL_OFF_CENTRE of a cell off where the
 # board prints its digits (a lattice a few pixels off moves print far less), all of it at
 # most PENCIL_HEIGHT of the print's height...
@@ -52,8 +57,14 @@ SMALLEST_CANDIDATE = 0.25
 HEIGHT_SPREAD = 1.12
 STROKE_SPREAD = 1.3
 DARKNESS_SPREAD = 1.3
-# A handwritten entry departs from the print by at least this many spreads, all ways summed.
+# A handwritten entry departs from the print by at least this many spreads, all ways summed,
+# at least MIN_HEIGHT_SPREADS of them in its height, and is one glyph (a print broken up is
+# measured wrong).
 HANDWRITTEN_SCORE = 2.5
+MIN_HEIGHT_SPREADS = 1.5
+# A glyph at the cell's edge this far (cells) from where the print sits may be joined to a
+# line's remnant.
+JOINED_SHIFT = 0.1
 
 
 @dataclass(frozen=True)
@@ -69,15 +80,18 @@ class PrintedInk:
     width: float = 0.0
 
 
-def ink_kinds(inks: Mapping[tuple[int, int], CellInk]) -> dict[tuple[int, int], InkKind]:
+def ink_kinds(
+    inks: Mapping[tuple[int, int], CellInk], one_digit: Collection[tuple[int, int]] = ()
+) -> dict[tuple[int, int], InkKind]:
     """The kind of each marked cell (row, col) from its measured ink; a marked cell whose ink
-    was not found (all specks) is printed, as the cells stage judged it."""
+    was not found (all specks) is printed, as the cells stage judged it. ``one_digit``: the
+    cells the recogniser read as one digit with confidence ``ONE_DIGIT`` (``is_pencil``)."""
     kinds = {pos: InkKind.GIVEN for pos in inks}
     if len(inks) < MIN_PRINTED:
         return kinds
     printed = printed_ink(inks.values())
     for pos, ink in inks.items():
-        if is_pencil(ink, printed):
+        if is_pencil(ink, printed, pos in one_digit):
             kinds[pos] = InkKind.PENCIL
     # The print learnt again without the marks set apart, then every other mark judged by it.
     unpencilled = {pos: ink for pos, ink in inks.items() if kinds[pos] is InkKind.GIVEN}
@@ -91,22 +105,39 @@ def ink_kinds(inks: Mapping[tuple[int, int], CellInk]) -> dict[tuple[int, int], 
     return kinds
 
 
-def is_pencil(ink: CellInk, printed: PrintedInk) -> bool:
-    """Whether a cell's ink is small and set off where the board prints its digits
-    (candidates written in a row along an edge, or in a corner), a glyph against the cell's
-    side, a run of digits written joined up, or several small glyphs side by side."""
-    whole, main = ink.whole, ink.main
-    if _shift(whole, printed) >= PENCIL_OFF_CENTRE and (
-        whole.height <= PENCIL_HEIGHT * printed.height
+def is_pencil(ink: CellInk, printed: PrintedInk, read_as_one: bool = False) -> bool:
+    """Whether a cell's ink is several small glyphs side by side, or (when the recogniser was
+    unsure of it as one digit, ``read_as_one`` False) ink small and set off where the board
+    prints its digits (candidates in a row along an edge, or in a corner), a glyph against the
+    cell's side, or a run of digits written joined up. (A printed digit partly painted out
+    with a line, or joined to a line's remnant, can look like the latter three.)"""
+    several = [blob for blob in ink.blobs if blob.height >= SMALLEST_CANDIDATE * printed.height]
+    if len(several) >= 2 and all(
+        blob.height <= SEVERAL_HEIGHT * printed.height for blob in several
     ):
         return True
-    if _shift(main, printed) >= FAR_OFF_CENTRE:
+    if read_as_one:
+        return False
+    whole, main = ink.whole, ink.main
+    if (
+        _shift(whole, printed) >= PENCIL_OFF_CENTRE
+        and SMALLEST_CANDIDATE * printed.height <= whole.height <= PENCIL_HEIGHT * printed.height
+    ):
         return True
-    if main.width >= RUN_ASPECT * main.height and main.width >= RUN_WIDTH * printed.width:
+    if _shift(main, printed) >= FAR_OFF_CENTRE and main.height >= 0.5 * printed.height:
         return True
-    several = [blob for blob in ink.blobs if blob.height >= SMALLEST_CANDIDATE * printed.height]
-    return len(several) >= 2 and all(
-        blob.height <= SEVERAL_HEIGHT * printed.height for blob in several
+    return (
+        not main.edge
+        and main.width >= RUN_ASPECT * main.height
+        and main.width >= RUN_WIDTH * printed.width
+    )
+
+
+def _joined(blob: Blob, printed: PrintedInk) -> bool:
+    """Whether a glyph reaching the cell's edge may be a print joined to a line's remnant:
+    wider than the print, or pulled off where it prints towards the edge."""
+    return blob.edge and (
+        blob.width >= RUN_WIDTH * printed.width or _shift(blob, printed) >= JOINED_SHIFT
     )
 
 
@@ -118,8 +149,13 @@ def _shift(blob: Blob, printed: PrintedInk) -> float:
 def handwriting_score(ink: CellInk, printed: PrintedInk) -> float:
     """How far a cell's ink departs from the print, in spreads summed over the ways it can."""
     height = _spreads(ink.main.height, printed.height, HEIGHT_SPREAD)
-    if height < 1 or not ink.clean:
-        return height
+    # Only a glyph taller than the print counts: a printed digit measures shorter whenever
+    # part of its ink is lost (faint, painted out with a line, cut by a lattice a few pixels
+    # off); line remnants that would make it taller are left out of the blobs.
+    main = ink.main
+    taller = main.height > printed.height
+    if not taller or height < MIN_HEIGHT_SPREADS or len(ink.blobs) > 1 or _joined(main, printed):
+        return 0.0
     return (
         height
         + _spreads(ink.stroke_width, printed.stroke_width, STROKE_SPREAD)

@@ -30,8 +30,10 @@ INK_SHARE = 0.25
 PRINT_PERCENT = 99.5
 # Blobs smaller than this share of the cell each way are specks (dust, paper grain).
 SPECK_SHARE = 0.08
-# A cell's ink is one glyph when its main glyph holds at least this share of it.
-CLEAN_SHARE = 0.85
+# A blob at the interior's edge thinner than this share of the cell is a line's remnant...
+SLIVER_SHARE = 0.08
+# ...and so is one there this many times as long as it is thick.
+LINE_ASPECT = 4
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,7 @@ class Blob:
     offset_y: float
     box: tuple[int, int, int, int]
     area: int  # ink pixels
+    edge: bool = False  # it reaches the interior's edge (it may be joined to a line's remnant)
 
 
 @dataclass(frozen=True)
@@ -83,13 +86,8 @@ class CellInk:
             offset_y=(top + bottom) / 2,
             box=(x0, y0, x1 - x0, y1 - y0),
             area=sum(blob.area for blob in self.blobs),
+            edge=any(blob.edge for blob in self.blobs),
         )
-
-    @property
-    def clean(self) -> bool:
-        """Whether the cell's ink is one glyph: a print broken up by blur or light, or
-        joined to specks and line remnants, is not measured as one."""
-        return self.blobs[0].area >= CLEAN_SHARE * sum(blob.area for blob in self.blobs)
 
 
 def measure_ink(
@@ -151,9 +149,15 @@ def _cell_ink(
         x, y, bw, bh, _ = stats[label]
         if bw < SPECK_SHARE * cell and bh < SPECK_SHARE * cell:
             continue
-        # What is left of a line: a blob running along an edge of the interior, thin across it.
+        touches = x == 0 or y == 0 or x + bw == w or y + bh == h
+        # What is left of a line: a blob running along an edge of the interior, thin across
+        # it, or a sliver at the edge.
         if (bw >= 0.9 * w and bh < SPECK_SHARE * 2 * cell) or (
             bh >= 0.9 * h and bw < SPECK_SHARE * 2 * cell
+        ):
+            continue
+        if touches and (
+            min(bw, bh) < SLIVER_SHARE * cell or max(bw, bh) >= LINE_ASPECT * min(bw, bh)
         ):
             continue
         keep[label] = True
@@ -165,6 +169,7 @@ def _cell_ink(
                 offset_y=(y + bh / 2 - h / 2) / cell,
                 box=(int(origin[0] + x), int(origin[1] + y), int(bw), int(bh)),
                 area=int(np.count_nonzero(ink[labels == label])),
+                edge=bool(touches),
             )
         )
     if not blobs:

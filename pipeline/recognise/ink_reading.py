@@ -20,6 +20,7 @@ import numpy as np
 from pipeline.board import BoardImage, CellKind
 from pipeline.reading import BoardReading, CellReading, InkKind
 from pipeline.recognise.ink_kinds import (
+    ONE_DIGIT,
     RUN_ASPECT,
     SMALLEST_CANDIDATE,
     PrintedInk,
@@ -44,7 +45,12 @@ def with_ink(board: BoardImage, reading: BoardReading, engine: OcrEngine) -> Boa
     gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY) if pixels.ndim == 3 else pixels
     marked = [(c.row, c.col) for c in reading.cells if c.kind is CellKind.GIVEN]
     inks = measure_ink(gray, board.lattice, marked)
-    kinds = ink_kinds(inks)
+    one_digit = {
+        (c.row, c.col)
+        for c in reading.cells
+        if c.kind is CellKind.GIVEN and (c.confidence or 0.0) >= ONE_DIGIT
+    }
+    kinds = ink_kinds(inks, one_digit)
     pencilled = [pos for pos in marked if kinds.get(pos) is InkKind.PENCIL]
     candidates = (
         _read_candidates(gray, [inks[pos] for pos in pencilled], printed_ink(inks.values()), engine)
