@@ -6,7 +6,7 @@ CSV has one row per record and one column per field. Grids (``givens``, ``soluti
 cell, ``*`` a blocked cell; an empty field when there is no grid. ``size`` and ``box`` are
 ``RxC`` (``9x9``, ``3x3``). The nested fields (``doubts``, ``corners``, ``seconds``) are
 compact JSON, and so are the book check's ``techniques``, ``answer_key`` and
-``duplicate_of``.
+``duplicate_of``, and the cells' ``ink`` and ``entries_check``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,16 @@ from store.results_view import GRID_KEYS
 CSV_COLUMNS = (*GRID_KEYS, *NO_BATCH_FIELDS)
 GRID_FIELDS = ("givens", "solution", "second_solution")
 SHAPE_FIELDS = ("size", "box")
-JSON_FIELDS = ("doubts", "corners", "seconds", "techniques", "answer_key", "duplicate_of")
+JSON_FIELDS = (
+    "doubts",
+    "corners",
+    "seconds",
+    "techniques",
+    "answer_key",
+    "duplicate_of",
+    "ink",
+    "entries_check",
+)
 
 
 def write_jsonl(records: Iterable[dict[str, Any]], out: TextIO) -> None:
