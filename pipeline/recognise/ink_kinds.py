@@ -16,8 +16,9 @@ printed large or small, photographed near or far, reads alike:
   edges whose height differs so and whose ways add up to ``HANDWRITTEN_SCORE`` is an entry.
   Colour would tell more, but the recogniser reads the board in grey.
 
-A board with fewer than ``MIN_PRINTED`` marked cells has too few to learn its print from: all
-its marks are read as printed, as before.
+A board with fewer than ``MIN_PRINTED`` marked cells has too few to learn its print from, and
+one whose print mostly reaches its cells' edges (large print) cannot be measured in them: all
+their marks are read as printed.
 """
 
 from __future__ import annotations
@@ -89,6 +90,9 @@ def ink_kinds(
     kinds = {pos: InkKind.GIVEN for pos in inks}
     if len(inks) < MIN_PRINTED:
         return kinds
+    # Print as large as its cells (a large-print book) runs out of them: not measurable here.
+    if 2 * sum(ink.main.edge for ink in inks.values()) > len(inks):
+        return kinds
     printed = printed_ink(inks.values())
     for pos, ink in inks.items():
         if is_pencil(ink, printed, pos in one_digit):
@@ -154,7 +158,9 @@ def handwriting_score(ink: CellInk, printed: PrintedInk) -> float:
     # off); line remnants that would make it taller are left out of the blobs.
     main = ink.main
     taller = main.height > printed.height
-    if not taller or height < MIN_HEIGHT_SPREADS or len(ink.blobs) > 1 or _joined(main, printed):
+    if not taller or height < MIN_HEIGHT_SPREADS or len(ink.blobs) > 1:
+        return 0.0
+    if _joined(main, printed):
         return 0.0
     return (
         height

@@ -10,7 +10,13 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind
-from pipeline.reading import BoardReading, CellReading, RecognisedBoard, printed_symbols
+from pipeline.reading import (
+    BoardReading,
+    CellReading,
+    InkKind,
+    RecognisedBoard,
+    printed_symbols,
+)
 from pipeline.recognise.glyphs import Glyph, board_glyphs
 from pipeline.recognise.grid_kind import (
     SURE_NUMBER,
@@ -48,30 +54,48 @@ def recognise_board(
     contradict its lattice is re-measured (``pipeline.recognise.remeasure``): then the board
     returned holds the lattice whose readings fit, and its cells sorted anew.
 
+    A solver's marks are sorted out of the givens (``pipeline.recognise.ink_reading``) once
+    the lattice stands.
+
     A lattice that is no Sudoku grid (``pipeline.recognise.grid_kind``) comes back with its
     reading's ``other_reason`` set: one on a damaged page, one whose cells run out of the
     image, or one whose readings contradict each other and whose cells are crossed by further
     lines or, read as numbers, hold numbers beyond its size or no one symbol."""
-    recognised = _with_ink(read_every_mark(board, cells, engine), engine)
+    recognised = read_every_mark(board, cells, engine)
     location = board.location
     if location.page_damage is not None:
         return _other(recognised, damage_reason(location.page_damage))
     fragment = fragment_reason(location.corners, board.shape.size, location.page_size)
     if fragment is not None:
         return _other(recognised, fragment)
+    # The lattice is judged on every mark, as printed: a lattice measured at another size
+    # holds several printed digits in a cell, which look like pencil marks.
     if not contradicts(recognised.reading):
-        return recognised
+        return _with_ink(recognised, engine)
     for other in alternative_boards(board):
-        candidate = _with_ink(read_every_mark(other, classify_cells(other), engine), engine)
+        candidate = read_every_mark(other, classify_cells(other), engine)
         if not clashing_pairs(candidate.reading.puzzle()):
-            return candidate
+            return _with_ink(candidate, engine)
+    # A solver's marks (a minority of the marked cells: the puzzle is printed) may be what
+    # contradicts the print.
+    sorted_out = _with_ink(recognised, engine)
+    if _marks_explain(recognised.reading, sorted_out.reading):
+        return sorted_out
     parts = cell_parts(recognised.board.pixels, recognised.board.lattice)
     if parts > 1:
         return _other(recognised, crossed_reason(recognised.board.shape.size, parts))
     beyond = _numbers_reason(recognised, engine)
     if beyond is not None:
         return _other(recognised, beyond)
-    return recognised
+    return sorted_out
+
+
+def _marks_explain(as_printed: BoardReading, sorted_out: BoardReading) -> bool:
+    """Whether sorting a solver's marks out of the print leaves a reading that no longer
+    contradicts itself, the marks being fewer than the printed givens."""
+    marks = sum(1 for c in sorted_out.cells if c.ink in (InkKind.PENCIL, InkKind.HANDWRITTEN))
+    printed = sum(1 for c in as_printed.cells if c.kind is CellKind.GIVEN) - marks
+    return 0 < marks < printed and not contradicts(sorted_out)
 
 
 def _numbers_reason(recognised: RecognisedBoard, engine: OcrEngine) -> str | None:

@@ -38,19 +38,19 @@ def test_print_is_learnt_from_the_board_and_marks_are_judged_against_it() -> Non
     assert [kinds[0, c] for c in range(9)] == [InkKind.GIVEN] * 9
     assert kinds[1, 0] is kinds[1, 1] is InkKind.PENCIL
     assert kinds[1, 2] is InkKind.HANDWRITTEN
-    # The same marks on a board printed twice as large are judged alike.
-    larger = {
+    # The same marks on a board printed smaller in its cells are judged alike.
+    smaller = {
         pos: CellInk(
             tuple(
-                Blob(2 * b.height, 2 * b.width, b.offset_x, b.offset_y, b.box, b.area)
+                Blob(0.75 * b.height, 0.75 * b.width, b.offset_x, b.offset_y, b.box, b.area)
                 for b in ink.blobs
             ),
-            2 * ink.stroke_width,
+            0.75 * ink.stroke_width,
             ink.darkness,
         )
         for pos, ink in inks.items()
     }
-    assert ink_kinds(larger) == kinds
+    assert ink_kinds(smaller) == kinds
 
 
 def test_a_board_with_few_marks_keeps_them_all_printed() -> None:
