@@ -13,7 +13,6 @@ from pipeline.board import BoardImage, CellImage, CellKind
 from pipeline.reading import (
     BoardReading,
     CellReading,
-    InkKind,
     RecognisedBoard,
     printed_symbols,
 )
@@ -76,26 +75,13 @@ def recognise_board(
         candidate = read_every_mark(other, classify_cells(other), engine)
         if not clashing_pairs(candidate.reading.puzzle()):
             return _with_ink(candidate, engine)
-    # A solver's marks (a minority of the marked cells: the puzzle is printed) may be what
-    # contradicts the print.
-    sorted_out = _with_ink(recognised, engine)
-    if _marks_explain(recognised.reading, sorted_out.reading):
-        return sorted_out
     parts = cell_parts(recognised.board.pixels, recognised.board.lattice)
     if parts > 1:
         return _other(recognised, crossed_reason(recognised.board.shape.size, parts))
     beyond = _numbers_reason(recognised, engine)
     if beyond is not None:
         return _other(recognised, beyond)
-    return sorted_out
-
-
-def _marks_explain(as_printed: BoardReading, sorted_out: BoardReading) -> bool:
-    """Whether sorting a solver's marks out of the print leaves a reading that no longer
-    contradicts itself, the marks being fewer than the printed givens."""
-    marks = sum(1 for c in sorted_out.cells if c.ink in (InkKind.PENCIL, InkKind.HANDWRITTEN))
-    printed = sum(1 for c in as_printed.cells if c.kind is CellKind.GIVEN) - marks
-    return 0 < marks < printed and not contradicts(sorted_out)
+    return _with_ink(recognised, engine)
 
 
 def _numbers_reason(recognised: RecognisedBoard, engine: OcrEngine) -> str | None:
