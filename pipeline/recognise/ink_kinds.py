@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -66,6 +66,8 @@ MIN_HEIGHT_SPREADS = 1.5
 # A glyph at the cell's edge this far (cells) from where the print sits may be joined to a
 # line's remnant.
 JOINED_SHIFT = 0.1
+# Cells read as the same digit that set the height a cell is judged against.
+SAME_DIGIT = 2
 
 
 @dataclass(frozen=True)
@@ -82,11 +84,14 @@ class PrintedInk:
 
 
 def ink_kinds(
-    inks: Mapping[tuple[int, int], CellInk], one_digit: Collection[tuple[int, int]] = ()
+    inks: Mapping[tuple[int, int], CellInk],
+    one_digit: Collection[tuple[int, int]] = (),
+    digits: Mapping[tuple[int, int], int] | None = None,
 ) -> dict[tuple[int, int], InkKind]:
     """The kind of each marked cell (row, col) from its measured ink; a marked cell whose ink
     was not found (all specks) is printed, as the cells stage judged it. ``one_digit``: the
-    cells the recogniser read as one digit with confidence ``ONE_DIGIT`` (``is_pencil``)."""
+    cells the recogniser read as one digit with confidence ``ONE_DIGIT`` (``is_pencil``);
+    ``digits``: each cell's digit as read (``_same_digit``)."""
     kinds = {pos: InkKind.GIVEN for pos in inks}
     if len(inks) < MIN_PRINTED:
         return kinds
@@ -94,6 +99,11 @@ def ink_kinds(
     if 2 * sum(ink.main.edge for ink in inks.values()) > len(inks):
         return kinds
     printed = printed_ink(inks.values())
+    # Print that is not one glyph a cell, taller than wide (digits framed or patterned, a
+    # grid's texture) cannot be measured as glyphs either.
+    single = sum(len(ink.blobs) == 1 for ink in inks.values())
+    if printed.width >= printed.height or 2 * single <= len(inks):
+        return kinds
     for pos, ink in inks.items():
         if is_pencil(ink, printed, pos in one_digit):
             kinds[pos] = InkKind.PENCIL
@@ -104,7 +114,9 @@ def ink_kinds(
     if len(rest) >= MIN_PRINTED:
         printed = printed_ink(rest)
     for pos, ink in unpencilled.items():
-        if handwriting_score(ink, printed) >= HANDWRITTEN_SCORE:
+        if handwriting_score(ink, _same_digit(pos, unpencilled, digits, printed)) >= (
+            HANDWRITTEN_SCORE
+        ):
             kinds[pos] = InkKind.HANDWRITTEN
     return kinds
 
@@ -135,6 +147,27 @@ def is_pencil(ink: CellInk, printed: PrintedInk, read_as_one: bool = False) -> b
         and main.width >= RUN_ASPECT * main.height
         and main.width >= RUN_WIDTH * printed.width
     )
+
+
+def _same_digit(
+    pos: tuple[int, int],
+    inks: Mapping[tuple[int, int], CellInk],
+    digits: Mapping[tuple[int, int], int] | None,
+    printed: PrintedInk,
+) -> PrintedInk:
+    """The print a cell is judged against: the board's, its height that of the other cells
+    read as the same digit when there are SAME_DIGIT of them (a font's 7 or 9 may reach below
+    the others, as old-style figures do)."""
+    if not digits or pos not in digits:
+        return printed
+    heights = [
+        ink.main.height
+        for other, ink in inks.items()
+        if other != pos and digits.get(other) == digits[pos]
+    ]
+    if len(heights) < SAME_DIGIT:
+        return printed
+    return replace(printed, height=max(printed.height, float(np.median(heights))))
 
 
 def _joined(blob: Blob, printed: PrintedInk) -> bool:

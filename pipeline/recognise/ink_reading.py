@@ -50,7 +50,12 @@ def with_ink(board: BoardImage, reading: BoardReading, engine: OcrEngine) -> Boa
         for c in reading.cells
         if c.kind is CellKind.GIVEN and (c.confidence or 0.0) >= ONE_DIGIT
     }
-    kinds = ink_kinds(inks, one_digit)
+    digits = {
+        (c.row, c.col): c.digit
+        for c in reading.cells
+        if c.kind is CellKind.GIVEN and c.digit is not None
+    }
+    kinds = ink_kinds(inks, one_digit, digits)
     pencilled = [pos for pos in marked if kinds.get(pos) is InkKind.PENCIL]
     candidates = (
         _read_candidates(gray, [inks[pos] for pos in pencilled], printed_ink(inks.values()), engine)
