@@ -176,6 +176,13 @@ class ResultRecord(BaseModel):
         description="when the printed puzzle as read has no solution (status unsolvable) but "
         "a repaired reading has one",
     )
+    ink: list[Any] | None = Field(
+        None, description="each cell's ink: empty, given (printed), pencil, handwritten"
+    )
+    entries_check: list[Any] | None = Field(
+        None,
+        description="handwritten entries and pencil marks checked against the unique solution",
+    )
 
 
 class ResultPage(BaseModel):
@@ -192,6 +199,8 @@ class CellReading(BaseModel):
     digit: int | None
     confidence: float | None
     alternatives: list[Any]
+    ink: str | None = Field(None, description="empty, given (printed), pencil, handwritten")
+    candidates: list[int] = Field([], description="pencil marks: the candidates read")
 
 
 class CellValue(BaseModel):

@@ -36,7 +36,7 @@ from api.deps import Db, StoredFiles, owned_batch, owned_puzzle, public_puzzle_i
 from api.submission import BOX_SHAPE
 from reports.book_report import LOW_CONFIDENCE
 from reports.grid_classes import cell_classes
-from reports.review import certificate_counts, review_reasons
+from reports.review import certificate_counts, ink_counts, review_reasons
 from store.artifacts import Artifacts
 from store.corrections import correction_history, latest_corrections
 from store.models import Batch, Puzzle
@@ -235,6 +235,7 @@ def puzzle_page(
         cells=_cells_shown(record, latest_corrections(db, puzzle.id)),
         history=correction_history(db, puzzle.id),
         reasons=review_reasons(record),
+        ink_counts=ink_counts(record.get("ink")),
         solution_classes=cell_classes(record),
     )
 

@@ -29,6 +29,7 @@ from pipeline.recognise.printed_captions import Caption, CaptionReader
 from pipeline.recognise.read_board import cell_interiors, recognise_board
 from pipeline.render import PageRegion, board_region, render_solution
 from pipeline.solve.backend import SatBackend
+from pipeline.solve.entries import with_entries_checked
 from pipeline.solve.reconcile import solve_reading
 from pipeline.solve.repairs import printed_verdict
 from pipeline.solve.result import PuzzleSolution, SolveResult, Verdict
@@ -239,6 +240,7 @@ def solve_reading_step(
         return SolvedBoard(solution, None, clock.seconds, other_grid_facts())
     solution = solve_reading(reading, solving.backend, solving.timeout)
     solution = printed_verdict(reading.puzzle(), solution, policy.confident_reading)
+    solution = with_entries_checked(solution, reading)
     solution = _certified(reading, solution, board_facts, policy)
     facts = puzzle_facts(
         reading.puzzle(), solution.puzzle, solution.result, solving.rating_seconds, printed_role

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 
 from pipeline.board import BoardImage, CellKind
 from pipeline.grid import Grid, GridShape, Puzzle
@@ -24,9 +25,23 @@ class DigitReading:
     symbol: str | None = None
 
 
+class InkKind(StrEnum):
+    """What ink a playable cell holds (``pipeline.recognise.ink_kinds``)."""
+
+    EMPTY = "empty"  # none
+    GIVEN = "given"  # a printed digit: part of the puzzle
+    PENCIL = "pencil"  # small candidate digits a solver pencilled in
+    HANDWRITTEN = "handwritten"  # a digit a solver wrote in
+
+
 @dataclass(frozen=True)
 class CellReading:
-    """The final reading of one cell, as stored per cell."""
+    """The final reading of one cell, as stored per cell.
+
+    ``ink`` is what the cell holds as read (None: not judged, a blocked cell or a text
+    puzzle's). A cell holding a solver's marks is no given: its ``kind`` is EMPTY, a
+    handwritten entry keeps its ``digit`` (with its confidence and runner-ups), pencil marks
+    their ``candidates``."""
 
     row: int
     col: int
@@ -34,6 +49,8 @@ class CellReading:
     digit: int | None = None
     confidence: float | None = None
     alternatives: tuple[tuple[int, float], ...] = ()
+    ink: InkKind | None = None
+    candidates: tuple[int, ...] = ()
 
 
 # How a book prints the digits above 9: as numbers (10, 11, ...) or as letters (A, B, ...).

@@ -4,7 +4,10 @@ its certificate (``pipeline.certify``) says it is not certified. Another kind of
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
+
+from pipeline.reading import InkKind
 
 
 def needs_review(record: dict[str, Any]) -> bool:
@@ -25,3 +28,10 @@ def certificate_counts(records: list[dict[str, Any]]) -> tuple[int, int]:
     grids = [record for record in records if record.get("puzzle_id") is not None]
     certified = sum(record.get("certified") is True for record in grids)
     return certified, sum(needs_review(record) for record in grids)
+
+
+def ink_counts(ink: list[list[str | None]] | None) -> list[tuple[str, int]]:
+    """How many cells of a record's ``ink`` grid hold each kind of ink, printed givens first
+    (kinds with none left out)."""
+    counts = Counter(kind for row in ink or [] for kind in row if kind is not None)
+    return [(str(kind), counts[str(kind)]) for kind in InkKind if counts[str(kind)]]

@@ -7,8 +7,8 @@ cell, ``*`` a blocked cell; an empty field when there is no grid. ``size`` and `
 ``RxC`` (``9x9``, ``3x3``); ``regions`` is N*N characters, row by row, each cell's region
 number ``0``-``9`` then ``A`` = 10 (as a jigsaw's regions are written in text puzzles). The
 nested fields (``doubts``, ``corners``, ``seconds``) are compact JSON, and so are the book
-check's ``techniques``, ``answer_key`` and ``duplicate_of``, and the certificate's
-``review_reasons`` and ``suggestion``.
+check's ``techniques``, ``answer_key`` and ``duplicate_of``, the certificate's
+``review_reasons`` and ``suggestion``, and the cells' ``ink`` and ``entries_check``.
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ JSON_FIELDS = (
     "duplicate_of",
     "review_reasons",
     "suggestion",
+    "ink",
+    "entries_check",
 )
 
 

@@ -17,7 +17,7 @@ from pipeline.certify import BoardFacts
 from pipeline.geometry import CLASSIC, DIAGONAL, JIGSAW
 from pipeline.grid import GridShape
 from pipeline.ingest.sources import PageFormat, PageSource
-from pipeline.reading import BoardReading, CellReading
+from pipeline.reading import BoardReading, CellReading, InkKind
 from pipeline.render import PageRegion, region_window
 from store.artifacts import Artifacts, PageRef
 from store.corrections import latest_corrections
@@ -129,11 +129,14 @@ def board_facts(session: Session, puzzle_id: int) -> BoardFacts:
 
 def stored_cells(session: Session, puzzle_id: int) -> tuple[CellImage, ...]:
     """A board's cells as the rectify step sorted them, row-major."""
-    # Only what the OCR step needs: no digits or runner-ups (JSON) to decode.
-    columns = (Cell.row, Cell.col, Cell.kind, Cell.confidence)
+    # Only what the OCR step needs: no digits or runner-ups (JSON) to decode. A solver's
+    # marks were sorted out of the givens after this step: they are marked cells to it.
+    columns = (Cell.row, Cell.col, Cell.kind, Cell.confidence, Cell.ink)
     return tuple(
-        CellImage(row, col, CellKind(kind), confidence)
-        for row, col, kind, confidence in _cells(session, puzzle_id, columns)
+        CellImage(row, col, CellKind.GIVEN, None)
+        if ink in SOLVERS_MARKS
+        else CellImage(row, col, CellKind(kind), confidence)
+        for row, col, kind, confidence, ink in _cells(session, puzzle_id, columns)
     )
 
 
@@ -156,6 +159,8 @@ def stored_reading(session: Session, puzzle_id: int) -> BoardReading:
                 digit=cell.digit,
                 confidence=cell.confidence,
                 alternatives=tuple((int(d), float(p)) for d, p in cell.alternatives),
+                ink=None if cell.ink is None else InkKind(cell.ink),
+                candidates=tuple(int(d) for d in cell.candidates),
             )
         )
     return BoardReading(
@@ -166,7 +171,17 @@ def stored_reading(session: Session, puzzle_id: int) -> BoardReading:
     )
 
 
-READING_COLUMNS = (Cell.row, Cell.col, Cell.kind, Cell.digit, Cell.confidence, Cell.alternatives)
+READING_COLUMNS = (
+    Cell.row,
+    Cell.col,
+    Cell.kind,
+    Cell.digit,
+    Cell.confidence,
+    Cell.alternatives,
+    Cell.ink,
+    Cell.candidates,
+)
+SOLVERS_MARKS = (str(InkKind.PENCIL), str(InkKind.HANDWRITTEN))
 
 
 def _cells(

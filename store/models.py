@@ -450,6 +450,10 @@ class Puzzle(Handover, Base):
     review_reasons: Mapped[list[Any] | None] = mapped_column(
         comment="why it is not certified: [{code, message}, ...]; null: not solved yet"
     )
+    ink: Mapped[list[Any] | None] = mapped_column(
+        comment="each cell's ink as read, rows of: empty, given (printed), pencil, handwritten; "
+        "null a blocked cell",
+    )
     regions_certainty: Mapped[float | None] = mapped_column(
         Float,
         comment="how sure the regions read from the image are, 0..1 (under 0.5: in doubt, "
@@ -478,6 +482,14 @@ class Cell(Base):
     )
     alternatives: Mapped[list[Any]] = mapped_column(
         default=list, comment="runner-up readings, [[digit, probability], ...], best first"
+    )
+    ink: Mapped[str | None] = mapped_column(
+        String(12),
+        comment="empty, given (printed), pencil or handwritten (a solver's marks: kind empty); "
+        "null: blocked or not judged",
+    )
+    candidates: Mapped[list[Any]] = mapped_column(
+        default=list, comment="pencil marks: the candidate digits read, rising"
     )
 
 
@@ -547,6 +559,10 @@ class Solution(Base):
     suggestion: Mapped[dict[str, Any] | None] = mapped_column(
         comment="when the printed puzzle as read has no solution but a repaired reading has "
         "one: {givens, solution, doubts}; else null"
+    )
+    entries_check: Mapped[list[Any] | None] = mapped_column(
+        comment="handwritten entries and pencil marks checked against the unique solution; "
+        "null: no unique solution",
     )
 
 

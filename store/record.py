@@ -26,8 +26,9 @@ from pipeline.errors import Interrupted, NoGridFound, SudokuBatchError
 from pipeline.grid import Grid, GridShape
 from pipeline.ingest.sources import PageSource
 from pipeline.ingest.textpuzzle import PuzzleLine
-from pipeline.reading import CellReading, RecognisedBoard
+from pipeline.reading import BoardReading, CellReading, RecognisedBoard
 from pipeline.recognise.printed_captions import Caption, printed_role
+from pipeline.solve.entries import entries_json
 from pipeline.solve.result import (
     Certificate,
     PuzzleSolution,
@@ -401,6 +402,7 @@ def record_readings(
         puzzle.lowest_confidence = reading.lowest_confidence()
         puzzle.symbols = reading.symbols
         puzzle.other_reason = reading.other_reason
+        puzzle.ink = ink_grid(reading)
         puzzle.status, puzzle.error_code, puzzle.message = PuzzleStatus.READ, None, None
         set_facts(puzzle, None)
 
@@ -416,6 +418,8 @@ def _cell_rows(puzzle_id: int, cells: Sequence[CellReading]) -> list[dict[str, A
             "digit": cell.digit,
             "confidence": cell.confidence,
             "alternatives": [[digit, float(p)] for digit, p in cell.alternatives],
+            "ink": None if cell.ink is None else str(cell.ink),
+            "candidates": list(cell.candidates),
         }
         for cell in cells
     ]
@@ -481,6 +485,7 @@ def record_solutions(
                 "grid": grid_json(result.solution),
                 "second_grid": grid_json(result.second_solution),
                 "doubts": [asdict(doubt) for doubt in each.solution.doubts],
+                "entries_check": _entries_check(each.solution),
                 "backend": result.backend or None,
                 "seconds": result.seconds,
                 "render_path": each.render_path,
@@ -502,6 +507,22 @@ def record_solutions(
         puzzle.status = PUZZLE_STATUS_OF_VERDICT[verdict]
         puzzle.error_code = None if verdict is Verdict.SOLVED else str(verdict)
         puzzle.message = _with_form_reason(message, each.facts)
+
+
+def ink_grid(reading: BoardReading) -> list[list[str | None]] | None:
+    """Each cell's ink as rows (null a blocked cell); None when no cell's ink was judged."""
+    if all(cell.ink is None for cell in reading.cells):
+        return None
+    n = reading.shape.size
+    rows: list[list[str | None]] = [[None] * n for _ in range(n)]
+    for cell in reading.cells:
+        rows[cell.row][cell.col] = None if cell.ink is None else str(cell.ink)
+    return rows
+
+
+def _entries_check(solution: PuzzleSolution) -> list[dict[str, Any]] | None:
+    checks = solution.entries_check
+    return None if checks is None else entries_json(checks)
 
 
 def _with_form_reason(message: str | None, facts: PuzzleFacts | None) -> str | None:

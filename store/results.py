@@ -99,6 +99,8 @@ def puzzle_cells(session: Session, puzzle_id: int) -> list[dict[str, Any]]:
             "digit": cell.digit,
             "confidence": cell.confidence,
             "alternatives": cell.alternatives,
+            "ink": cell.ink,
+            "candidates": cell.candidates,
         }
         for cell in session.scalars(
             select(Cell).where(Cell.puzzle_id == puzzle_id).order_by(Cell.row, Cell.col)

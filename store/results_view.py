@@ -137,6 +137,18 @@ results = Table(
         comment="when the printed puzzle as read has no solution but a repaired reading has "
         "one: {givens, solution, doubts}; else null",
     ),
+    Column(
+        "ink",
+        Json,
+        comment="each cell's ink as read, rows of: empty, given (printed), pencil, handwritten; "
+        "null a blocked cell",
+    ),
+    Column(
+        "entries_check",
+        Json,
+        comment="handwritten entries and pencil marks checked against the unique solution: "
+        "[{row, col, ink, written, right, ok, finding}, ...]; null: no unique solution",
+    ),
     comment="One row per record of results.jsonl: a grid found, a page with no grid, or an "
     "input file that failed before its pages were listed (page null). The API's results and "
     "results.jsonl are read from this view.",
@@ -170,6 +182,13 @@ cell_readings = Table(
         Boolean,
         comment="whether a person corrected the cell (cell_corrections holds what and when)",
     ),
+    Column(
+        "ink",
+        String,
+        comment="empty, given (printed), pencil or handwritten (a solver's marks: kind empty); "
+        "null: blocked or not judged",
+    ),
+    Column("candidates", Json, comment="pencil marks: the candidate digits read, rising"),
     comment="One row per cell read: where it is (batch, source, page, index, row, col), what "
     "was read (kind, digit, confidence) and the runner-up readings.",
 )
@@ -225,7 +244,8 @@ SELECT p.batch_id, pg.input_file_id, pg.id AS page_id, p.id AS puzzle_id,
        EXISTS (SELECT 1 FROM cell_corrections cc WHERE cc.puzzle_id = p.id) AS corrected,
        pg.damaged, p.variant, NULLIF(p.regions, {json_null}) AS regions, p.certified,
        NULLIF(p.review_reasons, {json_null}) AS review_reasons,
-       NULLIF(s.suggestion, {json_null}) AS suggestion
+       NULLIF(s.suggestion, {json_null}) AS suggestion, NULLIF(p.ink, {json_null}) AS ink,
+       NULLIF(s.entries_check, {json_null}) AS entries_check
 FROM puzzles p
 JOIN pages pg ON pg.id = p.page_id
 LEFT JOIN solutions s ON s.puzzle_id = p.id
@@ -235,7 +255,7 @@ SELECT pg.batch_id, pg.input_file_id, pg.id, NULL, pg.source, pg.page_number, NU
        {null}, {null}, {null}, {null}, {null}, NULL, pg.message, pg.error_code, {empty_list},
        NULL, {null}, NULL, NULL, {null},
        NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, pg.damaged, NULL, {null}, NULL,
-       {null}, {null}
+       {null}, {null}, {null}, {null}
 FROM pages pg
 WHERE NOT EXISTS (SELECT 1 FROM puzzles p WHERE p.page_id = pg.id)
 UNION ALL
@@ -243,7 +263,7 @@ SELECT f.batch_id, f.id, NULL, NULL, f.name, NULL, NULL, 'failed',
        {null}, {null}, {null}, {null}, {null}, NULL, f.message, f.error_code, {empty_list},
        NULL, {null}, NULL, NULL, {null},
        NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, NULL, NULL, {null}, NULL, {null},
-       {null}
+       {null}, {null}, {null}
 FROM input_files f
 WHERE f.status = 'failed'
 """
@@ -256,7 +276,7 @@ SELECT p.batch_id, pg.input_file_id, pg.id AS page_id, p.id AS puzzle_id, c.id A
        EXISTS (
            SELECT 1 FROM cell_corrections cc
            WHERE cc.puzzle_id = c.puzzle_id AND cc.row = c.row AND cc.col = c.col
-       ) AS corrected
+       ) AS corrected, c.ink, c.candidates
 FROM cells c
 JOIN puzzles p ON p.id = c.puzzle_id
 JOIN pages pg ON pg.id = p.page_id
@@ -359,6 +379,8 @@ GRID_KEYS = (
     "certified",
     "review_reasons",
     "suggestion",
+    "ink",
+    "entries_check",
 )
 PUZZLE_ONLY_KEYS = (
     "rotation",
@@ -369,6 +391,8 @@ PUZZLE_ONLY_KEYS = (
     "certified",
     "review_reasons",
     "suggestion",
+    "ink",
+    "entries_check",
 )
 NO_GRID_KEYS = tuple(key for key in GRID_KEYS if key not in PUZZLE_ONLY_KEYS)
 

@@ -105,6 +105,8 @@ def puzzle_record(
         "certified": puzzle.certified,
         "review_reasons": puzzle.review_reasons,
         "suggestion": solution.suggestion if solution else None,
+        "ink": puzzle.ink,
+        "entries_check": solution.entries_check if solution else None,
     }
 
 

@@ -10,7 +10,12 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind
-from pipeline.reading import BoardReading, CellReading, RecognisedBoard, printed_symbols
+from pipeline.reading import (
+    BoardReading,
+    CellReading,
+    RecognisedBoard,
+    printed_symbols,
+)
 from pipeline.recognise.glyphs import Glyph, board_glyphs
 from pipeline.recognise.grid_kind import (
     SURE_NUMBER,
@@ -20,6 +25,7 @@ from pipeline.recognise.grid_kind import (
     fragment_reason,
     other_reason,
 )
+from pipeline.recognise.ink_reading import with_ink
 from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 from pipeline.recognise.orientation import read_upright
 from pipeline.recognise.remeasure import alternative_boards, contradicts
@@ -49,30 +55,35 @@ def recognise_board(
     contradict its lattice is re-measured (``pipeline.recognise.remeasure``): then the board
     returned holds the lattice whose readings fit, and its cells sorted anew.
 
+    A solver's marks are sorted out of the givens (``pipeline.recognise.ink_reading``) once
+    the lattice stands.
+
     A lattice that is no Sudoku grid (``pipeline.recognise.grid_kind``) comes back with its
     reading's ``other_reason`` set: one on a damaged page, one whose cells run out of the
     image, or one whose readings contradict each other and whose cells are crossed by further
     lines or, read as numbers, hold numbers beyond its size or no one symbol."""
-    recognised = _read(board, cells, engine)
+    recognised = read_every_mark(board, cells, engine)
     location = board.location
     if location.page_damage is not None:
         return _other(recognised, damage_reason(location.page_damage))
     fragment = fragment_reason(location.corners, board.shape.size, location.page_size)
     if fragment is not None:
         return _other(recognised, fragment)
+    # The lattice is judged on every mark, as printed: a lattice measured at another size
+    # holds several printed digits in a cell, which look like pencil marks.
     if not contradicts(recognised.reading):
-        return recognised
+        return _with_ink(recognised, engine)
     for other in alternative_boards(board):
-        candidate = _read(other, classify_cells(other), engine)
+        candidate = read_every_mark(other, classify_cells(other), engine)
         if not clashing_pairs(candidate.reading.puzzle()):
-            return candidate
+            return _with_ink(candidate, engine)
     parts = cell_parts(recognised.board.pixels, recognised.board.lattice)
     if parts > 1:
         return _other(recognised, crossed_reason(recognised.board.shape.size, parts))
     beyond = _numbers_reason(recognised, engine)
     if beyond is not None:
         return _other(recognised, beyond)
-    return recognised
+    return _with_ink(recognised, engine)
 
 
 def _numbers_reason(recognised: RecognisedBoard, engine: OcrEngine) -> str | None:
@@ -96,7 +107,17 @@ def _other(recognised: RecognisedBoard, reason: str) -> RecognisedBoard:
     return replace(recognised, reading=replace(recognised.reading, other_reason=reason))
 
 
-def _read(board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine) -> RecognisedBoard:
+def _with_ink(recognised: RecognisedBoard, engine: OcrEngine) -> RecognisedBoard:
+    """The reading with a solver's marks sorted out of its givens
+    (``pipeline.recognise.ink_reading``)."""
+    return replace(recognised, reading=with_ink(recognised.board, recognised.reading, engine))
+
+
+def read_every_mark(
+    board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine
+) -> RecognisedBoard:
+    """The board turned upright and every marked cell read as a given: its ink not yet
+    sorted into print and a solver's marks."""
     given = [cell for cell in cells if cell.kind is CellKind.GIVEN]
     glyphs = cell_glyphs(board, [(cell.row, cell.col) for cell in given])
     turns, readings = read_upright(glyphs, engine, digit_symbols(board.shape.size))

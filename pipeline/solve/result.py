@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from pipeline.grid import Grid, Puzzle
+
+if TYPE_CHECKING:  # entries checks solutions: it imports this module
+    from pipeline.solve.entries import EntryCheck
 
 
 class Verdict(StrEnum):
@@ -57,13 +61,16 @@ class PuzzleSolution:
     """The outcome of solving one read board: the puzzle as finally solved (after any doubts),
     the verdict and solution, and which readings were doubted; ``suggestion``: a repaired
     reading, when the printed puzzle as read has no solution; ``certificate``: whether the
-    outcome can be trusted unseen (``pipeline.certify``), None until judged."""
+    outcome can be trusted unseen (``pipeline.certify``), None until judged; ``entries_check``:
+    a solver's handwritten entries and pencil marks checked against the unique solution
+    (``pipeline.solve.entries``), None when there is no unique solution to check them by."""
 
     puzzle: Puzzle
     result: SolveResult
     doubts: tuple[Doubt, ...] = ()
     suggestion: Suggestion | None = None
     certificate: Certificate | None = None
+    entries_check: tuple[EntryCheck, ...] | None = None
 
 
 @dataclass(frozen=True)

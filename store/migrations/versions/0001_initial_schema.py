@@ -519,6 +519,15 @@ def upgrade() -> None:
             comment="why it is not certified: [{code, message}, ...]; null: not solved yet",
         ),
         sa.Column(
+            "ink",
+            JSON,
+            nullable=True,
+            comment=(
+                "each cell's ink as read, rows of: empty, given (printed), pencil, handwritten;"
+                " null a blocked cell"
+            ),
+        ),
+        sa.Column(
             "regions_certainty",
             sa.Float(),
             nullable=True,
@@ -637,6 +646,21 @@ def upgrade() -> None:
             nullable=False,
             comment="runner-up readings, [[digit, probability], ...], best first",
         ),
+        sa.Column(
+            "ink",
+            sa.String(length=12),
+            nullable=True,
+            comment=(
+                "empty, given (printed), pencil or handwritten (a solver's marks: kind empty);"
+                " null: blocked or not judged"
+            ),
+        ),
+        sa.Column(
+            "candidates",
+            JSON,
+            nullable=False,
+            comment="pencil marks: the candidate digits read, rising",
+        ),
         sa.ForeignKeyConstraint(
             ["puzzle_id"],
             ["puzzles.id"],
@@ -702,6 +726,15 @@ def upgrade() -> None:
             comment=(
                 "when the printed puzzle as read has no solution but a repaired reading has one:"
                 " {givens, solution, doubts}; else null"
+            ),
+        ),
+        sa.Column(
+            "entries_check",
+            JSON,
+            nullable=True,
+            comment=(
+                "handwritten entries and pencil marks checked against the unique solution;"
+                " null: no unique solution"
             ),
         ),
         sa.ForeignKeyConstraint(

@@ -1,0 +1,221 @@
+"""What kind of ink each marked cell holds: a printed given, pencil marks, or a handwritten entry.
+
+A person solving a printed puzzle adds two kinds of marks: candidates, several small digits in a
+corner or along an edge of the cell (pencil marks), and entries, one digit written in the cell.
+Both are judged against the board's own printed glyphs, never against fixed sizes, so a board
+printed large or small, photographed near or far, reads alike:
+
+- The board's print is what most of its marked cells share: the median of their glyphs'
+  heights, stroke widths and darkness, taken again over the cells that are not set apart.
+- Pencil marks are several small glyphs side by side; or ink well smaller than the print and
+  set off where the board prints its digits, a glyph against the cell's side, or a run of
+  digits written joined up, when the recogniser, reading the cell as one digit, is unsure.
+- A handwritten entry differs from the print in several ways at once: taller, thinner or
+  thicker strokes, lighter or darker ink. Each way counts as far as it differs
+  beyond what one font's digits differ among themselves; a cell of one glyph clear of its
+  edges whose height differs so and whose ways add up to ``HANDWRITTEN_SCORE`` is an entry.
+  Colour would tell more, but the recogniser reads the board in grey.
+
+A board with fewer than ``MIN_PRINTED`` marked cells has too few to learn its print from, and
+one whose print mostly reaches its cells' edges (large print) cannot be measured in them: all
+their marks are read as printed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from pipeline.reading import InkKind
+from pipeline.recognise.ink_marks import Blob, CellInk
+
+MIN_PRINTED = 8
+# Read as one digit with at least this confidence, a cell holds one digit, not candidates:
+# several digits read as one leave the recogniser unsure (bench/ink_kinds.py).
+ONE_DIGIT = 0.99
+# Pencil marks: ink whose middle sits at least PENCIL_OFF_CENTRE of a cell off where the
+# board prints its digits (a lattice a few pixels off moves print far less), all of it at
+# most PENCIL_HEIGHT of the print's height...
+PENCIL_HEIGHT = 0.9
+PENCIL_OFF_CENTRE = 0.12
+# A glyph this far off lies against the cell's side, where no digit is printed or entered:
+# candidates of one keypad column run together there.
+FAR_OFF_CENTRE = 0.24
+# A glyph at least as wide as tall, and this much wider than the print's digits, is a run of
+# candidates written joined up (one digit of any font is taller than wide).
+RUN_ASPECT = 1.0
+RUN_WIDTH = 1.4
+# ...or several glyphs, each at most this share of the print's height (glyphs below
+# SMALLEST_CANDIDATE of it are specks and dots).
+SEVERAL_HEIGHT = 0.75
+SMALLEST_CANDIDATE = 0.25
+# How far apart one font's digits lie, as ratios: heights (lining figures share one height;
+# blur and a lattice a pixel off move them a little), stroke widths and darkness (print fades
+# and blurs across a photo).
+HEIGHT_SPREAD = 1.12
+STROKE_SPREAD = 1.3
+DARKNESS_SPREAD = 1.3
+# A handwritten entry departs from the print by at least this many spreads, all ways summed,
+# at least MIN_HEIGHT_SPREADS of them in its height, and is one glyph (a print broken up is
+# measured wrong).
+HANDWRITTEN_SCORE = 2.5
+MIN_HEIGHT_SPREADS = 1.5
+# A glyph at the cell's edge this far (cells) from where the print sits may be joined to a
+# line's remnant.
+JOINED_SHIFT = 0.1
+# Cells read as the same digit that set the height a cell is judged against.
+SAME_DIGIT = 2
+
+
+@dataclass(frozen=True)
+class PrintedInk:
+    """The board's printed glyphs: the medians of their main glyph's height, width and offset
+    from the cell's centre (some books print digits off it), stroke width and darkness."""
+
+    height: float
+    stroke_width: float
+    darkness: float
+    offset_x: float = 0.0
+    offset_y: float = 0.0
+    width: float = 0.0
+
+
+def ink_kinds(
+    inks: Mapping[tuple[int, int], CellInk],
+    one_digit: Collection[tuple[int, int]] = (),
+    digits: Mapping[tuple[int, int], int] | None = None,
+) -> dict[tuple[int, int], InkKind]:
+    """The kind of each marked cell (row, col) from its measured ink; a marked cell whose ink
+    was not found (all specks) is printed, as the cells stage judged it. ``one_digit``: the
+    cells the recogniser read as one digit with confidence ``ONE_DIGIT`` (``is_pencil``);
+    ``digits``: each cell's digit as read (``_same_digit``)."""
+    kinds = {pos: InkKind.GIVEN for pos in inks}
+    if len(inks) < MIN_PRINTED:
+        return kinds
+    # Print as large as its cells (a large-print book) runs out of them: not measurable here.
+    if 2 * sum(ink.main.edge for ink in inks.values()) > len(inks):
+        return kinds
+    printed = printed_ink(inks.values())
+    # Print that is not one glyph a cell, taller than wide (digits framed or patterned, a
+    # grid's texture) cannot be measured as glyphs either.
+    single = sum(len(ink.blobs) == 1 for ink in inks.values())
+    if printed.width >= printed.height or 2 * single <= len(inks):
+        return kinds
+    for pos, ink in inks.items():
+        if is_pencil(ink, printed, pos in one_digit):
+            kinds[pos] = InkKind.PENCIL
+    # The print learnt again without the marks set apart, then every other mark judged by it.
+    unpencilled = {pos: ink for pos, ink in inks.items() if kinds[pos] is InkKind.GIVEN}
+    first = {pos for pos, ink in unpencilled.items() if handwriting_score(ink, printed) >= 1}
+    rest = [ink for pos, ink in unpencilled.items() if pos not in first]
+    if len(rest) >= MIN_PRINTED:
+        printed = printed_ink(rest)
+    for pos, ink in unpencilled.items():
+        if handwriting_score(ink, _same_digit(pos, unpencilled, digits, printed)) >= (
+            HANDWRITTEN_SCORE
+        ):
+            kinds[pos] = InkKind.HANDWRITTEN
+    return kinds
+
+
+def is_pencil(ink: CellInk, printed: PrintedInk, read_as_one: bool = False) -> bool:
+    """Whether a cell's ink is several small glyphs side by side, or (when the recogniser was
+    unsure of it as one digit, ``read_as_one`` False) ink small and set off where the board
+    prints its digits (candidates in a row along an edge, or in a corner), a glyph against the
+    cell's side, or a run of digits written joined up. (A printed digit partly painted out
+    with a line, or joined to a line's remnant, can look like the latter three.)"""
+    several = [blob for blob in ink.blobs if blob.height >= SMALLEST_CANDIDATE * printed.height]
+    if len(several) >= 2 and all(
+        blob.height <= SEVERAL_HEIGHT * printed.height for blob in several
+    ):
+        return True
+    if read_as_one:
+        return False
+    whole, main = ink.whole, ink.main
+    if (
+        _shift(whole, printed) >= PENCIL_OFF_CENTRE
+        and SMALLEST_CANDIDATE * printed.height <= whole.height <= PENCIL_HEIGHT * printed.height
+    ):
+        return True
+    if _shift(main, printed) >= FAR_OFF_CENTRE and main.height >= 0.5 * printed.height:
+        return True
+    return (
+        not main.edge
+        and main.width >= RUN_ASPECT * main.height
+        and main.width >= RUN_WIDTH * printed.width
+    )
+
+
+def _same_digit(
+    pos: tuple[int, int],
+    inks: Mapping[tuple[int, int], CellInk],
+    digits: Mapping[tuple[int, int], int] | None,
+    printed: PrintedInk,
+) -> PrintedInk:
+    """The print a cell is judged against: the board's, its height that of the other cells
+    read as the same digit when there are SAME_DIGIT of them (a font's 7 or 9 may reach below
+    the others, as old-style figures do)."""
+    if not digits or pos not in digits:
+        return printed
+    heights = [
+        ink.main.height
+        for other, ink in inks.items()
+        if other != pos and digits.get(other) == digits[pos]
+    ]
+    if len(heights) < SAME_DIGIT:
+        return printed
+    return replace(printed, height=max(printed.height, float(np.median(heights))))
+
+
+def _joined(blob: Blob, printed: PrintedInk) -> bool:
+    """Whether a glyph reaching the cell's edge may be a print joined to a line's remnant:
+    wider than the print, or pulled off where it prints towards the edge."""
+    return blob.edge and (
+        blob.width >= RUN_WIDTH * printed.width or _shift(blob, printed) >= JOINED_SHIFT
+    )
+
+
+def _shift(blob: Blob, printed: PrintedInk) -> float:
+    """How far a glyph sits from where the board prints its digits, in cells."""
+    return max(abs(blob.offset_x - printed.offset_x), abs(blob.offset_y - printed.offset_y))
+
+
+def handwriting_score(ink: CellInk, printed: PrintedInk) -> float:
+    """How far a cell's ink departs from the print, in spreads summed over the ways it can."""
+    height = _spreads(ink.main.height, printed.height, HEIGHT_SPREAD)
+    # Only a glyph taller than the print counts: a printed digit measures shorter whenever
+    # part of its ink is lost (faint, painted out with a line, cut by a lattice a few pixels
+    # off); line remnants that would make it taller are left out of the blobs.
+    main = ink.main
+    taller = main.height > printed.height
+    if not taller or height < MIN_HEIGHT_SPREADS or len(ink.blobs) > 1:
+        return 0.0
+    if _joined(main, printed):
+        return 0.0
+    return (
+        height
+        + _spreads(ink.stroke_width, printed.stroke_width, STROKE_SPREAD)
+        + _spreads(ink.darkness, printed.darkness, DARKNESS_SPREAD)
+    )
+
+
+def _spreads(value: float, typical: float, spread: float) -> float:
+    if value <= 0 or typical <= 0:
+        return 0.0
+    return abs(math.log(value / typical)) / math.log(spread)
+
+
+def printed_ink(inks: Iterable[CellInk]) -> PrintedInk:
+    """The print of a board whose marked cells' ink is ``inks`` (most of them printed)."""
+    inks = list(inks)
+    return PrintedInk(
+        height=float(np.median([ink.main.height for ink in inks])),
+        stroke_width=float(np.median([ink.stroke_width for ink in inks])),
+        darkness=float(np.median([ink.darkness for ink in inks])),
+        offset_x=float(np.median([ink.main.offset_x for ink in inks])),
+        offset_y=float(np.median([ink.main.offset_y for ink in inks])),
+        width=float(np.median([ink.main.width for ink in inks])),
+    )

@@ -1,0 +1,185 @@
+"""The ink of each marked cell of a board, measured: its glyphs' sizes, places and strokes.
+
+What a mark is (printed, pencilled, handwritten) is judged against the board's own printed
+glyphs (``pipeline.recognise.ink_kinds``), so everything here is in units of the cell, and
+the ink is found relative to the paper right around it (a shadow or a photo's vignetting
+darkens the paper and the print alike).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from pipeline.board import Lattice
+
+# Lines are trimmed by this share of the cell on each side; the board's long strokes (lines,
+# what a lattice a few pixels off leaves of them) are painted out before that, so a small
+# candidate written close to a line is kept.
+TRIM = 0.06
+# Paper "right around" a stroke: within this share of a cell, wider than any digit's stroke.
+STROKE_REACH = 0.3
+# Strokes at least this share of a cell long are lines (a digit's strokes are shorter).
+LINE_CELLS = 0.8
+# Ink: darker than its paper by this share of the board's print depth (the darkest marks of the
+# board's marked cells). Pencil is lighter than print, so the share is low.
+INK_SHARE = 0.25
+# The board's print depth: this percentile of the darkness of its marked cells' pixels.
+PRINT_PERCENT = 99.5
+# Blobs smaller than this share of the cell each way are specks (dust, paper grain).
+SPECK_SHARE = 0.08
+# A blob at the interior's edge thinner than this share of the cell is a line's remnant...
+SLIVER_SHARE = 0.08
+# ...and so is one there this many times as long as it is thick.
+LINE_ASPECT = 4
+
+
+@dataclass(frozen=True)
+class Blob:
+    """One glyph of a cell (ink joined across hairline breaks): its size and its centre's
+    offset from the cell's centre, in cells; ``box`` in board pixels (x, y, width, height)."""
+
+    height: float
+    width: float
+    offset_x: float
+    offset_y: float
+    box: tuple[int, int, int, int]
+    area: int  # ink pixels
+    edge: bool = False  # it reaches the interior's edge (it may be joined to a line's remnant)
+
+
+@dataclass(frozen=True)
+class CellInk:
+    """A marked cell's ink: its glyphs, most ink first, the mean width of its strokes and how
+    dark they are (both as shares of the cell and of the board's print depth)."""
+
+    blobs: tuple[Blob, ...]
+    stroke_width: float
+    darkness: float
+
+    @property
+    def tallest(self) -> float:
+        return max(blob.height for blob in self.blobs)
+
+    @property
+    def main(self) -> Blob:
+        """The glyph with the most ink."""
+        return self.blobs[0]
+
+    @property
+    def whole(self) -> Blob:
+        """All of the cell's glyphs as one: the box around them (its area, their ink)."""
+        top = min(blob.offset_y - blob.height / 2 for blob in self.blobs)
+        bottom = max(blob.offset_y + blob.height / 2 for blob in self.blobs)
+        left = min(blob.offset_x - blob.width / 2 for blob in self.blobs)
+        right = max(blob.offset_x + blob.width / 2 for blob in self.blobs)
+        x0 = min(blob.box[0] for blob in self.blobs)
+        y0 = min(blob.box[1] for blob in self.blobs)
+        x1 = max(blob.box[0] + blob.box[2] for blob in self.blobs)
+        y1 = max(blob.box[1] + blob.box[3] for blob in self.blobs)
+        return Blob(
+            height=bottom - top,
+            width=right - left,
+            offset_x=(left + right) / 2,
+            offset_y=(top + bottom) / 2,
+            box=(x0, y0, x1 - x0, y1 - y0),
+            area=sum(blob.area for blob in self.blobs),
+            edge=any(blob.edge for blob in self.blobs),
+        )
+
+
+def measure_ink(
+    gray: np.ndarray, lattice: Lattice, positions: list[tuple[int, int]]
+) -> dict[tuple[int, int], CellInk]:
+    """The ink of each cell (row, col) of a grey board; a cell with no ink above the specks
+    is left out."""
+    if not positions:
+        return {}
+    rows, cols = lattice.row_lines, lattice.col_lines
+    cell = float(min(np.diff(rows).min(), np.diff(cols).min()))
+    darkness = _stroke_darkness(gray, cell)
+    boxes = {pos: _interior(rows, cols, *pos) for pos in positions}
+    marked = np.concatenate([darkness[ys, xs].ravel() for ys, xs in boxes.values()])
+    depth = max(float(np.percentile(marked, PRINT_PERCENT)), 1.0)
+    found = {}
+    for pos, (ys, xs) in boxes.items():
+        ink = _cell_ink(darkness[ys, xs], depth, cell, (xs.start, ys.start))
+        if ink is not None:
+            found[pos] = ink
+    return found
+
+
+def _interior(
+    rows: tuple[float, ...], cols: tuple[float, ...], row: int, col: int
+) -> tuple[slice, slice]:
+    trim_y = TRIM * (rows[row + 1] - rows[row])
+    trim_x = TRIM * (cols[col + 1] - cols[col])
+    y0, y1 = int(round(rows[row] + trim_y)), int(round(rows[row + 1] - trim_y))
+    x0, x1 = int(round(cols[col] + trim_x)), int(round(cols[col + 1] - trim_x))
+    return slice(max(y0, 0), max(y1, y0 + 1)), slice(max(x0, 0), max(x1, x0 + 1))
+
+
+def _stroke_darkness(gray: np.ndarray, cell: float) -> np.ndarray:
+    """How much darker than the paper right around it each pixel is, long strokes (lines)
+    painted out."""
+    reach = max(3, int(STROKE_REACH * cell)) | 1
+    darkness = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((reach, reach), np.uint8))
+    _, ink = cv2.threshold(darkness, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    length = max(3, int(LINE_CELLS * cell))
+    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    lines = cv2.dilate(cv2.bitwise_or(across, down), np.ones((3, 3), np.uint8))
+    darkness[lines > 0] = 0
+    return darkness
+
+
+def _cell_ink(
+    darkness: np.ndarray, depth: float, cell: float, origin: tuple[int, int]
+) -> CellInk | None:
+    ink = (darkness > INK_SHARE * depth).astype(np.uint8)
+    # Pixels one apart are one stroke (light print and pencil break up at a threshold).
+    joined = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    blobs = []
+    keep = np.zeros(count, dtype=bool)
+    h, w = ink.shape
+    for label in range(1, count):
+        x, y, bw, bh, _ = stats[label]
+        if bw < SPECK_SHARE * cell and bh < SPECK_SHARE * cell:
+            continue
+        touches = x == 0 or y == 0 or x + bw == w or y + bh == h
+        # What is left of a line: a blob running along an edge of the interior, thin across
+        # it, or a sliver at the edge.
+        if (bw >= 0.9 * w and bh < SPECK_SHARE * 2 * cell) or (
+            bh >= 0.9 * h and bw < SPECK_SHARE * 2 * cell
+        ):
+            continue
+        if touches and (
+            min(bw, bh) < SLIVER_SHARE * cell or max(bw, bh) >= LINE_ASPECT * min(bw, bh)
+        ):
+            continue
+        keep[label] = True
+        blobs.append(
+            Blob(
+                height=(bh - 2) / cell,
+                width=(bw - 2) / cell,
+                offset_x=(x + bw / 2 - w / 2) / cell,
+                offset_y=(y + bh / 2 - h / 2) / cell,
+                box=(int(origin[0] + x), int(origin[1] + y), int(bw), int(bh)),
+                area=int(np.count_nonzero(ink[labels == label])),
+                edge=bool(touches),
+            )
+        )
+    if not blobs:
+        return None
+    strokes = ink * keep[labels].astype(np.uint8)
+    area = float(np.count_nonzero(strokes))
+    contours, _ = cv2.findContours(strokes, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    perimeter = sum(cv2.arcLength(contour, True) for contour in contours)
+    # A stroke of width s and length L has area s*L and outline about 2L.
+    stroke_width = 2.0 * area / max(perimeter, 1.0) / cell
+    darkness_of_ink = float(np.median(darkness[strokes > 0])) / depth
+    blobs.sort(key=lambda blob: -blob.area)
+    return CellInk(tuple(blobs), stroke_width, darkness_of_ink)

@@ -1,0 +1,257 @@
+"""Photos of printed puzzles a person has begun to solve, with truth: pencil marks (two to four
+small candidates per cell) and handwritten entries (some wrong), drawn as pen strokes so no
+installed font is needed.
+
+Digits are strokes through a few points of a unit box (x right, y down), rounded by corner
+cutting, and drawn with a random pen: slant, size, stroke width, colour and a wobble of each
+point. Pencil marks sit where solvers put them: each candidate at its place in a 3x3 keypad
+of the cell (1 top left, 9 bottom right), or all in a row along the cell's top edge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from pipeline.grid import GridShape, Puzzle
+from pipeline.reading import InkKind
+from synth.grid_image import render_grid
+from synth.photo import PhotoStyle, photograph
+from synth.unique import unique_puzzle
+
+# Each digit's strokes, through points of a unit box.
+STROKES: dict[int, tuple[tuple[tuple[float, float], ...], ...]] = {
+    1: (((0.3, 0.22), (0.58, 0.0), (0.58, 1.0)),),
+    2: (
+        (
+            (0.1, 0.25),
+            (0.3, 0.03),
+            (0.6, 0.0),
+            (0.85, 0.18),
+            (0.8, 0.45),
+            (0.1, 1.0),
+            (0.92, 1.0),
+        ),
+    ),
+    3: (
+        (
+            (0.12, 0.1),
+            (0.45, 0.0),
+            (0.8, 0.12),
+            (0.75, 0.38),
+            (0.4, 0.48),
+            (0.8, 0.6),
+            (0.88, 0.85),
+            (0.5, 1.0),
+            (0.1, 0.9),
+        ),
+    ),
+    4: (((0.68, 1.0), (0.68, 0.0), (0.08, 0.68), (0.92, 0.68)),),
+    5: (
+        (
+            (0.85, 0.0),
+            (0.22, 0.0),
+            (0.16, 0.45),
+            (0.5, 0.38),
+            (0.82, 0.55),
+            (0.85, 0.82),
+            (0.5, 1.0),
+            (0.1, 0.9),
+        ),
+    ),
+    6: (
+        (
+            (0.78, 0.05),
+            (0.45, 0.0),
+            (0.18, 0.3),
+            (0.12, 0.7),
+            (0.3, 0.98),
+            (0.65, 0.98),
+            (0.85, 0.72),
+            (0.65, 0.48),
+            (0.3, 0.5),
+            (0.14, 0.68),
+        ),
+    ),
+    7: (((0.08, 0.0), (0.92, 0.0), (0.38, 1.0)),),
+    8: (
+        (
+            (0.5, 0.47),
+            (0.18, 0.3),
+            (0.25, 0.05),
+            (0.5, 0.0),
+            (0.75, 0.05),
+            (0.82, 0.3),
+            (0.5, 0.47),
+            (0.14, 0.7),
+            (0.22, 0.95),
+            (0.5, 1.0),
+            (0.78, 0.95),
+            (0.86, 0.7),
+            (0.5, 0.47),
+        ),
+    ),
+    9: (
+        (
+            (0.84, 0.35),
+            (0.55, 0.52),
+            (0.22, 0.45),
+            (0.15, 0.18),
+            (0.45, 0.0),
+            (0.8, 0.08),
+            (0.86, 0.4),
+            (0.75, 0.75),
+            (0.55, 1.0),
+        ),
+    ),
+}
+# A digit's box is this share of its height wide.
+DIGIT_ASPECT = 0.62
+PENS_BGR = ((150, 60, 20), (40, 40, 40), (170, 90, 40), (90, 40, 30))  # blue and black pens
+PENCIL_BGR = ((105, 105, 105), (120, 118, 115), (90, 90, 92))  # graphite
+CELL_PX = 64
+MARKED_STYLE = PhotoStyle(max_rotation_deg=8.0)
+# Pencil marks' height, as a share of the cell: in a keypad, and in a row along the top.
+KEYPAD_HEIGHT = (0.16, 0.22)
+ROW_HEIGHT = (0.24, 0.32)
+
+
+@dataclass(frozen=True)
+class MarkedPhoto:
+    """A photo of a printed puzzle with a solver's marks, and its truth: ``puzzle`` is the
+    printed puzzle (unique solution ``solution``); ``ink`` the kind of every playable cell;
+    ``written`` each handwritten entry's digit; ``candidates`` each pencilled cell's."""
+
+    image: np.ndarray = field(repr=False)
+    corners: np.ndarray = field(repr=False)
+    puzzle: Puzzle
+    solution: tuple[tuple[int, ...], ...]
+    ink: dict[tuple[int, int], InkKind]
+    written: dict[tuple[int, int], int]
+    candidates: dict[tuple[int, int], tuple[int, ...]]
+
+
+def marked_photo(
+    rng: np.random.Generator,
+    pencilled: tuple[int, int] = (5, 12),
+    handwritten: tuple[int, int] = (4, 12),
+    wrong_share: float = 0.3,
+    style: PhotoStyle = MARKED_STYLE,
+    written_height: tuple[float, float] = (0.5, 0.85),
+) -> MarkedPhoto:
+    """A 9x9 puzzle printed in a random font, some of its empty cells pencilled (``pencilled``:
+    the range of their count) and some written in (``handwritten``; a ``wrong_share`` of
+    them a wrong digit, ``written_height`` the range of their height as a share of the cell;
+    print is about 0.58), photographed."""
+    generated = unique_puzzle(GridShape(3, 3), rng, givens=int(rng.integers(24, 32)))
+    puzzle, solution = generated.puzzle, np.array(generated.solution, dtype=int)
+    grid = render_grid(puzzle, cell_px=CELL_PX, rng=rng)
+    image = grid.image.copy()
+    empty = [(r, c) for r in range(9) for c in range(9) if puzzle.givens[r][c] == 0]
+    order = rng.permutation(len(empty))
+    counts = (
+        int(rng.integers(pencilled[0], pencilled[1] + 1)),
+        int(rng.integers(handwritten[0], handwritten[1] + 1)),
+    )
+    pencil_cells = [empty[i] for i in order[: counts[0]]]
+    written_cells = [empty[i] for i in order[counts[0] : counts[0] + counts[1]]]
+    origin = float(grid.corners[0][0])
+    ink = {pos: InkKind.EMPTY for pos in empty}
+    ink.update({(r, c): InkKind.GIVEN for r in range(9) for c in range(9) if puzzle.givens[r][c]})
+
+    pen = PENS_BGR[int(rng.integers(len(PENS_BGR)))]
+    pen_width = float(rng.uniform(0.035, 0.07)) * CELL_PX
+    slant = float(rng.uniform(-0.1, 0.3))
+    written: dict[tuple[int, int], int] = {}
+    for r, c in written_cells:
+        right = int(solution[r, c])
+        digit = right
+        if rng.random() < wrong_share:
+            digit = int(rng.choice([d for d in range(1, 10) if d != right]))
+        height = float(rng.uniform(*written_height)) * CELL_PX
+        centre = (
+            origin + (c + 0.5 + rng.uniform(-0.08, 0.08)) * CELL_PX,
+            origin + (r + 0.5 + rng.uniform(-0.06, 0.06)) * CELL_PX,
+        )
+        draw_digit(image, digit, centre, height, slant, pen, pen_width, rng)
+        written[r, c] = digit
+        ink[r, c] = InkKind.HANDWRITTEN
+
+    pencil = PENCIL_BGR[int(rng.integers(len(PENCIL_BGR)))]
+    keypad = bool(rng.random() < 0.5)
+    candidates: dict[tuple[int, int], tuple[int, ...]] = {}
+    for r, c in pencil_cells:
+        right = int(solution[r, c])
+        count = int(rng.integers(2, 5))
+        others = rng.choice([d for d in range(1, 10) if d != right], size=count, replace=False)
+        marks = sorted({right, *others[: count - 1]} if rng.random() < 0.75 else set(others))
+        # Keypad candidates stay small enough to leave a gap between rows.
+        height = float(rng.uniform(*(KEYPAD_HEIGHT if keypad else ROW_HEIGHT))) * CELL_PX
+        width = float(rng.uniform(0.015, 0.03)) * CELL_PX + 0.8
+        for index, digit in enumerate(marks):
+            if keypad:
+                kx, ky = (digit - 1) % 3, (digit - 1) // 3
+                place = (0.2 + 0.3 * kx, 0.2 + 0.3 * ky)
+            else:
+                place = (0.2 + 0.22 * index, 0.22)
+            centre = (origin + (c + place[0]) * CELL_PX, origin + (r + place[1]) * CELL_PX)
+            draw_digit(image, int(digit), centre, height, slant, pencil, width, rng)
+        candidates[r, c] = tuple(int(d) for d in marks)
+        ink[r, c] = InkKind.PENCIL
+
+    photo = photograph(image, grid.corners, rng, style)
+    return MarkedPhoto(
+        photo.image,
+        photo.corners,
+        puzzle,
+        tuple(tuple(int(v) for v in row) for row in solution),
+        ink,
+        written,
+        candidates,
+    )
+
+
+def draw_digit(
+    image: np.ndarray,
+    digit: int,
+    centre: tuple[float, float],
+    height: float,
+    slant: float,
+    colour: tuple[int, int, int],
+    width: float,
+    rng: np.random.Generator,
+) -> None:
+    """Draw ``digit`` as pen strokes ``height`` pixels tall around ``centre``, leaning right
+    by ``slant`` (x shift per unit of height), each point wobbled a little."""
+    scale = 8  # cv2 draws at sub-pixel positions given as fixed point with 3 bits
+    for stroke in STROKES[digit]:
+        points = np.array(stroke, dtype=np.float64)
+        points += rng.normal(0.0, 0.025, points.shape)
+        points = _rounded(points)
+        x = (points[:, 0] - 0.5) * DIGIT_ASPECT * height + (0.5 - points[:, 1]) * slant * height
+        y = (points[:, 1] - 0.5) * height
+        pixels = np.stack([centre[0] + x, centre[1] + y], axis=1) * scale
+        cv2.polylines(
+            image,
+            [np.round(pixels).astype(np.int32)],
+            False,
+            colour,
+            max(1, int(round(width))),
+            cv2.LINE_AA,
+            shift=3,
+        )
+
+
+def _rounded(points: np.ndarray, rounds: int = 2) -> np.ndarray:
+    """Chaikin's corner cutting: the stroke's corners rounded, its ends kept."""
+    for _ in range(rounds):
+        if len(points) < 3:
+            return points
+        first, second = points[:-1], points[1:]
+        cut = np.empty((2 * len(first), 2))
+        cut[0::2] = 0.75 * first + 0.25 * second
+        cut[1::2] = 0.25 * first + 0.75 * second
+        points = np.vstack([points[:1], cut, points[-1:]])
+    return points

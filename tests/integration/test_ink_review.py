@@ -1,0 +1,130 @@
+"""A puzzle a solver began, as the review page and the results show it: each cell's ink, the
+pencil candidates and the entries checked against the solution."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from api.auth import KEY_COOKIE
+from pipeline.board import CellKind
+from pipeline.grid import GridShape
+from pipeline.reading import BoardReading, CellReading, InkKind
+from pipeline.solve.entries import check_entries, entries_json
+from settings import Settings
+from store.models import Batch, Cell, InputFile, Page, Puzzle, Solution
+from store.record import ink_grid
+from store.results_view import cell_readings
+from synth.unique import unique_puzzle
+from tests.integration.conftest import api_client
+
+pytestmark = pytest.mark.services
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+SHAPE = GridShape(3, 3)
+
+
+@pytest.fixture(scope="module")
+def client(make_settings: Callable[[str], Settings]) -> Iterator[TestClient]:
+    with api_client(make_settings("ink_review"), f"solver-{uuid.uuid4().hex[:8]}") as client:
+        yield client
+
+
+def test_the_review_page_shows_each_cells_ink_and_the_entries_checked(
+    client: TestClient, sessions: sessionmaker[Session]
+) -> None:
+    generated = unique_puzzle(SHAPE, np.random.default_rng(27), givens=30)
+    givens, solution = generated.puzzle.givens, generated.solution
+    blanks = [(r, c) for r in range(9) for c in range(9) if givens[r][c] == 0]
+    (wr, wc), (pr, pc) = blanks[0], blanks[1]
+    wrong = solution[wr][wc] % 9 + 1
+    candidates = tuple(sorted({solution[pr][pc] % 9 + 1, (solution[pr][pc] + 1) % 9 + 1}))
+    cells = []
+    for r in range(9):
+        for c in range(9):
+            if givens[r][c]:
+                cells.append(
+                    CellReading(r, c, CellKind.GIVEN, givens[r][c], 0.99, ink=InkKind.GIVEN)
+                )
+            elif (r, c) == (wr, wc):
+                cells.append(
+                    CellReading(r, c, CellKind.EMPTY, wrong, 0.99, ink=InkKind.HANDWRITTEN)
+                )
+            elif (r, c) == (pr, pc):
+                cells.append(
+                    CellReading(r, c, CellKind.EMPTY, ink=InkKind.PENCIL, candidates=candidates)
+                )
+            else:
+                cells.append(CellReading(r, c, CellKind.EMPTY, confidence=0.99, ink=InkKind.EMPTY))
+    reading = BoardReading(SHAPE, tuple(cells))
+    checks = entries_json(check_entries(reading.cells, solution))
+    submitted = client.post("/batches", files=[("files", ("grid.png", PNG))])
+    assert submitted.status_code == 201, submitted.text
+    with sessions.begin() as db:
+        batch = db.scalars(select(Batch).where(Batch.public_id == submitted.json()["batch_id"]))
+        batch_id = batch.one().id
+        input_file = db.scalars(select(InputFile).where(InputFile.batch_id == batch_id)).one()
+        page = Page(
+            batch_id=batch_id, input_file_id=input_file.id, source="grid.png", page_number=1,
+            format="image", status="done",
+        )  # fmt: skip
+        db.add(page)
+        db.flush()
+        puzzle = Puzzle(
+            batch_id=batch_id, page_id=page.id, index_on_page=0, status="solved", size=9,
+            box_rows=3, box_cols=3, givens=[list(row) for row in givens], lowest_confidence=0.99,
+            ink=ink_grid(reading),
+        )  # fmt: skip
+        db.add(puzzle)
+        db.flush()
+        db.add_all(
+            Cell(
+                puzzle_id=puzzle.id,
+                row=cell.row,
+                col=cell.col,
+                kind=str(cell.kind),
+                digit=cell.digit,
+                confidence=cell.confidence,
+                alternatives=[],
+                ink=str(cell.ink),
+                candidates=list(cell.candidates),
+            )  # fmt: skip
+            for cell in reading.cells
+        )
+        db.add(
+            Solution(
+                puzzle_id=puzzle.id,
+                verdict="solved",
+                grid=[list(row) for row in solution],
+                doubts=[],
+                entries_check=checks,
+            )  # fmt: skip
+        )
+        puzzle_id, public_id = puzzle.id, puzzle.public_id
+    key = client.headers["Authorization"].removeprefix("Bearer ")
+    with TestClient(client.app, cookies={KEY_COOKIE: key}) as browser:
+        shown = browser.get(f"/ui/puzzles/{public_id}")
+    assert shown.status_code == 200, shown.text
+    assert f'data-row="{wr}" data-col="{wc}"' in shown.text
+    assert "ink-handwritten" in shown.text and "ink-pencil" in shown.text
+    finding = f"r{wr + 1}c{wc + 1}: {wrong} written, {solution[wr][wc]} is right"
+    assert finding in shown.text
+    assert "1 handwritten" in shown.text and "1 pencil" in shown.text
+    record = client.get(f"/puzzles/{public_id}").json()
+    assert record["entries_check"][0]["finding"] == finding
+    assert record["ink"][wr][wc] == "handwritten" and record["ink"][pr][pc] == "pencil"
+    with sessions.begin() as db:
+        rows = db.execute(
+            select(cell_readings.c.ink, cell_readings.c.candidates).where(
+                cell_readings.c.puzzle_id == puzzle_id,
+                cell_readings.c.row == pr,
+                cell_readings.c.col == pc,
+            )
+        ).all()
+    assert rows == [("pencil", list(candidates))]
