@@ -30,6 +30,7 @@ from store.models import ApiKey, Batch, Puzzle
 from sudoku_batch.cli import main
 from sudoku_batch.embedded import DATABASE_NAME
 from synth.variant_images import VariantImage, random_variant, regions_of, variant_photo
+from tests.pipeline.test_region_lines import HEAVY_IN_KEY, key_border_darkness
 
 # Rendered ink is SOLUTION_INK blue: blue well above red, which paper and print never are.
 BLUE_OVER_RED = 60
@@ -115,6 +116,7 @@ def test_the_answer_key_carries_the_regions(run: JigsawRun, tmp_path: Path) -> N
     assert (entry.regions, entry.variant) == (run.regions, "jigsaw")
     key = tmp_path / "key.pdf"
     assert main(["answer-key", str(run.out), "--out", str(key)]) == 0
+    assert min(key_border_darkness(key, run.regions)) >= HEAVY_IN_KEY, "drawn heavy"
 
 
 def _cell_classes(table: str) -> list[list[set[str]]]:
