@@ -35,6 +35,7 @@ from api.auth import KEY_COOKIE, UI_HEADER, key_id_of
 from api.deps import Db, StoredFiles, owned_batch, owned_puzzle, public_puzzle_ids
 from api.submission import BOX_SHAPE
 from reports.book_report import LOW_CONFIDENCE
+from reports.grid_classes import cell_classes
 from reports.review import certificate_counts, ink_counts, review_reasons
 from store.artifacts import Artifacts
 from store.corrections import correction_history, latest_corrections
@@ -235,6 +236,7 @@ def puzzle_page(
         history=correction_history(db, puzzle.id),
         reasons=review_reasons(record),
         ink_counts=ink_counts(record.get("ink")),
+        solution_classes=cell_classes(record),
     )
 
 

@@ -263,13 +263,17 @@ def draw_solution_step(
     """Only a unique solution is drawn: one of several (or an unproven one) is no answer,
     and drawing it would look like one (``SolvedBoard.drawable``: a caller may skip loading
     ``board`` and ``region`` for any other). ``region`` (``board_region``) None: nothing to
-    draw on."""
+    draw on. A jigsaw's regions and a diagonal variant's diagonals, as the solve used them,
+    are drawn with the digits."""
     if not solved.drawable or region is None:
         return solved
     clock = Clock()
     result = solved.solution.result
     assert result.solution is not None
-    drawn = render_solution(region, board, solved.solution.puzzle.givens, result.solution)
+    puzzle = solved.solution.puzzle
+    drawn = render_solution(
+        region, board, puzzle.givens, result.solution, puzzle.shape.regions, puzzle.shape.variant
+    )
     render_path = at.artifacts.render(at.page, at.index)
     at.artifacts.write_image(render_path, drawn, RENDER_JPEG_QUALITY)
     return replace(solved, render_path=render_path, seconds=solved.seconds + clock.seconds)

@@ -3,8 +3,9 @@
 A grid is certified only when nothing about it is in doubt: every given was read at the
 confident threshold or above and every empty cell was sure to be empty, no reading was doubted,
 the page decoded cleanly, the lattice is a Sudoku grid whose box shape was seen (or is the
-size's only one), and the solution is the one solution, checked by code that shares nothing
-with the solver. Anything else is a ``ReviewReason``: a machine code and a message.
+size's only one) and whose regions were read without doubt, and the solution is the one
+solution, checked by code that shares nothing with the solver. Anything else is a
+``ReviewReason``: a machine code and a message.
 
 The thresholds are calibrated by ``bench.certified`` on readings against their truth: the
 digit threshold chiefly decides whether a doubted reading is a misread or a misprint; the
@@ -19,6 +20,7 @@ from pipeline.board import BoardImage, CellKind
 from pipeline.reading import BoardReading
 from pipeline.solve.check import solution_problems
 from pipeline.solve.result import Certificate, PuzzleSolution, ReviewReason, Verdict
+from pipeline.vision.regions import DOUBTFUL_BELOW
 
 # A reading at or above these is confident (see the module notes for how they were chosen).
 DEFAULT_CONFIDENT_READING = 0.97
@@ -28,6 +30,7 @@ DEFAULT_CONFIDENT_EMPTY = 0.5
 DAMAGED_PAGE = "damaged_page"
 NOT_SUDOKU = "not_sudoku"
 LATTICE_UNCERTAIN = "lattice_uncertain"
+REGIONS_UNCERTAIN = "regions_uncertain"
 LOW_CONFIDENCE_GIVEN = "low_confidence_given"
 LOW_CONFIDENCE_EMPTY = "low_confidence_empty"
 DOUBTED_READING = "doubted_reading"
@@ -104,6 +107,15 @@ def _board_reasons(
                 LATTICE_UNCERTAIN,
                 f"no thicker box lines were seen: the {shape.box_rows}x{shape.box_cols} boxes "
                 "are assumed",
+            )
+        )
+    certainty = reading.regions_certainty if reading is not None else None
+    if certainty is not None and certainty < DOUBTFUL_BELOW:
+        reasons.append(
+            ReviewReason(
+                REGIONS_UNCERTAIN,
+                f"the regions read ({shape.variant}) are in doubt: another partition fits the "
+                f"printed lines almost as well (certainty {certainty:.2f})",
             )
         )
     return reasons

@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from pipeline.answer_key_pdf import KeyEntry, write_answer_key_pdf
+from pipeline.geometry import CLASSIC, JIGSAW
 from pipeline.grid import GridShape
 from store.book_check import as_grid
 from store.models import Puzzle
@@ -58,9 +59,19 @@ def answer_key_entries(session: Session, batch_id: int) -> list[KeyEntry]:
                 symbols.get(record["puzzle_id"]),
                 "" if solved else f"not solved: {record['status'].replace('_', ' ')}",
                 f"{PurePath(record['source']).name} p. {record['page']}",
+                _jigsaw_regions(record),
+                record["variant"] or CLASSIC,
             )
         )
     return entries
+
+
+def _jigsaw_regions(record: dict[str, Any]) -> tuple[tuple[int, ...], ...] | None:
+    """A jigsaw's regions, drawn instead of boxes; None for boxes (``puzzles.regions`` holds
+    a classic grid's boxes too)."""
+    if record["regions"] is None or JIGSAW not in (record["variant"] or CLASSIC).split("+"):
+        return None
+    return tuple(tuple(row) for row in record["regions"])
 
 
 def write_batch_answer_key(

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from pipeline.rating import LEVELS
+from reports.grid_classes import cell_classes
 from reports.review import certificate_counts, needs_review, review_reasons
 from store.book_check import batch_findings
 from store.models import Batch
@@ -24,7 +25,7 @@ BROKEN_ANSWER = "this printed answer breaks the rules"
 @dataclass
 class GridSection:
     record: dict[str, Any]
-    cells: list[list[dict[str, Any]]]  # rows of {text, kind}: given, solved, wrong, doubted
+    cells: list[list[dict[str, Any]]]  # rows of {text, kind, edges}: kind given, solved, ...
     fixes: list[str]
     answer_to: GridSection | None = None  # for a printed answer: its puzzle
     reasons: list[str] = field(default_factory=list)  # why it needs review; empty: it does not
@@ -162,7 +163,8 @@ def _low_confidence(record: dict[str, Any]) -> bool:
 
 def grid_cells(record: dict[str, Any]) -> list[list[dict[str, Any]]]:
     """The grid as printed, with the solution filled in faintly; a wrong printed answer's
-    cells and the readings the solver set aside are marked."""
+    cells and the readings the solver set aside are marked, and each cell's region borders
+    and diagonal (``edges``: ``reports.grid_classes``)."""
     givens, solution = record["givens"] or [], record["solution"]
     wrong = {tuple(c) for c in (record["answer_key"] or {}).get("wrong_cells", [])}
     doubted = {(d.get("row"), d.get("col")) for d in record["doubts"] or []}
@@ -184,6 +186,10 @@ def grid_cells(record: dict[str, Any]) -> list[list[dict[str, Any]]]:
             else:
                 cells.append({"text": "", "kind": "empty"})
         rows.append(cells)
+    edges = cell_classes(record)
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            cell["edges"] = edges[r][c] if edges else ""
     return rows
 
 

@@ -163,7 +163,12 @@ def stored_reading(session: Session, puzzle_id: int) -> BoardReading:
                 candidates=tuple(int(d) for d in cell.candidates),
             )
         )
-    return BoardReading(_shape(puzzle), tuple(readings), other_reason=puzzle.other_reason)
+    return BoardReading(
+        _shape(puzzle),
+        tuple(readings),
+        other_reason=puzzle.other_reason,
+        regions_certainty=puzzle.regions_certainty,
+    )
 
 
 READING_COLUMNS = (

@@ -454,6 +454,11 @@ class Puzzle(Handover, Base):
         comment="each cell's ink as read, rows of: empty, given (printed), pencil, handwritten; "
         "null a blocked cell",
     )
+    regions_certainty: Mapped[float | None] = mapped_column(
+        Float,
+        comment="how sure the regions read from the image are, 0..1 (under 0.5: in doubt, "
+        "pipeline.vision.regions); null: not read from an image",
+    )
 
 
 class Cell(Base):

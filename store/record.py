@@ -397,6 +397,7 @@ def record_readings(
         puzzle.board_image_path = read.board_image_path
         _set_geometry(puzzle, recognised.board)
         _set_variant(puzzle, reading.shape)  # recognition's regions and diagonals
+        puzzle.regions_certainty = reading.regions_certainty
         puzzle.givens = grid_json(reading.givens())
         puzzle.lowest_confidence = reading.lowest_confidence()
         puzzle.symbols = reading.symbols

@@ -165,3 +165,15 @@ def test_a_solution_that_fails_the_independent_check_is_not_certified(generated)
 def test_typed_givens_are_certain(generated, backend) -> None:
     solution = solve_text_step(generated.puzzle, SolveOptions(backend, TIMEOUT)).solution
     assert solution.certificate.certified
+
+
+def test_regions_read_in_doubt_are_not_certified(generated, backend) -> None:
+    facts = BoardFacts()
+    doubtful = replace(reading_of(generated.puzzle), regions_certainty=0.3)
+    solution = solved(doubtful, backend, facts).solution
+    assert codes(solution) == ["regions_uncertain"]
+    assert "certainty 0.30" in solution.certificate.reasons[0].message
+    sure = replace(doubtful, regions_certainty=0.8)
+    assert solved(sure, backend, facts).solution.certificate.certified
+    typed = replace(doubtful, regions_certainty=None)  # regions given, not read from an image
+    assert solved(typed, backend, facts).solution.certificate.certified

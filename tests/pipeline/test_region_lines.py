@@ -68,6 +68,32 @@ def test_a_render_draws_a_jigsaws_regions_and_diagonals_over_the_board() -> None
     assert not inked[int((r + 0.5) * step), int((c + 1) * step)], "a cell line within a region"
 
 
+# Dark pixels in a 9 x 9 window at a heavy line: 3 px wide (the 1.5 pt lines at scale 3 are
+# 4.5 px, the 0.5 pt ones 1.5 px) times 9.
+HEAVY_IN_KEY = 27
+
+
+def key_border_darkness(path, regions) -> list[int]:
+    """The darkness (dark pixels in a 9 x 9 window) at the middle of every border of
+    ``regions`` that is no 3x3 box line, in the first grid of the A4 answer key at ``path``."""
+    x, bottom, side = grid_box(slots(A4, layout_for(9))[0])
+    step = side / 9
+    boxes = {(r0, c0, r1, c1) for (r0, c0), (r1, c1) in region_borders(box_regions(3, 3))}
+    scale = 3.0
+    image = np.asarray(pdfium.PdfDocument(path)[0].render(scale=scale).to_pil().convert("L"))
+
+    def ink_at(r: float, c: float) -> int:
+        px = int(round((x + c * step) * scale))
+        py = int(round((A4[1] - (bottom + side - r * step)) * scale))
+        return int((image[py - 4 : py + 5, px - 4 : px + 5] < 128).sum())
+
+    return [
+        ink_at((r0 + r1) / 2, (c0 + c1) / 2)
+        for (r0, c0), (r1, c1) in region_borders(regions)
+        if (r0, c0, r1, c1) not in boxes
+    ]
+
+
 def test_the_answer_key_draws_a_jigsaws_regions(tmp_path) -> None:
     puzzle = _jigsaw()
     solution = puzzle.solution
@@ -75,27 +101,10 @@ def test_the_answer_key_draws_a_jigsaws_regions(tmp_path) -> None:
         "boxes": KeyEntry("1", solution, NINE),
         "regions": KeyEntry("1", solution, NINE, regions=regions_of(puzzle), variant="jigsaw"),
     }
-    x, bottom, side = grid_box(slots(A4, layout_for(9))[0])
-    step = side / 9
-    boxes = {(r0, c0, r1, c1) for (r0, c0), (r1, c1) in region_borders(box_regions(3, 3))}
-    scale = 3.0
     darkness = {}
     for name, entry in entries.items():
         path = tmp_path / f"{name}.pdf"
         write_answer_key_pdf([entry], path)
-        image = np.asarray(pdfium.PdfDocument(path)[0].render(scale=scale).to_pil().convert("L"))
-
-        def ink_at(r: float, c: float, image=image) -> int:
-            """Dark pixels in a 9 x 9 window: a line's width times 9."""
-            px = int(round((x + c * step) * scale))
-            py = int(round((A4[1] - (bottom + side - r * step)) * scale))
-            return int((image[py - 4 : py + 5, px - 4 : px + 5] < 128).sum())
-
-        darkness[name] = [
-            ink_at((r0 + r1) / 2, (c0 + c1) / 2)
-            for (r0, c0), (r1, c1) in region_borders(regions_of(puzzle))
-            if (r0, c0, r1, c1) not in boxes
-        ]
-    heavy = 27  # 3 px wide: the 1.5 pt lines at this scale are 4.5 px, the 0.5 pt ones 1.5 px
-    assert min(darkness["regions"]) >= heavy, "every region border is drawn heavy"
-    assert max(darkness["boxes"]) < heavy, "the classic key draws those edges thin"
+        darkness[name] = key_border_darkness(path, regions_of(puzzle))
+    assert min(darkness["regions"]) >= HEAVY_IN_KEY, "every region border is drawn heavy"
+    assert max(darkness["boxes"]) < HEAVY_IN_KEY, "the classic key draws those edges thin"

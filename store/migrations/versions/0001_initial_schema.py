@@ -528,6 +528,15 @@ def upgrade() -> None:
             ),
         ),
         sa.Column(
+            "regions_certainty",
+            sa.Float(),
+            nullable=True,
+            comment=(
+                "how sure the regions read from the image are, 0..1 (under 0.5: in doubt,"
+                " pipeline.vision.regions); null: not read from an image"
+            ),
+        ),
+        sa.Column(
             "queued_at",
             sa.DateTime(timezone=True),
             nullable=True,
