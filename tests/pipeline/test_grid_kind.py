@@ -51,3 +51,43 @@ def test_a_36x36_is_said_to_be_beyond_the_sizes_read_never_read_as_a_12x12() -> 
     reading = recognise_board(found.board, found.cells, engine).reading
     assert reading.other_reason is not None
     assert "36x36" in reading.other_reason and "up to 25x25" in reading.other_reason
+
+
+# The mixed book's faces on a machine with only the DejaVu fonts (synth.fonts' list in order):
+# there its calendar is taken for a 4x4 lattice whose cells cut across the dates.
+DEJAVU_FONTS = (
+    "DejaVuSans.ttf",
+    "DejaVuSans-Bold.ttf",
+    "DejaVuSerif.ttf",
+    "DejaVuSerif-Bold.ttf",
+    "DejaVuSansMono.ttf",
+    "DejaVuSansCondensed.ttf",
+)
+
+
+def test_a_calendar_taken_for_a_4x4_lattice_is_another_grid(tmp_path) -> None:
+    import pytest
+
+    from pipeline.ingest.sources import expand_input, load_page
+    from pipeline.recognise.ocr.engines import DEFAULT_ENGINE, make_engine
+    from pipeline.recognise.read_board import recognise_board
+    from pipeline.vision.page_boards import rectify_page
+    from synth.fonts import font_path
+    from synth.other_grids import mixed_book
+    from synth.pdf import write_jpeg_pdf
+
+    try:
+        fonts = [font_path(name) for name in DEJAVU_FONTS]
+    except FileNotFoundError as missing:
+        pytest.skip(str(missing))
+    book = mixed_book(np.random.default_rng(27), fonts=fonts)
+    assert book.kinds[2] == ("table", "calendar")
+    write_jpeg_pdf(tmp_path / "page.pdf", iter(book.pages[2:3]), 150)
+    (source,) = expand_input(tmp_path / "page.pdf", "page.pdf")
+    found = rectify_page(load_page(source).pixels)
+    # The case reproduced: the calendar's 7 columns and 6 rows measured as a 4x4.
+    assert [board.board.shape.size for board in found] == [9, 4]
+    engine = make_engine(DEFAULT_ENGINE)
+    for board in found:
+        reason = recognise_board(board.board, board.cells, engine).reading.other_reason
+        assert reason is not None and reason.startswith("not a Sudoku"), reason
