@@ -49,8 +49,9 @@ def recognise_board(
 
     A lattice that is no Sudoku grid (``pipeline.recognise.grid_kind``) comes back with its
     reading's ``other_reason`` set: one on a damaged page, one whose cells run out of the
-    image, or one whose readings contradict each other and whose cells are crossed by further
-    lines or, read as numbers, hold numbers beyond its size or no one symbol."""
+    image, one whose cells are crossed by further lines (unless it contradicts its lattice and
+    a re-measured one fits), or one whose readings contradict each other and whose cells,
+    read as numbers, hold numbers beyond its size or no one symbol."""
     recognised = _read(board, cells, engine)
     location = board.location
     if location.page_damage is not None:
@@ -58,18 +59,21 @@ def recognise_board(
     fragment = fragment_reason(location.corners, board.shape.size, location.page_size)
     if fragment is not None:
         return _other(recognised, fragment)
-    if not contradicts(recognised.reading):
-        return recognised
-    for other in alternative_boards(board):
-        candidate = _read(other, classify_cells(other), engine)
-        if not clashing_pairs(candidate.reading.puzzle()):
-            return candidate
+    contradicting = contradicts(recognised.reading)
+    if contradicting:
+        for other in alternative_boards(board):
+            candidate = _read(other, classify_cells(other), engine)
+            if not clashing_pairs(candidate.reading.puzzle()):
+                return candidate
+    # Asked of every board, not only of contradicting ones: cut cells can read as a few digits
+    # that happen not to repeat, and a lattice across printed numbers is never a Sudoku's.
     parts = cell_parts(recognised.board.pixels, recognised.board.lattice)
     if parts > 1:
         return _other(recognised, crossed_reason(recognised.board.shape.size, parts))
-    beyond = _numbers_reason(recognised, engine)
-    if beyond is not None:
-        return _other(recognised, beyond)
+    if contradicting:
+        beyond = _numbers_reason(recognised, engine)
+        if beyond is not None:
+            return _other(recognised, beyond)
     return recognised
 
 
