@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from api import ui, ui_send
 from api.errors import database_down, storage_down
 from api.headers import SecurityHeaders
-from api.routes import batches, health, images, puzzles, results, text_batches
+from api.routes import batches, health, images, metrics, puzzles, results, text_batches
 from api.submission import Submission
 from settings import Settings
 from store.artifacts import Artifacts
@@ -31,6 +31,7 @@ ROUTERS = (
     results.router,
     puzzles.router,
     images.router,
+    metrics.router,
     ui.router,
     ui_send.router,
 )

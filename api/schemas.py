@@ -44,6 +44,11 @@ class StageProgress(BaseModel):
     mean_wait_seconds: float | None = Field(
         description="from sent to taken by a worker, over the stage's finished runs"
     )
+    done_inline: int = Field(
+        0,
+        description="of done, how many ran inline in an earlier stage's task: solves the OCR "
+        "task settled itself (cheap and certain); the rest ran in solve tasks",
+    )
 
 
 class BatchStatus(BaseModel):
@@ -91,6 +96,23 @@ class AnswerKeyCheck(GridPlace):
     wrong_cells: list[list[int]] = Field(description="[row, col], 0-based")
 
 
+class ReviewReason(BaseModel):
+    code: str = Field(
+        description="low_confidence_given, low_confidence_empty, doubted_reading, damaged_page, "
+        "not_sudoku, lattice_uncertain, unsolvable, not_unique, timeout, solution_unchecked, "
+        "or a failed grid's error code (docs/errors.md)"
+    )
+    message: str = Field(description="the same, for a person")
+
+
+class Suggestion(BaseModel):
+    """A repaired reading of a printed puzzle that has no solution as read."""
+
+    givens: list[Any] = Field(description="the givens with the doubted readings changed")
+    solution: list[Any] = Field(description="their one solution")
+    doubts: list[Any] = Field(description="the readings changed: row, col, read, replaced_by")
+
+
 class ResultRecord(BaseModel):
     """One grid, or a page without one, or an input file that failed before its pages."""
 
@@ -129,6 +151,9 @@ class ResultRecord(BaseModel):
     render_path: str | None = Field(None, description="URL of the render, if drawn")
     seconds: dict[str, float] = {}
     corrected: bool = Field(False, description="whether a person corrected a cell's reading")
+    damaged: str | None = Field(
+        None, description="the decoder's warning when the page's file is damaged; null: intact"
+    )
     variant: str | None = Field(
         None, description="classic, jigsaw, diagonal, or a combination such as jigsaw+diagonal"
     )
@@ -136,6 +161,19 @@ class ResultRecord(BaseModel):
         None,
         description="N x N region numbers 0..N-1 in reading order of each region's first cell "
         "(the boxes of a classic grid)",
+    )
+    certified: bool | None = Field(
+        None,
+        description="true when the outcome needs no review: every reading confident, none "
+        "doubted, a whole page, a sure lattice, one solution checked; null until solved",
+    )
+    review_reasons: list[ReviewReason] | None = Field(
+        None, description="why it is not certified (empty when it is); null until solved"
+    )
+    suggestion: Suggestion | None = Field(
+        None,
+        description="when the printed puzzle as read has no solution (status unsolvable) but "
+        "a repaired reading has one",
     )
 
 

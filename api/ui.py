@@ -35,7 +35,7 @@ from api.auth import KEY_COOKIE, UI_HEADER, key_id_of
 from api.deps import Db, StoredFiles, owned_batch, owned_puzzle, public_puzzle_ids
 from api.submission import BOX_SHAPE
 from reports.book_report import LOW_CONFIDENCE
-from reports.review import review_reasons
+from reports.review import certificate_counts, review_reasons
 from store.artifacts import Artifacts
 from store.corrections import correction_history, latest_corrections
 from store.models import Batch, Puzzle
@@ -187,6 +187,7 @@ def batch_page(
         for r in grids
         if (verdict is None or r["status"] == verdict) and (not review or r["reasons"])
     ]
+    certified, needing_review = certificate_counts(grids)
     return page(
         request,
         "batch.html.j2",
@@ -194,6 +195,8 @@ def batch_page(
         puzzles=shown,
         not_read=not_read,
         total=len(grids),
+        certified=certified,
+        needing_review=needing_review,
         verdict=verdict,
         review=review,
         verdicts=VERDICTS,

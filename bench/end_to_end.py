@@ -6,9 +6,10 @@ Run from the repository root:
     python -m bench.end_to_end book [--pages 50] [--seed 1]    # a synthetic scanned book (synth)
 
 Prints: share of grids found (with the right size and box shape), share of grids with every
-cell right (empty, blocked or the digit), cell error rate over the grids found, confidence
-calibration (share of digit readings right at confidence >= 0.99), verdicts, and seconds per
-page (wall clock of the whole run, engines' start-up included, divided by the pages).
+cell right (empty, blocked or the digit), cell error rate over the grids found, grids
+certified (and those certified but read wrong), confidence calibration (share of digit
+readings right at confidence >= 0.99), verdicts, and seconds per page (wall clock of the whole
+run, engines' start-up included, divided by the pages).
 """
 
 from __future__ import annotations
@@ -102,6 +103,16 @@ def report(
             f"{label + ':':<14}grids all right {fully_right}/{n} = {fully_right / n:.1%}"
             f"   cell error {wrong_cells}/{cells} = {error_rate:.3%}"
         )
+    certified = [key for key, record in found.items() if record.get("certified")]
+    wrong = [
+        key
+        for key in certified
+        if key not in matched or _read_givens(found[key]) != truth[key].givens
+    ]
+    print(
+        f"certified:                    {len(certified)}/{len(found)}"
+        f"   certified but read wrong: {len(wrong)}"
+    )
     print(f"seconds per page:             {seconds / pages:.3f}")
 
 

@@ -40,11 +40,14 @@ def one_run(checkout: Path, photo: Path, out: Path) -> tuple[float, float]:
     # imports is compiled from source each time.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     command = [sys.executable, "-m", "sudoku_batch.cli", "run", str(photo), "--out", str(out)]
+    return timed_child([*command, "--no-progress"], env, out.parent)
+
+
+def timed_child(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds of ``command`` run to its end, its output discarded."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(
-        [*command, "--no-progress"], env=env, cwd=out.parent, check=True, stdout=subprocess.DEVNULL
-    )
+    subprocess.run(command, env=env, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -118,7 +118,7 @@ def run(
     from store.db import make_engine, make_session_factory, transaction
     from store.keys import create_key
     from store.migrate import upgrade
-    from store.progress import UNFINISHED_PUZZLE_STATES as UNFINISHED
+    from store.progress import UNFINISHED_STATES
     from sudoku_batch.follow import FOLLOW_SECONDS, follow_batch
 
     name = f"sudoku_batch_bench_{uuid.uuid4().hex[:8]}"
@@ -176,7 +176,8 @@ def run(
 
             def seen(status: dict) -> None:
                 puzzles = status["puzzles"]
-                done = sum(n for state, n in puzzles.items() if state not in UNFINISHED)
+                unfinished = UNFINISHED_STATES["puzzles"]
+                done = sum(n for state, n in puzzles.items() if state not in unfinished)
                 finished_at.extend([time.perf_counter() - started] * (done - len(finished_at)))
 
             # As `submit --wait` follows a batch (long polling, paced): what watching costs.

@@ -19,6 +19,7 @@ import numpy as np
 from pipeline.board import BoardImage, CellImage, CellKind, RectifiedBoard
 from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
 from pipeline.book.facts import PuzzleFacts, other_grid_facts, puzzle_facts
+from pipeline.certify import BoardFacts, CertifyPolicy, certify
 from pipeline.grid import Puzzle
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, load_page
@@ -29,6 +30,7 @@ from pipeline.recognise.read_board import cell_interiors, recognise_board
 from pipeline.render import PageRegion, board_region, render_solution
 from pipeline.solve.backend import SatBackend
 from pipeline.solve.reconcile import solve_reading
+from pipeline.solve.repairs import printed_verdict
 from pipeline.solve.result import PuzzleSolution, SolveResult, Verdict
 from pipeline.solve.solver import solve_puzzle
 from pipeline.vision.page_boards import rectify_page
@@ -58,11 +60,13 @@ class BoardContext:
 
 @dataclass(frozen=True)
 class SolveOptions:
-    """How a reading is solved: the SAT backend, its timeout in seconds, the rater's budget."""
+    """How a reading is solved: the SAT backend, its timeout in seconds, the rater's budget,
+    and the thresholds of a confident reading (``pipeline.certify``)."""
 
     backend: SatBackend
     timeout: float
     rating_seconds: float = DEFAULT_RATING_SECONDS
+    policy: CertifyPolicy = CertifyPolicy()
 
 
 class Clock:
@@ -134,8 +138,8 @@ def load_page_step(
     limits: InputLimits = DEFAULT_LIMITS,
     keep_image: bool = False,
 ) -> LoadedPage:
-    """``keep_image``: also store the whole page (a 200 dpi book page is ~400 KB as JPEG, more
-    than its grids' own images; what a render needs of it is stored by ``find_boards_step``)."""
+    """``keep_image``: also store the whole page (larger than its grids' own images; what a
+    render needs of it is stored by ``find_boards_step``)."""
     clock = Clock()
     loaded = load_page(source, dpi, limits)
     pixels = loaded.pixels
@@ -209,26 +213,46 @@ def solve_board_step(
     printed_role: str | None = None,
 ) -> SolvedBoard:
     """``solve_reading_step``, then ``draw_solution_step``."""
-    solved = solve_reading_step(reading, solving, printed_role)
+    solved = solve_reading_step(reading, solving, printed_role, BoardFacts.of_board(board))
     return draw_solution_step(solved, board, region, at)
 
 
 def solve_reading_step(
-    reading: BoardReading, solving: SolveOptions, printed_role: str | None = None
+    reading: BoardReading,
+    solving: SolveOptions,
+    printed_role: str | None,
+    board_facts: BoardFacts,
 ) -> SolvedBoard:
-    """A board's reading solved, not yet drawn. ``printed_role``: what the caption near the
-    board calls it (``Caption.role``). A grid read as no Sudoku (``reading.other_reason``) is
-    not solved: it gets no verdict and the role "other"."""
+    """A board's reading solved, not yet drawn, with its certificate (``pipeline.certify``;
+    ``board_facts``: its page's damage and whether its box shape was seen). ``printed_role``:
+    what the caption near the board calls it (``Caption.role``). A grid read as no Sudoku
+    (``reading.other_reason``) is not solved: it gets no verdict and the role "other". One
+    solved only by doubting a confident reading is, as printed, unsolvable: the repaired
+    reading is its suggestion (``pipeline.solve.repairs``)."""
     clock = Clock()
+    policy = solving.policy
     if reading.other_reason is not None:
         result = SolveResult(Verdict.NOT_SUDOKU, message=reading.other_reason)
-        solution = PuzzleSolution(reading.puzzle(), result)
+        solution = _certified(
+            reading, PuzzleSolution(reading.puzzle(), result), board_facts, policy
+        )
         return SolvedBoard(solution, None, clock.seconds, other_grid_facts())
     solution = solve_reading(reading, solving.backend, solving.timeout)
+    solution = printed_verdict(reading.puzzle(), solution, policy.confident_reading)
+    solution = _certified(reading, solution, board_facts, policy)
     facts = puzzle_facts(
         reading.puzzle(), solution.puzzle, solution.result, solving.rating_seconds, printed_role
     )
     return SolvedBoard(solution, None, clock.seconds, facts)
+
+
+def _certified(
+    reading: BoardReading | None,
+    solution: PuzzleSolution,
+    board_facts: BoardFacts,
+    policy: CertifyPolicy,
+) -> PuzzleSolution:
+    return replace(solution, certificate=certify(reading, solution, board_facts, policy))
 
 
 def draw_solution_step(
@@ -255,7 +279,8 @@ def solve_text_step(puzzle: Puzzle, solving: SolveOptions) -> SolvedBoard:
     clock = Clock()
     result = solve_puzzle(puzzle, solving.backend, solving.timeout)
     facts = puzzle_facts(puzzle, puzzle, result, solving.rating_seconds)
-    return SolvedBoard(PuzzleSolution(puzzle, result), None, clock.seconds, facts)
+    solution = _certified(None, PuzzleSolution(puzzle, result), BoardFacts(), solving.policy)
+    return SolvedBoard(solution, None, clock.seconds, facts)
 
 
 def _write_cell_images(recognised: RecognisedBoard, at: BoardContext) -> None:

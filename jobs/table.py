@@ -3,10 +3,11 @@
 Everything that names a step reads it from here: the Celery routes, priorities, time limits
 and task options (``workers.app``, ``workers.stage.stage_task``), which subjects wait for
 which step and what each task hands on to (``store.handover``, ``workers.publish``), the
-progress counts per stage (``store.progress``) and the order the embedded runner calls the
-steps in (``sudoku_batch.page_job``). A new stage is one row here plus its step function and
-task. Standard library only, so the store, the workers and the embedded runner's pool
-processes read it alike (``tests/test_layout.py``: a leaf module).
+progress counts per stage (``store.progress``) and the order the embedded runner calls a
+board's steps in (``sudoku_batch.page_job``). A new stage is one row here plus its step
+function, its task and, for the embedded runner, its run in ``page_job.BOARD_RUNS``.
+Standard library only, so the store, the workers and the embedded runner's pool processes
+read it alike (``tests/test_layout.py``: a leaf module).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class TimeLimits(StrEnum):
 
     STAGE = "stage"  # a page's or an input file's work: seconds, a model load at most
     SOLVE = "solve"  # a grid's solving, doubts, rating and render
-    READ_AND_SOLVE = "read_and_solve"  # a page's boards read, each then solved
+    READ_AND_SOLVE = "read_and_solve"  # a page's boards read, the cheap ones solved at once
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,8 @@ class JobStep:
     # come out while its pages are still being read.
     priority: int
     listed: bool  # its task takes a list of subject ids: a page's boards in one message
-    then: Step | None  # where its subjects go next (the OCR task solves at once what it can)
+    # Where its subjects go next (the OCR task solves at once what is cheap and certain).
+    then: Step | None
     time_limits: TimeLimits = TimeLimits.STAGE
 
 
@@ -162,12 +164,13 @@ def job_steps() -> list[JobStep]:
 
 
 def stages() -> list[Stage]:
-    """Every stage, in the order of the job."""
+    """Every stage, in the order of the table's rows."""
     return list(dict.fromkeys(row.stage for row in STEPS.values()))
 
 
 def queues() -> list[str]:
-    """Every queue, in the order of the job (as ``worker -Q`` lists them by default)."""
+    """Every queue, in the order of the table's rows (as ``worker -Q`` lists them by
+    default)."""
     return list(dict.fromkeys(row.queue for row in STEPS.values()))
 
 

@@ -25,6 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.grid import Grid, GridShape
 from pipeline.reading import symbol_of
+from pipeline.region_lines import diagonal_lines, marks_diagonals, region_borders
 
 PAGE_SIZES = {"a4": A4, "letter": LETTER}  # points
 MARGIN = 15 * mm
@@ -59,6 +60,8 @@ class KeyEntry:
     symbols: str | None = None  # how the book prints digits above 9 (pipeline.reading)
     note: str = ""
     place: str = ""  # where the puzzle is, as the caption prints it ("book.pdf p. 3"): source
+    regions: tuple[tuple[int, ...], ...] | None = None  # drawn in heavy lines instead of boxes
+    variant: str = "classic"  # a diagonal variant draws its two diagonals
 
     @property
     def caption(self) -> str:
@@ -227,17 +230,40 @@ def _entry(canvas: Canvas, entry: KeyEntry, slot: Slot) -> None:
     _grid(canvas, entry, x, bottom, side)
 
 
+def _regions(
+    canvas: Canvas, regions: tuple[tuple[int, ...], ...], x: float, top: float, step: float
+) -> None:
+    """Thin cell lines, then the region borders and the frame heavy over them."""
+    n = len(regions)
+    canvas.setLineWidth(THIN)
+    for i in range(n + 1):
+        canvas.line(x, top - i * step, x + n * step, top - i * step)
+        canvas.line(x + i * step, top, x + i * step, top - n * step)
+    canvas.setLineWidth(THICK)
+    canvas.setLineCap(2)  # square ends, so that the borders' corners close
+    for (r0, c0), (r1, c1) in region_borders(regions):
+        canvas.line(x + c0 * step, top - r0 * step, x + c1 * step, top - r1 * step)
+    canvas.setLineCap(0)
+
+
 def _grid(canvas: Canvas, entry: KeyEntry, x: float, bottom: float, side: float) -> None:
     solution = entry.solution or ()
     n = len(solution)
     shape = entry.shape or GridShape.square(n)
     step = side / n
     top = bottom + side
-    for i in range(n + 1):
-        canvas.setLineWidth(THICK if i % shape.box_rows == 0 else THIN)
-        canvas.line(x, top - i * step, x + side, top - i * step)
-        canvas.setLineWidth(THICK if i % shape.box_cols == 0 else THIN)
-        canvas.line(x + i * step, bottom, x + i * step, top)
+    if entry.regions is None:
+        for i in range(n + 1):
+            canvas.setLineWidth(THICK if i % shape.box_rows == 0 else THIN)
+            canvas.line(x, top - i * step, x + side, top - i * step)
+            canvas.setLineWidth(THICK if i % shape.box_cols == 0 else THIN)
+            canvas.line(x + i * step, bottom, x + i * step, top)
+    else:
+        _regions(canvas, entry.regions, x, top, step)
+    if marks_diagonals(entry.variant):
+        canvas.setLineWidth(THIN)
+        for (r0, c0), (r1, c1) in diagonal_lines(n):
+            canvas.line(x + c0 * step, top - r0 * step, x + c1 * step, top - r1 * step)
     texts = [[symbol_of(v, entry.symbols) if v else "" for v in row] for row in solution]
     widest = max((t for row in texts for t in row), key=len, default="")
     size = step * DIGIT_SHARE

@@ -64,12 +64,15 @@ class BoardReading:
     (``pipeline.recognise.grid_kind``), None when it is one. ``shape`` is the grid's geometry as
     recognised: its box shape, and the regions and diagonals recognition found
     (``GridShape.regions``, ``GridShape.diagonals``; classic by default), which the solve and
-    the record (``variant``, ``regions``) follow (docs/variants.md)."""
+    the record (``variant``, ``regions``) follow (docs/variants.md); ``regions_certainty`` is
+    how sure the regions read from the image are (``pipeline.vision.regions``), None when not
+    read from one."""
 
     shape: GridShape
     cells: tuple[CellReading, ...]
     symbols: str | None = None
     other_reason: str | None = None
+    regions_certainty: float | None = None
 
     def givens(self) -> Grid:
         n = self.shape.size

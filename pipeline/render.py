@@ -9,11 +9,14 @@ import numpy as np
 
 from pipeline.board import BoardImage
 from pipeline.grid import Grid
+from pipeline.region_lines import diagonal_lines, marks_diagonals, region_borders
 
 # Solved digits in a blue that stands apart from black or red printing (BGR).
 SOLUTION_INK = (200, 80, 0)
 # Context kept around the board in the rendered crop, as a share of the board's size.
 MARGIN = 0.04
+# A variant's region borders and diagonals are drawn this wide, as shares of a cell.
+HEAVY_SHARE, THIN_SHARE = 0.08, 0.03
 
 
 @dataclass(frozen=True)
@@ -33,10 +36,16 @@ def board_region(page_pixels: np.ndarray, board: BoardImage) -> PageRegion:
 
 
 def render_solution(
-    region: PageRegion, board: BoardImage, givens: Grid, solution: Grid
+    region: PageRegion,
+    board: BoardImage,
+    givens: Grid,
+    solution: Grid,
+    regions: tuple[tuple[int, ...], ...] | None = None,
+    variant: str = "classic",
 ) -> np.ndarray:
     """The page region holding ``board`` (``board_region``), with the digits the solver filled
-    in drawn in place.
+    in drawn in place; for a variant other than classic also the regions the solver used, in
+    heavy lines over the printed ones, and its diagonals.
 
     Digits are drawn on a board-sized layer (upright, in the lattice's cells) and that layer is
     warped back through the inverse of the board's homography, so they sit in the photo's own
@@ -49,9 +58,11 @@ def render_solution(
         for c, (given, solved) in enumerate(zip(given_row, solved_row, strict=True)):
             if given == 0 and solved:
                 _draw_centred(ink, str(solved), rows[r], rows[r + 1], cols[c], cols[c + 1])
+    if variant != "classic":
+        draw_variant_lines(ink, rows, cols, regions, variant)
 
-    # Only the crop is warped and blended: warping the whole page for one board cost 71-100
-    # ms on a 200 dpi book page, the crop 7-10 ms (issue 13), with the same pixels.
+    # Only the crop is warped and blended: warping the whole page for one board costs many
+    # times more, for the same pixels.
     crop_height, crop_width = region.pixels.shape[:2]
     to_crop = np.array([[1.0, 0.0, -region.left], [0.0, 1.0, -region.top], [0.0, 0.0, 1.0]])
     board_to_crop = to_crop @ np.linalg.inv(board.homography)
@@ -68,6 +79,25 @@ def render_solution(
     blended = flat[inked].astype(np.float32) * (1.0 - share) + colour * share
     flat[inked] = blended.astype(np.uint8)
     return rendered
+
+
+def draw_variant_lines(
+    ink: np.ndarray,
+    rows: tuple[float, ...],
+    cols: tuple[float, ...],
+    regions: tuple[tuple[int, ...], ...] | None,
+    variant: str,
+) -> None:
+    """Region borders (heavy) and, for a diagonal variant, the diagonals (thin) onto a
+    board-sized layer, at the lattice's lines."""
+    cell = min(np.diff(rows).min(), np.diff(cols).min())
+    edges = [(edge, HEAVY_SHARE) for edge in region_borders(regions)] if regions else []
+    if marks_diagonals(variant):
+        edges += [(edge, THIN_SHARE) for edge in diagonal_lines(len(rows) - 1)]
+    for ((r0, c0), (r1, c1)), share in edges:
+        start = (round(cols[c0]), round(rows[r0]))
+        end = (round(cols[c1]), round(rows[r1]))
+        cv2.line(ink, start, end, 255, max(1, round(share * cell)), cv2.LINE_AA)
 
 
 def _draw_centred(

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from pipeline.rating import LEVELS
+from reports.review import certificate_counts, needs_review, review_reasons
 from store.book_check import batch_findings
 from store.models import Batch
 from store.results import result_records
@@ -26,6 +27,7 @@ class GridSection:
     cells: list[list[dict[str, Any]]]  # rows of {text, kind}: given, solved, wrong, doubted
     fixes: list[str]
     answer_to: GridSection | None = None  # for a printed answer: its puzzle
+    reasons: list[str] = field(default_factory=list)  # why it needs review; empty: it does not
 
     @property
     def title(self) -> str:
@@ -58,6 +60,8 @@ class BookReport:
     mismatches: list[GridSection]
     duplicates: list[GridSection]
     low_confidence: list[GridSection]
+    certified: int  # grids certified (pipeline.certify)
+    needs_review: list[GridSection]  # grids not certified, with why
     unmatched_answers: list[GridSection]
     others: list[dict[str, Any]]  # records of grids that are no Sudoku, listed apart
     sections: list[PageSection]
@@ -86,7 +90,9 @@ def build_report(session: Session, batch_id: int) -> BookReport:
         if record["index"] is not None and record.get("role") == "other":
             continue  # no verdict to check: listed apart, never drawn
         if record["index"] is not None:
-            grid = GridSection(record, grid_cells(record), fixes_of(record))
+            grid = GridSection(
+                record, grid_cells(record), fixes_of(record), reasons=review_reasons(record)
+            )
             by_page[key].grids.append(grid)
             grids.append(grid)
     unmatched = set(findings.unmatched_answers) | set(findings.ambiguous_answers)
@@ -111,6 +117,8 @@ def build_report(session: Session, batch_id: int) -> BookReport:
         ],
         duplicates=[g for g in grids if g.record["duplicate_of"]],
         low_confidence=[g for g in grids if _low_confidence(g.record)],
+        certified=certificate_counts(records)[0],
+        needs_review=[g for g in grids if needs_review(g.record)],
         unmatched_answers=[g for g in grids if g.record["puzzle_id"] in unmatched],
         others=others,
         sections=sections,
@@ -179,6 +187,16 @@ def grid_cells(record: dict[str, Any]) -> list[list[dict[str, Any]]]:
     return rows
 
 
+def suggested_fix(suggestion: dict[str, Any]) -> str:
+    """The repaired reading of a printed puzzle with no solution, in an editor's terms."""
+    changes = ", ".join(
+        f"r{d['row'] + 1}c{d['col'] + 1} printed {_symbol(d['read'])}, "
+        + (f"as {_symbol(d['replaced_by'])}" if d["replaced_by"] else "left empty")
+        for d in suggestion["doubts"]
+    )
+    return f"suggested: with {changes}, it has one solution (a misprint, or a misread digit)"
+
+
 def _symbol(value: int | None) -> str:
     return "" if not value else str(value)
 
@@ -190,6 +208,8 @@ def fixes_of(record: dict[str, Any]) -> list[str]:
     if status == "unsolvable":
         what = BROKEN_ANSWER if role == "answer" else "no solution"
         fixes.append(f"{what}: {message}")
+        if record.get("suggestion"):
+            fixes.append(suggested_fix(record["suggestion"]))
     elif status == "multiple_solutions":
         fixes.append("more than one solution: add a given where the solutions differ")
     elif status == "timeout":

@@ -1,25 +1,27 @@
-"""What makes a grid need a person's look on the review pages: a verdict that is no answer,
-a digit read with low confidence, or readings the solver set aside to find a solution."""
+"""What makes a grid need a person's look on the review pages, in the summary and the report:
+its certificate (``pipeline.certify``) says it is not certified. Another kind of grid (status
+``not_sudoku``) has no verdict to review."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from reports.book_report import LOW_CONFIDENCE
 
-NO_ANSWER = ("unsolvable", "multiple_solutions")
+def needs_review(record: dict[str, Any]) -> bool:
+    """A Sudoku grid's results record whose outcome is not certified."""
+    return record.get("certified") is False and record["status"] != "not_sudoku"
 
 
 def review_reasons(record: dict[str, Any]) -> list[str]:
-    """Why a grid's results record needs a look, in words; empty: it does not."""
-    reasons = []
-    if record["status"] in NO_ANSWER:
-        reasons.append(record["status"].replace("_", " "))
-    if record["confidence"] is not None and record["confidence"] < LOW_CONFIDENCE:
-        reasons.append(f"a digit read with confidence {record['confidence']:.2f}")
-    doubts = record.get("doubts") or []
-    if doubts:
-        reasons.append(
-            f"{len(doubts)} reading{'s' if len(doubts) != 1 else ''} doubted by the solver"
-        )
-    return reasons
+    """Why a grid's results record needs a look, in words; empty: it does not (certified, or
+    not solved yet)."""
+    if not needs_review(record):
+        return []
+    return [reason["message"] for reason in record.get("review_reasons") or []]
+
+
+def certificate_counts(records: list[dict[str, Any]]) -> tuple[int, int]:
+    """Of the grids' records: how many are certified, and how many need review."""
+    grids = [record for record in records if record.get("puzzle_id") is not None]
+    certified = sum(record.get("certified") is True for record in grids)
+    return certified, sum(needs_review(record) for record in grids)

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from pydantic import (
     AliasChoices,
     Field,
+    NonNegativeInt,
     PositiveFloat,
     PositiveInt,
     ValidationError,
@@ -27,9 +28,11 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from pipeline.certify import DEFAULT_CONFIDENT_EMPTY, DEFAULT_CONFIDENT_READING, CertifyPolicy
 from pipeline.engine_files import EngineFiles
 from pipeline.errors import SudokuBatchError
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
+from pipeline.solve.inline import DEFAULT_INLINE_CONFLICTS
 from pipeline.solve.timeouts import SERVER_SOLVE_TIMEOUT
 from settings.environment import PREFIX, cache_dir
 
@@ -83,7 +86,11 @@ class Settings(BaseSettings):
     ``OCR_ENGINE``, ``SAT_BACKEND``, ``SOLVE_TIMEOUT`` (seconds per puzzle, default 60; the
     commands' ``--timeout`` defaults to 10, see ``pipeline.solve.timeouts``), ``RATING_SECONDS``
     (the difficulty rater's budget per puzzle, default 2; past it the rating is null, with the
-    reason), ``KEEP_PAGE_IMAGES`` (also store each whole page, not only its grids), ``API_URL``
+    reason), ``CONFIDENT_READING`` and ``CONFIDENT_EMPTY`` (how sure a given's digit and an
+    empty cell must be read for the grid to be certified, ``pipeline.certify``),
+    ``INLINE_SOLVE_CONFLICTS`` (the conflicts a search the OCR task may spend solving a reading
+    itself, default 2,000; 0: only what propagation decides; the rest goes to the solve queue),
+    ``KEEP_PAGE_IMAGES`` (also store each whole page, not only its grids), ``API_URL``
     and ``API_KEY`` (for ``submit`` and ``watch``); the input bounds
     ``MAX_IMAGE_PIXELS``, ``MAX_PDF_PAGE_POINTS``, ``MAX_PAGES_PER_FILE``, ``MAX_FRAMES_PER_IMAGE``,
     ``MAX_MEMBER_BYTES``, ``MAX_ARCHIVE_BYTES``, ``MAX_ARCHIVE_MEMBERS``,
@@ -113,6 +120,12 @@ class Settings(BaseSettings):
     sat_backend: str | None = None  # None: the pipeline's default backend
     solve_timeout: PositiveFloat = SERVER_SOLVE_TIMEOUT
     rating_seconds: PositiveFloat = DEFAULT_RATING_SECONDS
+    # A reading this sure is confident (pipeline.certify; calibrated by bench.certified).
+    confident_reading: float = Field(DEFAULT_CONFIDENT_READING, ge=0.0, le=1.0)
+    confident_empty: float = Field(DEFAULT_CONFIDENT_EMPTY, ge=0.0, le=1.0)
+    # Conflicts a search the OCR task may spend settling a reading itself; past them the
+    # reading goes to a solve task (pipeline.solve.inline; bench.inline_solve measures it).
+    inline_solve_conflicts: NonNegativeInt = DEFAULT_INLINE_CONFLICTS
     keep_page_images: bool = False
     api_url: str = "http://127.0.0.1:8000"
     # Bounds on inputs, checked before decoding (pipeline.ingest.limits has the why of each).
@@ -191,6 +204,10 @@ class Settings(BaseSettings):
         return InputLimits(
             **{name: getattr(self, name) for name in fields if name in type(self).model_fields}
         )
+
+    def certify_policy(self) -> CertifyPolicy:
+        """The thresholds of a confident reading these settings give."""
+        return CertifyPolicy(self.confident_reading, self.confident_empty)
 
     def engine_files(self) -> EngineFiles:
         """Where the engines find their files and keep work for later processes."""

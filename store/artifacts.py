@@ -24,17 +24,14 @@ from store.local_storage import LocalFolder
 from store.storage import Storage
 
 PAGE_JPEG_QUALITY = 95
-# Renders are only looked at: JPEG at 90 took a 200 dpi book's renders from about 500 KB a grid
-# as PNG to a tenth of that, encoding in under 1 ms where PNG took 11 ms (docs/throughput.md).
+# Renders are only looked at: JPEG is a fraction of PNG's size and encodes faster.
 # A board's page region is what the solve step draws its render on, so it gets the same.
 RENDER_JPEG_QUALITY = 90
 # Boards are stored in grey, the only channel the recogniser reads (its crops are luminance),
 # losslessly, since the server's OCR task reads them again: on the development photos and
-# books-dev JPEG at quality 90 or 95 read 4-5 of 16,914 givens to another digit, a grey PNG
-# none (bench/board_format.py). Grey took a 200 dpi book's boards from 309 to 125 KB a grid.
-# zlib's run-length strategy with every row Paeth-filtered beat zlib levels 1, 3 and 6 in
-# both CPU and bytes (bench/board_png.py; against level 3: 360 development boards 5.9 -> 2.8
-# ms and 84 -> 71 KB a board, the 200 dpi book's 6.3 -> 2.9 ms and 103 -> 88 KB).
+# books-dev JPEG at quality 90 or 95 read a few givens to another digit, a grey PNG none
+# (bench/board_format.py). zlib's run-length strategy with every row Paeth-filtered is smaller
+# and faster than zlib's levels (bench/board_png.py).
 BOARD_PNG_PARAMS = [
     cv2.IMWRITE_PNG_STRATEGY,
     cv2.IMWRITE_PNG_STRATEGY_RLE,

@@ -14,7 +14,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from store.storage import storage_fault
+from store.storage import DATA_FOLDER, storage_fault
 
 logger = logging.getLogger(__name__)
 
@@ -39,19 +39,19 @@ def prepare(data_dir: Path) -> None:
 
 def problem(data_dir: Path) -> str | None:
     """What keeps ``data_dir`` from being used (missing, not the API's, not writable, full),
-    or None."""
+    or None; named by its setting, not its path (``/health`` shows it to anyone)."""
     if not data_dir.is_dir():
-        return f"the data folder {data_dir} is missing"
+        return f"{DATA_FOLDER} is missing"
     if not (data_dir / MARKER).is_file():
         return (
-            f"the data folder {data_dir} is not the API's (it holds no {MARKER}): the API and"
-            " every worker must share one data folder (SUDOKU_BATCH_DATA_DIR)"
+            f"{DATA_FOLDER} is not the API's (it holds no {MARKER}): the API and every worker"
+            " must share one data folder"
         )
     try:
         with tempfile.NamedTemporaryFile(dir=data_dir, prefix=".probe-") as probe:
             probe.write(os.urandom(PROBE_BYTES))
             probe.flush()
     except OSError as error:
-        fault = storage_fault(error, data_dir)
-        return fault.message if fault else f"the data folder {data_dir}: {error}"
+        fault = storage_fault(error)
+        return fault.message if fault else f"{DATA_FOLDER}: {error.strerror}"
     return None

@@ -7,7 +7,8 @@ cell, ``*`` a blocked cell; an empty field when there is no grid. ``size`` and `
 ``RxC`` (``9x9``, ``3x3``); ``regions`` is N*N characters, row by row, each cell's region
 number ``0``-``9`` then ``A`` = 10 (as a jigsaw's regions are written in text puzzles). The
 nested fields (``doubts``, ``corners``, ``seconds``) are compact JSON, and so are the book
-check's ``techniques``, ``answer_key`` and ``duplicate_of``.
+check's ``techniques``, ``answer_key`` and ``duplicate_of``, and the certificate's
+``review_reasons`` and ``suggestion``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,16 @@ from store.results_view import GRID_KEYS
 CSV_COLUMNS = (*GRID_KEYS, *NO_BATCH_FIELDS)
 GRID_FIELDS = ("givens", "solution", "second_solution")
 SHAPE_FIELDS = ("size", "box")
-JSON_FIELDS = ("doubts", "corners", "seconds", "techniques", "answer_key", "duplicate_of")
+JSON_FIELDS = (
+    "doubts",
+    "corners",
+    "seconds",
+    "techniques",
+    "answer_key",
+    "duplicate_of",
+    "review_reasons",
+    "suggestion",
+)
 
 
 def write_jsonl(records: Iterable[dict[str, Any]], out: TextIO) -> None:

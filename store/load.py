@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from pipeline import grid
 from pipeline.board import BoardImage, BoardLocation, CellImage, CellKind, Lattice
+from pipeline.certify import BoardFacts
 from pipeline.geometry import CLASSIC, DIAGONAL, JIGSAW
 from pipeline.grid import GridShape
 from pipeline.ingest.sources import PageFormat, PageSource
@@ -115,6 +116,15 @@ def stored_region(session: Session, puzzle_id: int, artifacts: Artifacts) -> Pag
     )
     relative = artifacts.board_region(*puzzle_page(session, puzzle_id))
     return PageRegion(artifacts.read_image(relative), left, top)
+
+
+def board_facts(session: Session, puzzle_id: int) -> BoardFacts:
+    """What a puzzle's certificate needs of its board: its page's damage, and whether its box
+    shape was seen."""
+    puzzle = session.get_one(Puzzle, puzzle_id)
+    page = session.get_one(Page, puzzle.page_id)
+    box_measured = True if puzzle.lattice is None else puzzle.lattice.get("box_lines", True)
+    return BoardFacts(page.damaged, box_measured)
 
 
 def stored_cells(session: Session, puzzle_id: int) -> tuple[CellImage, ...]:

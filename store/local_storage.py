@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from store import data_folder
-from store.storage import StorageUnavailable, storage_fault
+from store.storage import DATA_FOLDER, OUTPUT_FOLDER, StorageUnavailable, storage_fault
 
 CHUNK_BYTES = 1 << 20
 
@@ -28,6 +28,7 @@ class LocalFolder:
     def __init__(self, folder: Path, *, make_folder: bool = False):
         self.folder = folder
         self.make_folder = make_folder
+        self.name = OUTPUT_FOLDER if make_folder else DATA_FOLDER  # for messages
 
     def put_stream(self, key: str, stream: BinaryIO) -> None:
         with self._atomic(key) as target:
@@ -91,10 +92,10 @@ class LocalFolder:
 
     def _missing(self, key: str) -> StorageUnavailable:
         if not self.folder.is_dir():
-            return StorageUnavailable(f"the data folder {self.folder} is missing")
+            return StorageUnavailable(f"{self.name} is missing")
         return StorageUnavailable(
-            f"{key} is not in the data folder {self.folder}, though the database says it"
-            " was stored: the API and every worker must use one store: a shared data folder"
+            f"{key} is not in {self.name}, though the database says it was stored: the API"
+            " and every worker must use one store: a shared data folder"
             " (SUDOKU_BATCH_DATA_DIR) or object storage (SUDOKU_BATCH_STORAGE_URL)"
         )
 
@@ -117,7 +118,7 @@ class LocalFolder:
                     os.unlink(temporary)
                 raise
         except OSError as error:
-            fault = storage_fault(error, self.folder)
+            fault = storage_fault(error, self.name)
             if fault is None:
                 raise
             raise fault from error

@@ -52,8 +52,8 @@ NAMING_CONVENTION = {
 class _JsonOrJsonb(types.TypeDecorator[Any]):
     """JSON text on SQLite, JSONB on PostgreSQL, as ``JSON().with_variant(JSONB(), ...)``
     was: the same DDL. JSONB is looked up only by a PostgreSQL engine, since importing
-    ``sqlalchemy.dialects.postgresql`` loads every driver module of the dialect, 18-29 CPU-ms
-    of a one-photo ``run`` on SQLite (issue 13)."""
+    ``sqlalchemy.dialects.postgresql`` loads every driver module of the dialect, which a run
+    on SQLite does without."""
 
     impl = JSON
     cache_ok = True
@@ -442,6 +442,14 @@ class Puzzle(Handover, Base):
         comment="N x N region numbers 0..N-1, in reading order of each region's first cell "
         "(the boxes of a classic grid); null: no grid shape yet"
     )
+    # The certificate (pipeline.certify), set with the solution.
+    certified: Mapped[bool | None] = mapped_column(
+        comment="whether the outcome needs no review: every reading confident, none doubted, "
+        "a whole page, a sure lattice, one solution checked; null: not solved yet"
+    )
+    review_reasons: Mapped[list[Any] | None] = mapped_column(
+        comment="why it is not certified: [{code, message}, ...]; null: not solved yet"
+    )
 
 
 class Cell(Base):
@@ -531,6 +539,10 @@ class Solution(Base):
     )
     message: Mapped[str | None] = mapped_column(Text, comment="the solver's remark, in words")
     created_at: Mapped[datetime] = mapped_column(default=utc_now, comment="when solved (UTC)")
+    suggestion: Mapped[dict[str, Any] | None] = mapped_column(
+        comment="when the printed puzzle as read has no solution but a repaired reading has "
+        "one: {givens, solution, doubts}; else null"
+    )
 
 
 class StageRun(Base):
@@ -581,3 +593,8 @@ class StageRun(Base):
         String(40), comment="why it failed, as a code (docs/errors.md)"
     )
     message: Mapped[str | None] = mapped_column(Text, comment="why it failed, in words")
+    task: Mapped[str | None] = mapped_column(
+        String(20),
+        comment="the server task a solve ran in: ocr (settled inline in the OCR task) or solve "
+        "(a solve task of its own); null for other stages and when embedded",
+    )

@@ -44,6 +44,7 @@ class StageProgress:
     failed: int
     oldest_wait_seconds: float | None  # the longest any queued subject has waited so far
     mean_wait_seconds: float | None  # from sent to taken, over the stage's finished runs
+    done_inline: int = 0  # of done, run inline in an earlier stage's task (a solve in OCR's)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class RunState:
     """A batch's stage runs of one stage and outcome (ok, failed)."""
 
     count: int
+    inline: int  # run in another stage's task (``StageRun.task``)
     mean_wait: float | None
     last_finished: datetime | None
 
@@ -116,6 +118,7 @@ def _run_states() -> Select[tuple[Any, ...]]:
             StageRun.stage,
             StageRun.status,
             func.count(),
+            func.count().filter(StageRun.task != StageRun.stage),
             func.avg(StageRun.waited_seconds),
             func.max(StageRun.finished_at),
         )
@@ -160,8 +163,8 @@ def stages_of(subjects: Subjects, runs: Runs, now: datetime | None = None) -> di
         kind, status = waiting_for(stage)
         waiting = subjects[kind].get(status, SubjectState(0, 0, 0, None))
         oldest = waiting.oldest_queued
-        ok = runs.get(stage, {}).get("ok", RunState(0, None, None))
-        failed = runs.get(stage, {}).get("failed", RunState(0, None, None))
+        ok = runs.get(stage, {}).get("ok", RunState(0, 0, None, None))
+        failed = runs.get(stage, {}).get("failed", RunState(0, 0, None, None))
         progress[str(stage)] = StageProgress(
             queued=waiting.queued,
             running=waiting.running,
@@ -169,6 +172,7 @@ def stages_of(subjects: Subjects, runs: Runs, now: datetime | None = None) -> di
             failed=failed.count,
             oldest_wait_seconds=round((now - oldest).total_seconds(), 1) if oldest else None,
             mean_wait_seconds=round(float(ok.mean_wait), 2) if ok.mean_wait is not None else None,
+            done_inline=ok.inline,
         )
     return progress
 

@@ -28,7 +28,13 @@ from pipeline.ingest.sources import PageSource
 from pipeline.ingest.textpuzzle import PuzzleLine
 from pipeline.reading import CellReading, RecognisedBoard
 from pipeline.recognise.printed_captions import Caption, printed_role
-from pipeline.solve.result import PuzzleSolution, Verdict
+from pipeline.solve.result import (
+    Certificate,
+    PuzzleSolution,
+    ReviewReason,
+    Suggestion,
+    Verdict,
+)
 from store.models import (
     Batch,
     Cell,
@@ -435,16 +441,25 @@ def record_solution(
     worker: str | None = None,
     *,
     facts: PuzzleFacts | None = None,
+    task: Stage | None = None,
 ) -> None:
     """A puzzle's verdict, solution(s), doubted readings and render (None if not drawn), and
-    its book-check facts (role, rating, canonical form; None: unknown, left empty)."""
+    its book-check facts (role, rating, canonical form; None: unknown, left empty). ``task``:
+    the server task it was solved in (``StageRun.task``; None when embedded)."""
     record_solutions(
-        session, [SolutionToRecord(puzzle_id, solution, render_path, seconds, facts)], worker
+        session,
+        [SolutionToRecord(puzzle_id, solution, render_path, seconds, facts)],
+        worker,
+        task=task,
     )
 
 
 def record_solutions(
-    session: Session, solved: Sequence[SolutionToRecord], worker: str | None = None
+    session: Session,
+    solved: Sequence[SolutionToRecord],
+    worker: str | None = None,
+    *,
+    task: Stage | None = None,
 ) -> None:
     """``record_solution`` for a page's puzzles, in the same two statements however many."""
     if not solved:
@@ -470,6 +485,7 @@ def record_solutions(
                 "render_path": each.render_path,
                 "message": messages[-1],
                 "created_at": utc_now(),
+                "suggestion": suggestion_json(each.solution.suggestion),
             }
         )
     # No flush of the puzzles' changes before these statements (their readings', when recorded
@@ -477,10 +493,11 @@ def record_solutions(
     with session.no_autoflush:
         _upsert(session, Solution, ["puzzle_id"], rows)
         runs = [(puzzle, each.seconds) for puzzle, each in zip(puzzles, solved, strict=True)]
-        _record_puzzle_runs(session, Stage.SOLVE, worker, runs)
+        _record_puzzle_runs(session, Stage.SOLVE, worker, runs, task)
     for puzzle, each, message in zip(puzzles, solved, messages, strict=True):
         verdict = each.solution.result.verdict
         set_facts(puzzle, each.facts)
+        set_certificate(puzzle, each.solution.certificate)
         puzzle.status = PUZZLE_STATUS_OF_VERDICT[verdict]
         puzzle.error_code = None if verdict is Verdict.SOLVED else str(verdict)
         puzzle.message = _with_form_reason(message, each.facts)
@@ -496,16 +513,37 @@ def _with_form_reason(message: str | None, facts: PuzzleFacts | None) -> str | N
 
 
 def set_facts(puzzle: Puzzle, facts: PuzzleFacts | None) -> None:
-    """The book-check columns from ``facts``; None clears them (a puzzle read again or failed
-    keeps no rating of an earlier reading)."""
+    """The book-check columns from ``facts``; None clears them and the certificate (a puzzle
+    read again, corrected or failed keeps no rating or certificate of an earlier reading)."""
     if facts is None:
         puzzle.role = puzzle.rating = puzzle.techniques = puzzle.level = None
         puzzle.rating_reason = puzzle.canonical = puzzle.canonical_complete = None
+        set_certificate(puzzle, None)
         return
     puzzle.role, puzzle.rating = str(facts.role), facts.rating
     puzzle.techniques, puzzle.level = list(facts.techniques), facts.level
     puzzle.rating_reason = facts.rating_reason
     puzzle.canonical, puzzle.canonical_complete = facts.canonical, facts.canonical_complete
+
+
+def set_certificate(puzzle: Puzzle, certificate: Certificate | None) -> None:
+    """The certificate's columns (``pipeline.certify``); None: not judged (not solved yet)."""
+    if certificate is None:
+        puzzle.certified = puzzle.review_reasons = None
+        return
+    puzzle.certified = certificate.certified
+    puzzle.review_reasons = [asdict(reason) for reason in certificate.reasons]
+
+
+def suggestion_json(suggestion: Suggestion | None) -> dict[str, Any] | None:
+    """A repaired reading as stored: its givens, their solution, and the readings changed."""
+    if suggestion is None:
+        return None
+    return {
+        "givens": grid_json(suggestion.givens),
+        "solution": grid_json(suggestion.solution),
+        "doubts": [asdict(doubt) for doubt in suggestion.doubts],
+    }
 
 
 def record_failure(
@@ -540,6 +578,7 @@ def record_failure(
         subject = session.get_one(Puzzle, puzzle_id)
         subject.status = PuzzleStatus.FAILED
         set_facts(subject, None)
+        set_certificate(subject, Certificate(False, (ReviewReason(error.code, error.message),)))
         session.execute(delete(Solution).where(Solution.puzzle_id == puzzle_id))
     else:
         raise ValueError("record_failure needs an input_file_id, page_id or puzzle_id")
@@ -586,15 +625,21 @@ def _record_run(
 
 
 def _record_puzzle_runs(
-    session: Session, stage: Stage, worker: str | None, runs: list[tuple[Puzzle, float]]
+    session: Session,
+    stage: Stage,
+    worker: str | None,
+    runs: list[tuple[Puzzle, float]],
+    task: Stage | None = None,
 ) -> None:
-    """``_record_run`` of ``stage`` for each (puzzle, seconds), in one upsert."""
+    """``_record_run`` of ``stage`` for each (puzzle, seconds), in one upsert; ``task``: the
+    server task they ran in (``StageRun.task``)."""
     rows = [
         {
             "puzzle_id": puzzle.id,
             "stage": str(stage),
             "batch_id": puzzle.batch_id,
             **_run(seconds, worker, puzzle),
+            "task": None if task is None else str(task),
         }
         for puzzle, seconds in runs
     ]
@@ -617,6 +662,7 @@ def _run(
         "worker": worker,
         "error_code": error.code if error else None,
         "message": error.message if error else None,
+        "task": None,
     }
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text, func
 
+from jobs.table import stages
 from store.models import Json
 
 views = MetaData()
@@ -120,6 +121,22 @@ results = Table(
         comment="N x N region numbers 0..N-1 in reading order of each region's first cell "
         "(the boxes of a classic grid)",
     ),
+    Column(
+        "certified",
+        Boolean,
+        comment="whether the outcome needs no review (pipeline.certify); null until solved",
+    ),
+    Column(
+        "review_reasons",
+        Json,
+        comment="why it is not certified: [{code, message}, ...]; empty when certified",
+    ),
+    Column(
+        "suggestion",
+        Json,
+        comment="when the printed puzzle as read has no solution but a repaired reading has "
+        "one: {givens, solution, doubts}; else null",
+    ),
     comment="One row per record of results.jsonl: a grid found, a page with no grid, or an "
     "input file that failed before its pages were listed (page null). The API's results and "
     "results.jsonl are read from this view.",
@@ -206,7 +223,9 @@ SELECT p.batch_id, pg.input_file_id, pg.id AS page_id, p.id AS puzzle_id,
        p.role, p.rating, COALESCE(NULLIF(p.techniques, {json_null}), {empty_list}) AS techniques,
        p.level, p.printed_label, p.printed_number,
        EXISTS (SELECT 1 FROM cell_corrections cc WHERE cc.puzzle_id = p.id) AS corrected,
-       pg.damaged, p.variant, NULLIF(p.regions, {json_null}) AS regions
+       pg.damaged, p.variant, NULLIF(p.regions, {json_null}) AS regions, p.certified,
+       NULLIF(p.review_reasons, {json_null}) AS review_reasons,
+       NULLIF(s.suggestion, {json_null}) AS suggestion
 FROM puzzles p
 JOIN pages pg ON pg.id = p.page_id
 LEFT JOIN solutions s ON s.puzzle_id = p.id
@@ -215,14 +234,16 @@ SELECT pg.batch_id, pg.input_file_id, pg.id, NULL, pg.source, pg.page_number, NU
        CASE WHEN pg.status = 'done' THEN 'no_grid' ELSE pg.status END,
        {null}, {null}, {null}, {null}, {null}, NULL, pg.message, pg.error_code, {empty_list},
        NULL, {null}, NULL, NULL, {null},
-       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, pg.damaged, NULL, {null}
+       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, pg.damaged, NULL, {null}, NULL,
+       {null}, {null}
 FROM pages pg
 WHERE NOT EXISTS (SELECT 1 FROM puzzles p WHERE p.page_id = pg.id)
 UNION ALL
 SELECT f.batch_id, f.id, NULL, NULL, f.name, NULL, NULL, 'failed',
        {null}, {null}, {null}, {null}, {null}, NULL, f.message, f.error_code, {empty_list},
        NULL, {null}, NULL, NULL, {null},
-       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, NULL, NULL, {null}
+       NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, NULL, NULL, {null}, NULL, {null},
+       {null}
 FROM input_files f
 WHERE f.status = 'failed'
 """
@@ -335,11 +356,21 @@ GRID_KEYS = (
     "damaged",
     "variant",
     "regions",
+    "certified",
+    "review_reasons",
+    "suggestion",
 )
-PUZZLE_ONLY_KEYS = ("rotation", "corners", "backend", "render_path", "seconds")
+PUZZLE_ONLY_KEYS = (
+    "rotation",
+    "corners",
+    "backend",
+    "render_path",
+    "seconds",
+    "certified",
+    "review_reasons",
+    "suggestion",
+)
 NO_GRID_KEYS = tuple(key for key in GRID_KEYS if key not in PUZZLE_ONLY_KEYS)
-# Stage order, for a stable ``seconds`` object (PostgreSQL's JSONB sorts keys its own way).
-STAGE_ORDER = ("ingest", "rectify", "ocr", "solve")
 
 
 def record_of_row(row: Any) -> dict[str, Any]:
@@ -353,7 +384,11 @@ def record_of_row(row: Any) -> dict[str, Any]:
 
 
 def _in_stage_order(seconds: dict[str, float]) -> dict[str, float]:
+    """In the job's order (``jobs.table``), for a stable ``seconds`` object: PostgreSQL's
+    JSONB sorts keys its own way."""
+    order = stages()
+
     def rank(stage: str) -> int:
-        return STAGE_ORDER.index(stage) if stage in STAGE_ORDER else len(STAGE_ORDER)
+        return order.index(stage) if stage in order else len(order)
 
     return {stage: seconds[stage] for stage in sorted(seconds, key=rank)}

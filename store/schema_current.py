@@ -2,7 +2,7 @@
 Alembic or SQLAlchemy.
 
 Running the migrations on a current database still imports Alembic and has it read every
-migration script: about a quarter of a second of a one-photo ``run`` (issue 13). The newest
+migration script, a large part of a one-photo ``run``. The newest
 revision is read from the scripts' ``revision``/``down_revision`` lines instead, and the
 database's from its ``alembic_version`` table; anything unexpected (no table, two heads, a
 script this cannot parse) answers False, and the migrations run as before.

@@ -1,7 +1,7 @@
 """A new embedded run's SQLite database, copied from an empty one the migrations made before.
 
-Migrating a new SQLite file imports Alembic and runs every migration: about half a CPU-second,
-most of a one-photo ``run`` (issue 13). The first new database is migrated as before and,
+Migrating a new SQLite file imports Alembic and runs every migration: most of a one-photo
+``run``. The first new database is migrated as before and,
 still empty, copied to the user's cache folder under a name that hashes the migration scripts
 and the views' SQL they import (store/results_view.py); each later new database is a copy of
 it. A changed script changes the name, so a stale copy is never used; a cache folder that

@@ -41,15 +41,19 @@ NO_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT})
 # Faults of the disk or of how it is mounted, whatever file is written or read.
 STORAGE_FAULTS = NO_SPACE | {errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.ENOENT}
 
+# How messages name a local folder: by its role, never its path, for they reach the API's
+# clients (and /health, which needs no key) and the rows of results.
+DATA_FOLDER = "the data folder (SUDOKU_BATCH_DATA_DIR, or a file:// SUDOKU_BATCH_STORAGE_URL)"
+OUTPUT_FOLDER = "the output folder"
 
-def storage_fault(error: OSError, data_dir: Path) -> StorageUnavailable | None:
-    """The storage fault an ``OSError`` under ``data_dir`` is, or None if it is none."""
+
+def storage_fault(error: OSError, folder: str = DATA_FOLDER) -> StorageUnavailable | None:
+    """The storage fault an ``OSError`` in ``folder`` (``DATA_FOLDER`` or ``OUTPUT_FOLDER``)
+    is, or None if it is none."""
     if error.errno in NO_SPACE:
-        return StorageFull(f"no space left in the data folder {data_dir}: free some space")
+        return StorageFull(f"no space left in {folder}: free some space")
     if error.errno in STORAGE_FAULTS:
-        return StorageUnavailable(
-            f"the data folder {data_dir} cannot be written ({error.strerror}: {error.filename})"
-        )
+        return StorageUnavailable(f"{folder} cannot be written ({error.strerror})")
     return None
 
 
@@ -97,9 +101,8 @@ class Storage(Protocol):
         """What keeps the store from being used (``/health``, ``worker --ping``), or None."""
 
 
-def open_storage(settings: Settings, *, make_folder: bool = False) -> Storage:
-    """The store ``settings`` name. ``make_folder``: a local folder is made by the first write
-    (a run's own output folder)."""
+def open_storage(settings: Settings) -> Storage:
+    """The store ``settings`` name."""
     location = settings.storage_location()
     if location.scheme == "s3":
         from store.s3_storage import S3Storage  # boto3 loads only where S3 is used
@@ -113,4 +116,4 @@ def open_storage(settings: Settings, *, make_folder: bool = False) -> Storage:
         )
     from store.local_storage import LocalFolder
 
-    return LocalFolder(location.folder, make_folder=make_folder)
+    return LocalFolder(location.folder)

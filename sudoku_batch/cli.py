@@ -7,8 +7,6 @@ Each subcommand lives in ``sudoku_batch/commands/<name>.py`` and registers itsel
 from __future__ import annotations
 
 import argparse
-import atexit
-import gc
 import importlib
 import sys
 from typing import NoReturn
@@ -20,14 +18,11 @@ from settings.environment import set_library_defaults
 # matrices big enough to gain from more, and a pool's processes run one page each.
 set_library_defaults()
 
-# The objects of a process that is ending are left to the OS: Python's collections at exit
-# walked every one (SQLAlchemy's are many), 150-200 CPU-ms of a one-photo `run`, 17-20 after
-# (issue 13). A process that goes on after `main` (a test calling it) is not affected.
-atexit.register(gc.freeze)
+from sudoku_batch import startup  # noqa: E402
 
-from sudoku_batch.collection import collection_paused  # noqa: E402
+startup.freeze_at_exit()
 
-with collection_paused():
+with startup.collection_paused():
     from pipeline.errors import SudokuBatchError
     from sudoku_batch.outcome import ExitCode, exit_code_of_error
 
@@ -60,7 +55,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     named = argv[:1] if argv and argv[0] in COMMANDS else COMMANDS
-    with collection_paused():
+    with startup.collection_paused():
         for name in named:
             module = importlib.import_module(f"sudoku_batch.commands.{name.replace('-', '_')}")
             module.register(subparsers)
@@ -91,8 +86,8 @@ class OneLineErrors(argparse.ArgumentParser):
 
 
 class _VersionAction(argparse.Action):
-    """``--version``, looked up only when asked: reading the package metadata cost every
-    command's start-up 26 CPU-ms."""
+    """``--version``, looked up only when asked: reading the package metadata would slow
+    every command's start-up."""
 
     def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
         super().__init__(option_strings, dest, nargs=0, help="show the version and exit")

@@ -1,7 +1,7 @@
 """The embedded driver: a whole batch on this machine, no servers.
 
 Pages run on a process pool (``page_pool``: one OCR engine and SAT backend per process, one
-ONNX Runtime thread each, since one thread per process beat two here; a worker that dies fails
+ONNX Runtime thread each, since processes scale better than threads; a worker that dies fails
 only its page); an unfinished batch of the same inputs is resumed (``resume``); Ctrl-C stops
 cleanly (``interrupt``), and so does an output folder that cannot be written (no space left,
 read-only): no page is failed for it, and the same command run again resumes. A lone page is
@@ -14,32 +14,28 @@ would see.
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from pipeline.certify import CertifyPolicy
 from pipeline.engine_files import EngineFiles
-from pipeline.errors import InternalError, Interrupted
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
 from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, expand_inputs
 from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
 from pipeline.solve.backends import DEFAULT_BACKEND
 from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
-from store.storage import StorageFull, StorageUnavailable
-from sudoku_batch.collection import collection_paused
+from store.storage import StorageUnavailable
+from sudoku_batch import startup
 from sudoku_batch.engine_files import engine_files
 from sudoku_batch.interrupt import stop_requested
 from sudoku_batch.page_ahead import PageAhead
-from sudoku_batch.page_job import PAGE_STEP, PageJobSettings, PageOutcome
+from sudoku_batch.page_job import PageJobSettings
 from sudoku_batch.page_pool import run_pages
 
-if TYPE_CHECKING:  # SQLAlchemy is imported when used: `run --help` need not load it
-    from sqlalchemy import Engine
-    from sqlalchemy.orm import Session, sessionmaker
+if TYPE_CHECKING:
     from tqdm import tqdm
 
 DATABASE_NAME = "sudoku-batch.sqlite"
@@ -55,6 +51,7 @@ class EmbeddedOptions:
     backend: str = DEFAULT_BACKEND
     solve_timeout: float = COMMAND_SOLVE_TIMEOUT
     rating_seconds: float = DEFAULT_RATING_SECONDS
+    certify_policy: CertifyPolicy = CertifyPolicy()
     dpi: int = DEFAULT_PDF_DPI
     keep_intermediates: bool = False  # also whole pages and the cell interiors read
     progress: bool = True
@@ -67,6 +64,7 @@ class EmbeddedOptions:
             dpi=self.dpi,
             solve_timeout=self.solve_timeout,
             rating_seconds=self.rating_seconds,
+            certify_policy=self.certify_policy,
             out_dir=self.out_dir,
             keep_intermediates=self.keep_intermediates,
             limits=self.limits,
@@ -110,15 +108,13 @@ def run_batch(inputs: Iterable[str | Path], options: EmbeddedOptions) -> BatchRu
 def _run_listed(
     inputs: list[str], sources: list[PageSource], options: EmbeddedOptions, ahead: PageAhead | None
 ) -> BatchRun:
-    with collection_paused():  # the store's imports and the ORM's set-up
-        from store.record import inputs_label
-        from sudoku_batch.resume import prepare_batch
+    with startup.collection_paused():  # the store's imports and the ORM's set-up
+        from sudoku_batch import embedded_store as stored
 
-        engine, sessions = open_database(options.out_dir)
-        with sessions.begin() as session:
-            prepared = prepare_batch(
-                session, inputs_label(inputs), sources, options.out_dir, options.restart
-            )
+        engine, sessions = stored.open_database(options.out_dir)
+        prepared = stored.prepared_batch(
+            sessions, inputs, sources, options.out_dir, options.restart
+        )
     run = BatchRun(prepared.batch_id, [], prepared.resumed, prepared.pages_kept)
     bar = _progress_bar(len(prepared.todo)) if options.progress and prepared.todo else None
     with stop_requested() as stopping:
@@ -135,7 +131,7 @@ def _run_listed(
                 stopping,
             )
         for page, outcome in outcomes:
-            run.stopped_by = _persisted(sessions, page.page_id, outcome, options.out_dir)
+            run.stopped_by = stored.persisted(sessions, page.page_id, outcome)
             if run.stopped_by is not None:
                 _close(outcomes)  # pages running are stopped and stay unfinished
                 break
@@ -148,60 +144,16 @@ def _run_listed(
     try:
         if run.interrupted:
             with sessions.begin() as session:
-                _mark_interrupted(session, prepared.batch_id, run.stopped_by)
-        run.records, run.results = write_results(
+                stored.mark_interrupted(session, prepared.batch_id, run.stopped_by)
+        run.records, run.results = stored.write_results(
             engine, sessions, prepared.batch_id, options.out_dir
         )
     except Exception as error:
-        fault = run.stopped_by or output_storage_fault(error, options.out_dir)
+        fault = run.stopped_by or stored.output_storage_fault(error)
         if fault is None:
             raise
         raise type(fault)(f"{fault.message}; {RUN_AGAIN}") from error
     return run
-
-
-def _persisted(
-    sessions, page_id: int, outcome: PageOutcome, out_dir: Path
-) -> StorageUnavailable | None:
-    """Persist a page's outcome, unless the output folder's fault stopped it or stops its
-    writing: that fault, if any."""
-    fault = _storage_fault(outcome)
-    if fault is not None:
-        return fault
-    try:
-        with sessions.begin() as session:
-            _persist(session, page_id, outcome)
-    except Exception as error:
-        fault = output_storage_fault(error, out_dir)
-        if fault is None:
-            raise
-    return fault
-
-
-def _storage_fault(outcome: PageOutcome) -> StorageUnavailable | None:
-    """The output folder's fault that stopped a page or one of its boards, if any."""
-    errors = [outcome.error, *(board.error for board in outcome.boards)]
-    return next((error for error in errors if isinstance(error, StorageUnavailable)), None)
-
-
-def output_storage_fault(error: Exception, out_dir: Path) -> StorageUnavailable | None:
-    """The storage fault a failed write of the output folder's SQLite database (or of
-    results.jsonl) is, if it is one."""
-    import sqlite3
-
-    from sqlalchemy.exc import OperationalError
-
-    from store.storage import storage_fault
-
-    if isinstance(error, OSError):
-        return storage_fault(error, out_dir)
-    cause = error.orig if isinstance(error, OperationalError) else None
-    code = getattr(cause, "sqlite_errorcode", None)
-    if code == sqlite3.SQLITE_FULL:
-        return StorageFull(f"no space left in the output folder {out_dir}: free some space")
-    if code is not None and code & 0xFF in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR):
-        return StorageUnavailable(f"the output folder {out_dir} cannot be written ({cause})")
-    return None
 
 
 def _close(outcomes: Iterable) -> None:
@@ -224,148 +176,6 @@ def _page_ahead(sources: list[PageSource], options: EmbeddedOptions) -> PageAhea
 
 
 def _progress_bar(pages: int) -> tqdm:
-    from tqdm import tqdm  # and multiprocessing, for its lock: 30 CPU-ms, only if shown
+    from tqdm import tqdm  # and multiprocessing, for its lock: only if shown
 
     return tqdm(total=pages, unit="page", smoothing=0.1)
-
-
-def _mark_interrupted(session, batch_id: int, fault: StorageUnavailable | None) -> None:
-    from sqlalchemy import select
-
-    from store.models import Page, PageStatus
-    from store.record import record_failure
-
-    message = (
-        "the run was stopped before this page was done; run the same command again to finish it"
-    )
-    if fault is not None:
-        message = f"{fault.message}; {message}"
-    pending = select(Page.id).where(Page.batch_id == batch_id, Page.status == PageStatus.PENDING)
-    for page_id in session.scalars(pending).all():
-        record_failure(session, Interrupted(message), PAGE_STEP.stage, page_id=page_id)
-
-
-def open_database(out_dir: Path) -> tuple[Engine, sessionmaker[Session]]:
-    """The SQLite database of an output folder, migrated to the current schema."""
-    from store import schema_template
-    from store.db import make_engine, make_session_factory
-    from store.schema_current import sqlite_is_current
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-    database = out_dir / DATABASE_NAME
-    database_url = f"sqlite:///{database.resolve()}"
-    new = not database.exists()
-    if new and schema_template.copy_template(database):
-        pass  # an empty database the same migrations made
-    elif not sqlite_is_current(database):  # else Alembic has nothing to do
-        from store.migrate import upgrade
-
-        upgrade(database_url)
-        if new:
-            schema_template.save_template(database)
-    engine = make_engine(database_url)
-    return engine, make_session_factory(engine)
-
-
-def write_results(
-    engine: Engine, sessions: sessionmaker[Session], batch_id: int, out_dir: Path
-) -> tuple[list[dict], Path]:
-    """The batch's result records, read back from the database into ``results-N.jsonl`` and,
-    for the folder's newest batch, ``results.jsonl``; and the file that is its own. A batch of
-    the folder without its file (run before batches had their own) gets it too, so none is
-    lost to a newer one."""
-    from sqlalchemy import select
-
-    from store import results
-    from store.models import Batch
-    from sudoku_batch.resume import batch_results_path
-
-    with sessions() as session:
-        records = results.result_records(session, batch_id)
-        batches = session.scalars(select(Batch.id).order_by(Batch.id)).all()
-        for other in batches:
-            path = batch_results_path(out_dir, other)
-            if other != batch_id and not path.exists():
-                _write_records(results.result_records(session, other), path)
-    engine.dispose()
-    own = batch_results_path(out_dir, batch_id)
-    _write_records(records, own)
-    if batch_id != batches[-1]:
-        return records, own
-    newest = out_dir / RESULTS_NAME
-    shutil.copyfile(own, newest)  # the same lines: not serialised twice
-    return records, newest
-
-
-def _write_records(records: list[dict], path: Path) -> None:
-    with open(path, "w", encoding="utf-8") as out:
-        for item in records:
-            out.write(json.dumps(item) + "\n")
-
-
-def _persist(session, page_id: int, outcome: PageOutcome) -> None:
-    """Record one page's step results through the functions the Celery tasks call, in order."""
-    # Nothing below reads back what the ORM holds unsent, so its changes go out once, at the
-    # commit, instead of before every statement: one UPDATE of a puzzle instead of two, and no
-    # flush to prepare each statement (20-page book: 15.0 -> 12.9 statements, 6.1 -> 5.1
-    # CPU-ms a grid, with the read below).
-    with session.no_autoflush:
-        _record_page(session, page_id, outcome)
-
-
-def _record_page(session, page_id: int, outcome: PageOutcome) -> None:
-    from sqlalchemy import select
-
-    from store.models import Puzzle
-    from store.record import (
-        ReadingToRecord,
-        SolutionToRecord,
-        record_boards,
-        record_failure,
-        record_page_image,
-        record_readings,
-        record_solutions,
-    )
-
-    if outcome.image is not None:
-        record_page_image(session, page_id, *outcome.image)
-    if outcome.error is not None or outcome.found is None:
-        error = outcome.error or InternalError("the page ended without a result")
-        record_failure(session, error, PAGE_STEP.stage, page_id=page_id, seconds=outcome.seconds)
-        return
-    found = outcome.found
-    puzzle_ids = record_boards(
-        session,
-        page_id,
-        found.boards,
-        found.image_paths,
-        outcome.seconds,
-        captions=found.captions,
-    )
-    # The session holds the puzzles it wrote only weakly: held here, each board's records
-    # find its puzzle in the session instead of reading it again.
-    _held = session.scalars(select(Puzzle).where(Puzzle.id.in_(puzzle_ids))).all()
-    boards = list(zip(puzzle_ids, outcome.boards, strict=True))
-    readings = [
-        ReadingToRecord(puzzle_id, b.read.recognised, b.read.image_path, b.read.seconds)
-        for puzzle_id, b in boards
-        if b.read is not None
-    ]
-    record_readings(session, readings)
-    solved = [
-        SolutionToRecord(
-            puzzle_id, b.solved.solution, b.solved.render_path, b.solved.seconds, b.solved.facts
-        )
-        for puzzle_id, b in boards
-        if b.solved is not None
-    ]
-    record_solutions(session, solved)
-    for puzzle_id, board in boards:
-        if board.error is not None and board.error_stage is not None:
-            record_failure(
-                session,
-                board.error,
-                board.error_stage,
-                puzzle_id=puzzle_id,
-                seconds=board.error_seconds,
-            )

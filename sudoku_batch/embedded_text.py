@@ -20,7 +20,16 @@ from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.grid import GridShape, Puzzle
 from pipeline.ingest.textpuzzle import read_puzzle_file
 from pipeline.solve.backends import make_backend
-from sudoku_batch.embedded import BatchRun, EmbeddedOptions, open_database, write_results
+from store.record import (
+    add_input_file,
+    add_text_puzzles,
+    inputs_label,
+    record_failure,
+    record_solution,
+)
+from sudoku_batch.embedded import BatchRun, EmbeddedOptions
+from sudoku_batch.embedded_store import open_database, write_results
+from sudoku_batch.resume import prepare_text_batch
 
 # The server's steps for a text file (jobs.table), whose stages failures are recorded under.
 INGEST, SOLVE = sequence(Step.INGEST_TEXT)
@@ -36,15 +45,6 @@ def run_text_batch(
     one per size), going on with a batch of the same inputs in the output folder as
     ``resume.prepare_text_batch`` says unless ``options.restart``; the result records are also
     written to ``out_dir/results.jsonl``."""
-    from store.record import (
-        add_input_file,
-        add_text_puzzles,
-        inputs_label,
-        record_failure,
-        record_solution,
-    )
-    from sudoku_batch.resume import prepare_text_batch
-
     inputs = [str(path) for path in inputs]
     shape = (box.box_rows, box.box_cols) if box else None
     engine, sessions = open_database(options.out_dir)
@@ -135,5 +135,5 @@ def _solve_chunk(
         except SudokuBatchError as error:  # the solver broke on this puzzle; the others go on
             answers.append((puzzle_id, error))
         except Exception as error:  # noqa: BLE001 - recorded as a bug, the batch goes on
-            answers.append((puzzle_id, InternalError.wrapping(error, "solve")))
+            answers.append((puzzle_id, InternalError.wrapping(error, SOLVE.stage)))
     return answers

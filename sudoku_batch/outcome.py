@@ -14,13 +14,14 @@ from enum import IntEnum
 from typing import Any
 
 from pipeline.errors import SudokuBatchError
+from reports.review import certificate_counts, needs_review
 
 
 class ExitCode(IntEnum):
     """Exit codes of ``run``, ``submit`` and ``solve-text`` (documented in README.md and
-    docs/errors.md; the higher-priority code wins when several apply: 130, 1, 3, 4, 5)."""
+    docs/errors.md; the higher-priority code wins when several apply: 130, 1, 3, 4, 5, 6)."""
 
-    OK = 0  # every grid found was solved, every input read
+    OK = 0  # every input read, every grid found solved and certified
     INTERNAL_ERROR = 1  # a bug in sudoku-batch (a traceback says where)
     BAD_ARGS = 2  # bad arguments or settings; nothing was done
     # the database, the API or an engine cannot be reached or started, or the output folder
@@ -30,6 +31,9 @@ class ExitCode(IntEnum):
     SOME_NOT_SOLVED = (
         5  # every input read, but some page had no grid or some grid no unique solution
     )
+    # every grid solved, but some solution is not certified (pipeline.certify): the output is
+    # all there, as OCRmyPDF's 10 says of a PDF/A conversion that fell short
+    SOME_NEED_REVIEW = 6
     INTERRUPTED = 130  # Ctrl-C or SIGTERM: run the same command again to resume
 
 
@@ -42,6 +46,7 @@ NOT_SOLVED = frozenset({"no_grid", "unsolvable", "multiple_solutions", "timeout"
 
 def exit_code(records: Iterable[dict[str, Any]], interrupted: bool = False) -> ExitCode:
     """The exit code of a batch's result records (the results.jsonl contract)."""
+    records = list(records)
     statuses = {record["status"] for record in records}
     if interrupted or statuses & {"interrupted", "pending"}:
         return ExitCode.INTERRUPTED
@@ -49,12 +54,14 @@ def exit_code(records: Iterable[dict[str, Any]], interrupted: bool = False) -> E
         return ExitCode.SOME_INPUTS_FAILED
     if statuses & NOT_SOLVED:
         return ExitCode.SOME_NOT_SOLVED
+    if any(needs_review(record) for record in records):
+        return ExitCode.SOME_NEED_REVIEW
     return ExitCode.OK
 
 
 def summarise(records: list[dict[str, Any]]) -> str:
-    """One line: files, pages and grids counted apart, grid verdicts, pages without a grid,
-    and failures by error code."""
+    """One line: files, pages and grids counted apart, grid verdicts, grids certified and
+    needing review, pages without a grid, and failures by error code."""
     # Counted from the contract's own fields, so the API's records (which carry no row ids)
     # count as results.jsonl's do.
     files = {_file_of(record["source"]) for record in records}
@@ -81,6 +88,9 @@ def summarise(records: list[dict[str, Any]]) -> str:
             else ""
         )
     ]
+    certified, review = certificate_counts(grids)
+    if certified or review:
+        parts.append(f"{certified} certified, {review} need(s) review")
     if no_grid:
         parts.append(f"{no_grid} page(s) with no grid")
     if failures:

@@ -1,7 +1,7 @@
-"""A one-page run's page, started in a forked process before its rows exist (issue 13).
+"""A one-page run's page, started in a forked process before its rows exist.
 
 The page's steps need no database, and the store's side of a one-photo ``run`` (importing
-SQLAlchemy and the models, opening the database, creating the batch's rows) is about a third
+SQLAlchemy and the models, opening the database, creating the batch's rows) is a large part
 of its CPU time: on a second core the two run side by side. The page runs as a pool worker
 would run it (``process_page``, then its outcome pickled back), under a provisional
 ``PageRef`` whose id no row has (SQLite's ids start at 1); once the rows exist, this process
@@ -15,7 +15,6 @@ leaves with ``os._exit``, so nothing of the parent's is flushed or closed twice.
 
 from __future__ import annotations
 
-import gc
 import os
 import pickle
 import select
@@ -27,7 +26,14 @@ from pathlib import Path
 from pipeline.errors import InternalError, WorkerCrashed
 from pipeline.ingest.sources import PageSource
 from store.artifacts import PageRef
-from sudoku_batch.page_job import PageJobSettings, PageOutcome, process_page, without_pixels
+from sudoku_batch import startup
+from sudoku_batch.page_job import (
+    PAGE_STEP,
+    PageJobSettings,
+    PageOutcome,
+    process_page,
+    without_pixels,
+)
 from sudoku_batch.page_pool import POLL_SECONDS, crash_message, make_engines
 
 PROVISIONAL_ID = 0  # no row has it: the page's files are named by it until its row exists
@@ -42,22 +48,16 @@ class PageAhead:
         self.source = source
         self.out_dir = settings.out_dir
         self.provisional = PageRef(PROVISIONAL_ID, PROVISIONAL_ID, source.source, source.page)
-        # The child's collector never walks what it inherits (nor copies it page by page to
-        # do so); here they are thawed into the oldest generation, as a process that goes on
-        # (a test) expects. This process's collections: 81-91 CPU-ms a one-photo run, 47-74.
         read_end, write_end = os.pipe()
-        gc.freeze()
         try:
-            self.pid: int | None = os.fork()
+            self.pid: int | None = startup.fork_frozen()
         except OSError:  # no process to spare
-            gc.unfreeze()
             os.close(read_end)
             os.close(write_end)
             raise
         if self.pid == 0:
             os.close(read_end)
             _run_child(write_end, source, self.provisional, engine, backend, settings)
-        gc.unfreeze()
         os.close(write_end)
         self.read_end = read_end
 
@@ -137,7 +137,8 @@ def _run_child(
         try:
             payload = pickle.dumps(result)
         except Exception as error:  # noqa: BLE001 - as the pool's result that cannot be pickled
-            payload = pickle.dumps(PageOutcome(error=InternalError.wrapping(error, "rectify")))
+            failed = PageOutcome(error=InternalError.wrapping(error, PAGE_STEP.stage))
+            payload = pickle.dumps(failed)
         with os.fdopen(write_end, "wb") as out:
             out.write(payload)
     finally:

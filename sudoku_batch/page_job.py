@@ -29,6 +29,7 @@ from jobs.steps import (
 from jobs.table import Stage, Step, sequence
 from pipeline.board import BoardImage, RectifiedBoard
 from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from pipeline.certify import CertifyPolicy
 from pipeline.engine_files import EngineFiles
 from pipeline.errors import InternalError, SudokuBatchError
 from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
@@ -75,6 +76,7 @@ class PageJobSettings:
     solve_timeout: float
     out_dir: Path  # the batch's files go here (boards/, renders/, pages/, cells/)
     rating_seconds: float = DEFAULT_RATING_SECONDS
+    certify_policy: CertifyPolicy = CertifyPolicy()
     keep_intermediates: bool = False  # also whole pages and the cell interiors read
     limits: InputLimits = DEFAULT_LIMITS
     engine_files: EngineFiles = field(default_factory=engine_files)
@@ -127,7 +129,9 @@ def process_page(
         return outcome
     finally:
         outcome.seconds = clock.seconds
-    solving = SolveOptions(engines.backend, settings.solve_timeout, settings.rating_seconds)
+    solving = SolveOptions(
+        engines.backend, settings.solve_timeout, settings.rating_seconds, settings.certify_policy
+    )
     found = outcome.found
     for index, board in enumerate(found.boards):
         work = BoardWork(
@@ -184,8 +188,8 @@ BOARD_RUNS = {Step.OCR: _read, Step.SOLVE: _solve}
 
 def without_pixels(outcome: PageOutcome) -> PageOutcome:
     """The outcome with its boards' pixels dropped (each board is stored already, and
-    recording needs only its geometry): what a pool process sends the coordinator, about 20
-    KB a page instead of 660 to pickle, copy and unpickle on a 200 dpi book."""
+    recording needs only its geometry): what a pool process sends the coordinator, so the
+    boards' pixels are never pickled, copied and unpickled."""
     if outcome.found is not None:
         boards = [replace(found, board=_bare(found.board)) for found in outcome.found.boards]
         outcome.found = replace(outcome.found, boards=boards)

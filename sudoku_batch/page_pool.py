@@ -24,6 +24,7 @@ from pipeline.solve.backends import make_backend
 from settings.environment import set_library_defaults
 from store.artifacts import PageRef
 from sudoku_batch.page_job import (
+    PAGE_STEP,
     Engines,
     PageJobSettings,
     PageOutcome,
@@ -52,7 +53,7 @@ def run_pages(
         return
     import multiprocessing
 
-    from pebble import ProcessPool  # 30 CPU-ms that a one-page run does without
+    from pebble import ProcessPool  # an import a one-page run does without
 
     # spawn, not fork: the parent holds an open SQLite connection and a tqdm thread.
     context = multiprocessing.get_context("spawn")
@@ -92,7 +93,7 @@ def _outcome(future: Future, page: PageRef) -> PageOutcome:
     except SudokuBatchError as error:
         return PageOutcome(error=error)
     except Exception as error:  # noqa: BLE001 - e.g. a result that cannot be pickled
-        return PageOutcome(error=InternalError.wrapping(error, "rectify"))
+        return PageOutcome(error=InternalError.wrapping(error, PAGE_STEP.stage))
 
 
 def crash_message(page: PageRef, exitcode: int | None) -> str:

@@ -102,6 +102,9 @@ def puzzle_record(
         "damaged": page.damaged,
         "variant": puzzle.variant,
         "regions": puzzle.regions,
+        "certified": puzzle.certified,
+        "review_reasons": puzzle.review_reasons,
+        "suggestion": solution.suggestion if solution else None,
     }
 
 

@@ -39,8 +39,9 @@ def test_a_full_disk_is_storage_full_and_leaves_no_partial_file(tmp_path: Path) 
     with small_disk(tmp_path / "disk", "1m") as disk:
         artifacts = Artifacts(disk)
         filler = fill(disk)
-        with pytest.raises(StorageFull, match="no space left"):
+        with pytest.raises(StorageFull, match="no space left") as raised:
             artifacts.store_board("boards/b.png", np.full((300, 300), 7, np.uint8))
+        assert str(disk) not in raised.value.message  # API clients see it: no host path
         assert list((disk / "boards").iterdir()) == []
         filler.unlink()
         artifacts.store_board("boards/b.png", np.full((300, 300), 7, np.uint8))
@@ -63,8 +64,9 @@ def test_a_file_the_database_names_but_the_folder_lacks_is_the_deployments_fault
     with pytest.raises(StorageUnavailable, match="SUDOKU_BATCH_DATA_DIR"):
         artifacts.local_file("batches/1/uploads/0000-book.pdf")
     gone = Artifacts(tmp_path / "unmounted")
-    with pytest.raises(StorageUnavailable, match="is missing"):
+    with pytest.raises(StorageUnavailable, match="is missing") as raised:
         gone.store_board("boards/b.png", np.zeros((9, 9), np.uint8))
+    assert str(tmp_path) not in raised.value.message  # API clients see it: no host path
     assert not (tmp_path / "unmounted").exists()  # never made by a write: the API makes it
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from sudoku_batch import embedded
+from sudoku_batch import embedded_store
 from sudoku_batch.cli import COMMANDS, build_parser, main
-from sudoku_batch.collection import collection_paused
+from sudoku_batch.startup import collection_paused
 from tests.conftest import REPO_ROOT
 
 
@@ -45,13 +45,13 @@ def test_collection_stays_off_if_it_was_off_and_frozen_objects_stay_frozen() -> 
 
 def test_a_runs_store_start_up_runs_paused(tmp_path: Path, monkeypatch) -> None:
     enabled_at_open = []
-    real = embedded.open_database
+    real = embedded_store.open_database
 
     def recording(out_dir: Path):
         enabled_at_open.append(gc.isenabled())
         return real(out_dir)
 
-    monkeypatch.setattr(embedded, "open_database", recording)
+    monkeypatch.setattr(embedded_store, "open_database", recording)
     photo = REPO_ROOT / "examples" / "photo.jpg"
     assert main(["run", str(photo), "--out", str(tmp_path / "out"), "--no-progress"]) == 0
     assert enabled_at_open == [False]

@@ -29,5 +29,7 @@ def test_the_apis_folder_is_made_and_marked_and_another_is_told_apart(tmp_path: 
     assert data_folder.problem(apis) is None
     elsewhere = tmp_path / "second-host"
     elsewhere.mkdir()
-    assert "not the API's" in (data_folder.problem(elsewhere) or "")
+    problem = data_folder.problem(elsewhere) or ""
+    assert "not the API's" in problem
+    assert str(tmp_path) not in problem  # /health shows it to anyone: no host path
     assert [p.name for p in apis.iterdir()] == [data_folder.MARKER]  # the probe cleaned up

@@ -11,7 +11,8 @@ import pytest
 from settings import environment
 from store import schema_template
 from store.schema_current import VERSIONS_DIR, sqlite_is_current
-from sudoku_batch.embedded import DATABASE_NAME, open_database
+from sudoku_batch.embedded import DATABASE_NAME
+from sudoku_batch.embedded_store import open_database
 
 
 def tables(database: Path) -> list[tuple]:

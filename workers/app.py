@@ -33,13 +33,12 @@ READING_WINDOW = 60.0
 
 
 def ocr_time_limits(settings: Settings) -> tuple[float, float]:
-    # The OCR task solves what it read (workers.tasks.ocr): the last board it begins may start
-    # at the end of its window.
-    soft, hard = solve_time_limits(settings)
-    return (
-        READING_WINDOW + STAGE_TIME_LIMITS[0] + soft,
-        READING_WINDOW + STAGE_TIME_LIMITS[1] + hard,
-    )
+    # The last board an OCR task begins may start at the end of its window. The task settles
+    # only what is cheap to solve (workers.tasks.ocr; the rest goes to a solve task), but the
+    # rating, canonical form and render of what it settles are bounded on their own.
+    allowance = facts_allowance(settings.rating_seconds)
+    soft, hard = STAGE_TIME_LIMITS
+    return READING_WINDOW + soft + allowance, READING_WINDOW + hard + allowance
 
 
 LIMIT_OPTIONS = ("soft_time_limit", "time_limit")  # a task's limits, as Celery names them
@@ -56,7 +55,7 @@ def time_limits(settings: Settings) -> dict[TimeLimits, tuple[float, float]]:
 
 def longest_task(settings: Settings) -> float:
     """The hard time limit of the longest stage task, in seconds."""
-    return ocr_time_limits(settings)[1]
+    return max(ocr_time_limits(settings)[1], solve_time_limits(settings)[1])
 
 
 def make_celery(settings: Settings) -> Celery:
@@ -97,8 +96,8 @@ def celery_config(settings: Settings) -> dict[str, Any]:
         "worker_prefetch_multiplier": 1,
         "task_soft_time_limit": soft,
         "task_time_limit": hard,
-        # The solve limits cover doubting (ample for a text puzzle, solved once); the OCR task
-        # solves what it read, so its limits add them to its own.
+        # The solve limits cover doubting (ample for a text puzzle, solved once); the OCR
+        # task's cover its reading window and what it settles inline.
         "task_annotations": {
             str(row.step): dict(zip(LIMIT_OPTIONS, limits[row.time_limits], strict=True))
             for row in job_steps()

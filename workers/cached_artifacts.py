@@ -18,8 +18,8 @@ import numpy as np
 from store.artifacts import PAGE_JPEG_QUALITY, Artifacts, decode_image, encode_image
 from store.storage import Storage
 
-# Boards a process keeps: more than a page holds, so a page's OCR tasks find theirs (a 200 dpi
-# book's board is about 250 KB decoded).
+# Boards a process keeps: more than a page holds, so a page's OCR tasks find theirs, and few
+# enough that the decoded boards stay small beside the engines.
 KEPT_BOARDS = 32
 LOSSLESS_SUFFIX = ".png"
 

@@ -53,10 +53,10 @@ def marker_database() -> Engine:
 @cache
 def marker_sessions() -> sessionmaker[Session]:
     """Sessions for a task's claim (and the loads after it) and for noting hand-overs sent,
-    whose commits do not wait for the disk (a durable commit took ~3 ms, once per write, on
-    the development machine). Losing one in a database crash is harmless: a claim only tells
-    the recovery sweep who took a subject, a sent mark that its message went out, so at
-    worst a subject is sent again, and a second message changes nothing (``workers.publish``).
+    whose commits do not wait for the disk (a durable commit is a disk flush per write).
+    Losing one in a database crash is harmless: a claim only tells the recovery sweep who
+    took a subject, a sent mark that its message went out, so at worst a subject is sent
+    again, and a second message changes nothing (``workers.publish``).
     Any outcome a task records commits through ``sessions``, which waits for the disk and
     flushes every commit before it too."""
     return make_session_factory(marker_database())
@@ -89,6 +89,17 @@ def sat_backend() -> SatBackend:
 
     name = settings().sat_backend
     return make_backend(name or DEFAULT_BACKEND, settings().kissat)
+
+
+@cache
+def inline_backend() -> SatBackend:
+    """What the OCR task solves a reading with: only what is cheap and certain
+    (``pipeline.solve.inline``); the rest goes to a solve task."""
+    from pipeline.solve.backends import DEFAULT_BACKEND
+    from pipeline.solve.inline import budgeted_backend
+
+    name = settings().sat_backend or DEFAULT_BACKEND
+    return budgeted_backend(name, settings().inline_solve_conflicts)
 
 
 def worker_name(hostname: str | None) -> str:

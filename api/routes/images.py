@@ -50,7 +50,7 @@ def get_render(puzzle_id: UUID, key_id: ApiKeyId, db: Db, artifacts: StoredFiles
         )
     if not artifacts.storage.exists(render_path):
         raise HTTPException(404, f"the render of puzzle {puzzle_id} is missing from the store")
-    # JPEG since issue 13; renders of older batches are PNG. The URL stays as clients know it.
+    # Renders are JPEG; older batches' are PNG. The URL stays as clients know it.
     media_type = "image/png" if render_path.endswith(".png") else "image/jpeg"
     return stored_response(artifacts, render_path, media_type)
 

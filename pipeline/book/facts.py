@@ -34,7 +34,7 @@ class PuzzleFacts:
     canonical_reason: str | None = None  # why a puzzle has no form (it was past its bound)
 
 
-# After the rater, one grid's canonical form (bounded in cells compared: at most about 0.4 s,
+# After the rater, one grid's canonical form (bounded in cells compared,
 # pipeline.solve.canonical.MAX_FORM_CELLS), its render and its rows.
 AFTER_RATING_SECONDS = 1.0
 

@@ -1,8 +1,8 @@
 """Open PDF documents kept per process, so a worker reading page after page of one book opens
 it once.
 
-Opening a PDF makes pdfium read its cross-reference table and page tree: 31-38 ms a page in a
-5 MB book and 63-67 ms in a 73 MB one when every page opened the file again (issue 13). A
+Opening a PDF makes pdfium read its cross-reference table and page tree, which grows with the
+book, so opening it again for every page costs more than the page's own work in a big book. A
 worker takes pages of one book in a row, so a handful of open documents is enough. The key
 holds the file's mtime and size, so a file replaced between two pages is opened afresh. A zip
 member's spooled copy lives as long as its document.
@@ -10,8 +10,8 @@ member's spooled copy lives as long as its document.
 pdfium is not thread-safe: this cache is for the page loaders of worker processes, which read
 one page at a time (the embedded pool and Celery's prefork workers).
 
-An open document grows with the pages rendered from it (pdfium keeps what it parsed for each):
-about 0.3 MB a page, so a worker's memory grew through a 500-page book. A document is closed
+An open document grows with the pages rendered from it (pdfium keeps what it parsed for each),
+so a worker's memory would grow through a long book. A document is closed
 after PAGES_PER_OPEN pages and opened again on the next: one more open in that many pages.
 """
 

@@ -262,8 +262,8 @@ def _page_lines(
                     max(0, left - margin) : min(gray.shape[1], right + margin),
                 ]
                 # The region's contrast may come from elsewhere (a board's shadow): a line
-                # must hold ink of its own. A photo's shaded margin above its grid read as a
-                # heading made the captions session, 45 CPU-ms of a one-photo run.
+                # must hold ink of its own, else a photo's shaded margin above its grid reads
+                # as a heading and makes the captions session for nothing.
                 if _percentile(crop, 90) - float(crop.min()) >= INK_CONTRAST:
                     out.append(CaptionLine(crop, top, stop, left, right, 0))
     return out
@@ -453,8 +453,8 @@ class CaptionReader:
     """PP-OCR's recogniser with its whole character list, for short text lines.
 
     Its ONNX Runtime session is made when the first line is read: most photos have no caption,
-    and the session of the 18,710-class model cost a one-photo ``run`` a tenth of a CPU-second
-    (issue 13). A model that cannot be loaded then reads no captions, with a warning, as
+    and making the session of a model with every character is a large part of a one-photo
+    ``run``. A model that cannot be loaded then reads no captions, with a warning, as
     ``caption_reader`` does for a missing one."""
 
     def __init__(

@@ -26,7 +26,9 @@ from pipeline.recognise.remeasure import alternative_boards, contradicts
 from pipeline.recognise.turns import turn_board, turn_cell
 from pipeline.solve.encode import clashing_pairs
 from pipeline.vision.cells import classify_cells
+from pipeline.vision.diagonals import without_drawn_diagonals
 from pipeline.vision.lattice import cell_parts
+from pipeline.vision.regions import read_regions, read_shape
 
 # The recogniser reads the whole cell interior, unstretched, better than a tight, contrast-
 # stretched digit box: on the wichtounet photos warped with their true corners
@@ -117,7 +119,13 @@ def _read(board: BoardImage, cells: Sequence[CellImage], engine: OcrEngine) -> R
                 row, col, cell.kind, reading.digit, reading.confidence, reading.alternatives
             )
     ordered = tuple(placed[row, col] for row in range(size) for col in range(size))
-    reading = BoardReading(upright.shape, ordered, printed_symbols(readings))
+    regions = read_regions(upright)
+    reading = BoardReading(
+        read_shape(upright.shape, regions),
+        ordered,
+        printed_symbols(readings),
+        regions_certainty=regions.certainty,
+    )
     return RecognisedBoard(upright, reading, turns)
 
 
@@ -132,7 +140,8 @@ def cell_glyphs(board: BoardImage, positions: Sequence[tuple[int, int]]) -> list
 
     Luminance rather than the darkest channel: the darkest channel also carries the noisiest
     channel of a phone photo, and cost 6 errors in 1,704 givens where luminance cost none (red
-    print is still dark enough in luminance)."""
-    pixels = board.pixels
+    print is still dark enough in luminance). A diagonal Sudoku's drawn diagonals are painted
+    out: a line across a 3 makes it an 8."""
+    pixels = without_drawn_diagonals(board.pixels, board.lattice)
     gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY) if pixels.ndim == 3 else pixels
     return board_glyphs(gray, board.lattice, positions, INTERIOR_TRIM)

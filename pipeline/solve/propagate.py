@@ -11,21 +11,10 @@ check as any solution), and an empty cell or a digit with no place in a full uni
 is none.
 
 Candidates are kept per digit as a bitboard over the cells (bit r*N+c), Python ints: one ``&``
-updates a whole row, column or box. Measured (median clauses handed on, without -> with):
-puzzles2_17_clue 2,998 -> 573 (96 of the first 200 filled by propagation alone), gecode_16x16
-4,335 -> 0 (43 of 55 filled), gecode_25x25 25,590 -> 21,638 (none filled), forum_hardest_1106
-1,923 -> 1,887: the hardest 9x9s are built to defeat these rules, and on them propagation
-neither helps nor hurts (solve CPU time within noise).
-
-Locked candidates (a digit's places in a box all in one row: not elsewhere in that row, and the
-converse) were measured and dropped: they filled 6 more 16x16s and cut the 25x25 formulas by
-5%, but cost more than they saved (median CPU ms per puzzle with the auto backend, with ->
-without: forum_hardest_1106 2.00 -> 1.84, magictour 1.44 -> 1.34, gecode_16x16 1.23 -> 1.13;
-on the hard 25x25s within noise). Probing each cell's solution digit with these rules, to
-shorten the uniqueness proof, settled 1-3 of some 320 free cells: dropped too. Naked and
-hidden subsets (pairs to quads) in every unit, to a fixpoint, on the hard 25x25s: 0-5% fewer
-candidate variables (e.g. 2,072 -> 1,967), none filled, no faster, at 0.2-0.9 s of Python: not
-kept either.
+updates a whole row, column or box. Many easy puzzles are filled by propagation alone and the
+others' formulas shrink; the hardest 9x9s are built to defeat these rules, and on them it
+neither helps nor hurts. Stronger rules (locked candidates, subsets, probing) cost more than
+they save here, so the solver is left to do the rest.
 """
 
 from __future__ import annotations

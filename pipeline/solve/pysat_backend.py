@@ -19,8 +19,8 @@ from pysat.solvers import Solver
 from pipeline.errors import SolverFailed
 from pipeline.solve.backend import Cnf, SatOutcome, SatStatus, blocking_clause
 
-# Measured on the hard 25x25 set: about 40 us a conflict, so a slice of 1,000 overshoots the
-# deadline by at most a few tens of milliseconds; 9x9 puzzles rarely need a second slice.
+# Conflicts are cheap even on the hardest 25x25s, so a slice overshoots the deadline by little;
+# 9x9 puzzles rarely need a second slice.
 SLICE_CONFLICTS = 1_000
 
 

@@ -43,10 +43,40 @@ class Doubt:
 
 
 @dataclass(frozen=True)
+class Suggestion:
+    """A repaired reading of a printed puzzle that has no solution as read
+    (``pipeline.solve.repairs``): its givens, their one solution, and the readings changed."""
+
+    givens: Grid
+    solution: Grid
+    doubts: tuple[Doubt, ...]
+
+
+@dataclass(frozen=True)
 class PuzzleSolution:
     """The outcome of solving one read board: the puzzle as finally solved (after any doubts),
-    the verdict and solution, and which readings were doubted."""
+    the verdict and solution, and which readings were doubted; ``suggestion``: a repaired
+    reading, when the printed puzzle as read has no solution; ``certificate``: whether the
+    outcome can be trusted unseen (``pipeline.certify``), None until judged."""
 
     puzzle: Puzzle
     result: SolveResult
     doubts: tuple[Doubt, ...] = ()
+    suggestion: Suggestion | None = None
+    certificate: Certificate | None = None
+
+
+@dataclass(frozen=True)
+class ReviewReason:
+    """Why a grid needs a person's look: a short machine code and a message."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """``certified``: the outcome needs no review; else ``reasons`` says why."""
+
+    certified: bool
+    reasons: tuple[ReviewReason, ...] = ()

@@ -1,10 +1,12 @@
 """Sort the cells of a rectified board into empty, given and blocked.
 
 Each cell is judged against its own background, so a shaded (tinted or grey) cell reads like a
-white one. Ink is measured in the darkest channel, so red or blue print is as dark as black.
-How dark a digit must be is learnt from the board itself: the depth of the darkest ink in each
-cell's centre splits into empty cells (paper grain, blur) and givens (print), and a light,
-thin or blurred font moves both together.
+white one, and against the paper right around its strokes, so a shadow's edge is no print. Ink
+is measured in the darkest channel, so red or blue print is as dark as black, with the board's
+long lines as paper, so a lattice a few pixels off them (or the back page's lines showing
+through) leaves no ink. How dark and how long a digit's strokes must be is learnt from the
+board itself: the depth of the darkest ink in each cell's centre splits into empty cells
+(paper grain, blur) and givens (print), and a light, thin or blurred font moves both together.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import cv2
 import numpy as np
 
 from pipeline.board import BoardImage, CellImage, CellKind, Lattice
+from pipeline.vision.diagonals import without_drawn_diagonals
 from pipeline.vision.levels import grey_level_each, grey_levels
 
 # A blocked cell is filled solid: its background is at most this share of the paper around it
@@ -60,17 +63,38 @@ SPECK_ASPECT = 1.3
 # Print off the centre stands out of the paper's grain at least this share as far as the median
 # given does.
 STROKE_SHARE = 0.7
-# A quarter cell found more hairline digits but let a blurred photo's line remnant pass as a
-# given (docs/recognition.md, tenth round).
+# A smaller share finds more hairline digits but lets a blurred photo's line remnant pass as a
+# given.
 STROKE_CELLS = 0.4
 # With the lines painted out, the interior looked at reaches closer to them, for a small digit
 # in a corner.
 OFF_CENTRE_TRIM = 0.05
+# A straight stroke along the lattice this many cells long is a line (the board's own lines, a
+# few pixels off the lattice, or the back page's showing through), never a digit's: digits
+# printed larger than their cells reach well under two cells. Such a line is no ink where it
+# runs off the cells' central region (CENTRE_FRACTION); one through the middle of the cells
+# says they are really several, and is left for their readings to contradict the lattice
+# (pipeline.recognise.remeasure).
+LONG_LINE_CELLS = 2.0
+# A character's stroke cores hold a piece (unjoined ink) at least this share as long as the
+# board's typical given's longest piece (the 90th percentile over the cells deep enough to be
+# givens); a halftone screen's dots, or the paper's grain, are as dark but come in short pieces.
+# Pieces are looked for in the darkness averaged over PIECE_MEAN_PX square, which fades dots
+# a pixel or two wide more than strokes.
+PIECE_SHARE = 0.4
+PIECE_MEAN_PX = 3
+# A given's centre is at least this share as dark against the paper within STROKE_REACH as
+# against its cell's background: print, thinner than that reach, is about as dark against both
+# (a blurred photo's a little less); a shadow's edge, wider, is hardly darker than the paper
+# right beside it.
+LOCAL_DEPTH_SHARE = 0.25
+# ...unless it is darker than this share of the way from the board's print to its paper.
+PRINT_SHARE = 0.25
 
 
 def classify_cells(board: BoardImage) -> list[CellImage]:
-    """All N*N cells row-major, each with its kind."""
-    darkest = darkest_channel(board.pixels)
+    """All N*N cells row-major, each with its kind (drawn diagonals are no print in a cell)."""
+    darkest = darkest_channel(without_drawn_diagonals(board.pixels, board.lattice))
     print_level, paper = grey_levels(darkest, (2, 90))
     rows, cols = board.lattice.row_lines, board.lattice.col_lines
     n = board.shape.size
@@ -81,33 +105,66 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
         background < BLOCKED_BRIGHTNESS * local
         for background, local in zip(backgrounds, around, strict=True)
     ]
-    centre_levels = grey_level_each([_centre(interior) for interior in interiors], DEPTH_PERCENT)
+    # The board's long lines (``LONG_LINE_CELLS``), off the cells' central region, are no ink:
+    # in the cells they cross, paper.
+    darkness = _darkness(darkest, board.lattice)
+    line_ink = (darkness > INK_SHARE * (paper - print_level)).astype(np.uint8)
+    side_lines = _side_lines(line_ink, board.lattice)
+    print_darkness = darkness.copy()
+    print_darkness[side_lines > 0] = 0
+    interior_boxes = [_box(rows, cols, index, n, LINE_TRIM) for index in range(n * n)]
+    off_lines = [
+        np.where(side_lines[box] > 0, np.uint8(background), interior)
+        for box, interior, background in zip(interior_boxes, interiors, backgrounds, strict=True)
+    ]
+    centre_levels = grey_level_each([_centre(interior) for interior in off_lines], DEPTH_PERCENT)
     depths = [
         background - level for level, background in zip(centre_levels, backgrounds, strict=True)
     ]
     open_depths = [d for d, solid in zip(depths, blocked, strict=True) if not solid]
     given_depth = _given_depth(np.array(open_depths), paper - print_level)
-    kinds = []
-    for index, interior in enumerate(interiors):
-        if blocked[index]:
-            kinds.append(CellKind.BLOCKED)
-            continue
-        # The ink is the stroke cores: darker than halfway to the cell's darkest print.
-        given = depths[index] >= given_depth and _holds_digit(
-            (interior < backgrounds[index] - depths[index] / 2).astype(np.uint8)
+    # Print is as dark against the paper right around it as against its cell's background; a
+    # shadow's edge, deep against the background, is not.
+    cell_darkness = [print_darkness[box] for box in interior_boxes]
+    local_depths = grey_level_each([_centre(cell) for cell in cell_darkness], 100 - DEPTH_PERCENT)
+    # Ink as dark as the board's print is print however wide; no shadow is that dark.
+    ink_level = print_level + PRINT_SHARE * (paper - print_level)
+    deep = [
+        index
+        for index, (depth, local, level) in enumerate(
+            zip(depths, local_depths, centre_levels, strict=True)
         )
-        kinds.append(CellKind.GIVEN if given else CellKind.EMPTY)
+        if depth >= given_depth
+        and (local >= LOCAL_DEPTH_SHARE * depth or level <= ink_level)
+        and not blocked[index]
+    ]
+    # The ink is the stroke cores: darker than halfway to the cell's darkest print.
+    inks = {
+        index: (off_lines[index] < backgrounds[index] - depths[index] / 2).astype(np.uint8)
+        for index in deep
+    }
+    smooth = cv2.blur(print_darkness, (PIECE_MEAN_PX, PIECE_MEAN_PX))
+    pieces = {
+        index: _longest_piece(
+            (smooth[interior_boxes[index]] > local_depths[index] / 2).astype(np.uint8)
+        )
+        for index in deep
+    }
+    min_piece = PIECE_SHARE * np.percentile(list(pieces.values()), 90) if pieces else 0.0
+    kinds = [CellKind.BLOCKED if solid else CellKind.EMPTY for solid in blocked]
+    for index in deep:
+        if pieces[index] >= min_piece and _holds_digit(inks[index]):
+            kinds[index] = CellKind.GIVEN
     # Cells whose centre holds no digit but which hold print as deep as a given's elsewhere.
-    cell = min(np.diff(rows).min(), np.diff(cols).min())
-    stroke_pixels = max(1, int(round(STROKE_CELLS * cell)))
+    stroke_pixels = max(1, int(round(STROKE_CELLS * _cell(board.lattice))))
     doubtful = [
         index
         for index, kind in enumerate(kinds)
         if kind is CellKind.EMPTY
-        and _depth(interiors[index], backgrounds[index], stroke_pixels) >= given_depth
+        and _depth(off_lines[index], backgrounds[index], stroke_pixels) >= given_depth
     ]
     if doubtful:
-        strokes = _stroke_darkness(darkest, paper, print_level, board.lattice)
+        strokes = _stroke_darkness(print_darkness, _lines(line_ink, board.lattice, LINE_CELLS))
         boxes = [_box(rows, cols, index, n, OFF_CENTRE_TRIM) for index in range(n * n)]
         stroke_depths = {
             index: _stroke_depth(strokes[boxes[index]], stroke_pixels)
@@ -221,23 +278,67 @@ def _box(
     return slice(max(y0, 0), max(y1, y0 + 1)), slice(max(x0, 0), max(x1, x0 + 1))
 
 
-def _stroke_darkness(
-    darkest: np.ndarray, paper: float, print_level: float, lattice: Lattice
-) -> np.ndarray:
-    """How much darker than the paper right around it each pixel of the board is, with its
-    long horizontal and vertical strokes (grid lines, whatever of them a lattice a few pixels
-    off leaves in a cell's interior) painted out. Print strokes are dark against paper close
-    by; a shadow or a photo's vignetting darkens the paper around them alike."""
-    cell = min(np.diff(lattice.row_lines).min(), np.diff(lattice.col_lines).min())
-    reach = max(3, int(STROKE_REACH * cell)) | 1
-    darkness = cv2.morphologyEx(darkest, cv2.MORPH_BLACKHAT, np.ones((reach, reach), np.uint8))
-    ink = (darkness > INK_SHARE * (paper - print_level)).astype(np.uint8)
-    length = max(3, int(LINE_CELLS * cell))
-    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
-    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
-    lines = cv2.dilate(cv2.bitwise_or(across, down), np.ones((3, 3), np.uint8))
-    darkness[lines > 0] = 0
-    return darkness
+def _stroke_darkness(darkness: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """The board's darkness (``_darkness``) with its long horizontal and vertical strokes
+    (grid lines, whatever of them a lattice a few pixels off leaves in a cell's interior)
+    painted out."""
+    strokes = darkness.copy()
+    strokes[lines > 0] = 0
+    return strokes
+
+
+def _darkness(darkest: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """How much darker than the paper right around it each pixel of the board is. Print
+    strokes are dark against paper close by; a shadow or a photo's vignetting darkens the
+    paper around them alike."""
+    reach = max(3, int(STROKE_REACH * _cell(lattice))) | 1
+    return cv2.morphologyEx(darkest, cv2.MORPH_BLACKHAT, np.ones((reach, reach), np.uint8))
+
+
+def _lines(ink: np.ndarray, lattice: Lattice, cells: float) -> np.ndarray:
+    """A mask of the straight horizontal and vertical strokes of ``ink`` at least ``cells``
+    cells long, counting a stroke that runs out of the board as long, a pixel wider each
+    side."""
+    across, down = _straight_strokes(ink, lattice, cells, cv2.BORDER_REPLICATE)
+    return cv2.dilate(cv2.bitwise_or(across, down), np.ones((3, 3), np.uint8))
+
+
+def _straight_strokes(
+    ink: np.ndarray, lattice: Lattice, cells: float, border: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The horizontal and the vertical strokes of ``ink`` at least ``cells`` cells long;
+    beyond the board, ink as ``border`` (an OpenCV border type) extends it."""
+    length = max(3, int(cells * _cell(lattice)))
+    edge = {"borderType": border, "borderValue": 0}
+    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8), **edge)
+    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8), **edge)
+    return across, down
+
+
+def _side_lines(ink: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """A mask of the long lines of ``ink`` (``LONG_LINE_CELLS``) where they run off the central
+    region of the cells they cross: vertical lines left or right of it, horizontal ones above
+    or below it."""
+    # No ink beyond the board's edge: a digit printed larger than its cell may run out of it.
+    across, down = _straight_strokes(ink, lattice, LONG_LINE_CELLS, cv2.BORDER_CONSTANT)
+    h, w = ink.shape
+    across[_central(lattice.row_lines, h), :] = 0
+    down[:, _central(lattice.col_lines, w)] = 0
+    return cv2.dilate(cv2.bitwise_or(across, down), np.ones((5, 5), np.uint8))
+
+
+def _central(lines: tuple[float, ...], length: int) -> np.ndarray:
+    """Which of ``length`` positions lie in the central region of the cells between
+    ``lines``."""
+    positions = np.arange(length, dtype=np.float64)
+    starts, ends = np.asarray(lines[:-1]), np.asarray(lines[1:])
+    cell = np.clip(np.searchsorted(starts, positions, side="right") - 1, 0, len(starts) - 1)
+    share = (positions - starts[cell]) / (ends[cell] - starts[cell])
+    return np.abs(share - 0.5) < CENTRE_FRACTION / 2
+
+
+def _cell(lattice: Lattice) -> float:
+    return float(min(np.diff(lattice.row_lines).min(), np.diff(lattice.col_lines).min()))
 
 
 def _holds_off_centre_digit(darkness: np.ndarray, depth: float, min_height: float) -> bool:
@@ -260,6 +361,14 @@ def _holds_off_centre_digit(darkness: np.ndarray, depth: float, min_height: floa
         if not (solid and ink_h < SPECK_ASPECT * ink_w):
             return True
     return False
+
+
+def _longest_piece(ink: np.ndarray) -> int:
+    """The longer side of the largest box round a piece of unjoined ink, in pixels."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if count < 2:
+        return 0
+    return int(stats[1:, cv2.CC_STAT_WIDTH : cv2.CC_STAT_HEIGHT + 1].max())
 
 
 def _holds_digit(ink: np.ndarray) -> bool:

@@ -31,7 +31,8 @@ def batch_session(args: argparse.Namespace) -> Iterator[tuple[object, int]]:
     from settings import Settings
     from store.db import make_engine, make_session_factory
     from store.models import Batch
-    from sudoku_batch.embedded import DATABASE_NAME, open_database
+    from sudoku_batch.embedded import DATABASE_NAME
+    from sudoku_batch.embedded_store import open_database
 
     folder = Path(args.batch)
     in_folder = not args.database_url and (folder / DATABASE_NAME).is_file()

@@ -13,6 +13,7 @@ from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
 from settings.environment import any_setting_given
 from sudoku_batch.commands import option_types
 from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
+from sudoku_batch.outcome import ExitCode, exit_code, summary_lines
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -74,13 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from sudoku_batch.embedded import (
-        RUN_AGAIN,
-        EmbeddedOptions,
-        output_storage_fault,
-        run_batch,
-    )
-    from sudoku_batch.outcome import ExitCode, exit_code, summary_lines
+    from sudoku_batch.embedded import RUN_AGAIN, EmbeddedOptions, run_batch
 
     options = EmbeddedOptions(
         out_dir=args.out,
@@ -96,12 +91,13 @@ def _run(args: argparse.Namespace) -> int:
     )
     box = text_batch_box(args)
     if args.text:
+        from sudoku_batch.embedded_store import output_storage_fault
         from sudoku_batch.embedded_text import run_text_batch
 
         try:
             run = run_text_batch(args.inputs, options, box)
         except Exception as error:
-            fault = output_storage_fault(error, args.out)  # exit 3 with its reason, not a bug
+            fault = output_storage_fault(error)  # exit 3 with its reason, not a bug
             if fault is None:
                 raise
             raise fault from error
@@ -128,9 +124,9 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _from_settings() -> dict:
-    """The input bounds, the rating budget and the engines' files of the SUDOKU_BATCH_
-    variables; with none set, the defaults without importing pydantic (a fifth of a one-photo
-    run's start-up, issue 13)."""
+    """The input bounds, the rating budget, the certificate's thresholds and the engines' files
+    of the SUDOKU_BATCH_ variables; with none set, the defaults without importing pydantic
+    (``startup``)."""
     if not any_setting_given():
         return {}
     from settings import Settings
@@ -139,5 +135,6 @@ def _from_settings() -> dict:
     return {
         "limits": settings.input_limits(),
         "rating_seconds": settings.rating_seconds,
+        "certify_policy": settings.certify_policy(),
         "engine_files": settings.engine_files(),
     }

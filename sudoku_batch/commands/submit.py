@@ -95,7 +95,7 @@ def _submit(args: argparse.Namespace) -> int:
     results = str(args.out / "results.jsonl") if args.out else "the records printed"
     print("\n".join(summary_lines(records, results)), file=sys.stderr)
     code = exit_code(records)
-    if refused and code in (ExitCode.OK, ExitCode.SOME_NOT_SOLVED):
+    if refused and code in (ExitCode.OK, ExitCode.SOME_NOT_SOLVED, ExitCode.SOME_NEED_REVIEW):
         return ExitCode.SOME_INPUTS_FAILED
     return code
 
@@ -106,7 +106,7 @@ def fetch_renders(client: Any, records: list[dict[str, Any]], out: Path) -> None
     for record in records:
         if record.get("render_path"):
             response = client.get(record["render_path"])
-            # JPEG since issue 13, PNG for batches from before: named by what came.
+            # Renders are JPEG, older batches' PNG: named by what came.
             is_png = response.headers.get("content-type", "").startswith("image/png")
             local = f"renders/puzzle-{record['puzzle_id']}.{'png' if is_png else 'jpg'}"
             if response.is_success:

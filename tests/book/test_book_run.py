@@ -142,3 +142,32 @@ def test_the_report_command_says_so_when_chromium_is_absent(
     assert main(["report", str(out), "--out", str(html), "--pdf", str(pdf)]) == 0
     assert html.is_file() and not pdf.exists()
     assert "no PDF written" in capsys.readouterr().err
+
+
+def test_the_report_counts_grids_certified_and_needing_review(book_run, tmp_path: Path) -> None:
+    from sqlalchemy import create_engine, text
+
+    out, records, _ = book_run
+    assert all(r["certified"] is not None for r in records.values())
+    copy = tmp_path / "run"
+    shutil.copytree(out, copy)
+    # One grid made to need review, so both counts are told apart.
+    engine = create_engine(f"sqlite:///{copy / 'sudoku-batch.sqlite'}")
+    reasons = json.dumps([{"code": "doubted_reading", "message": "r5c5 read 8 set aside"}])
+    with engine.begin() as db:
+        db.execute(
+            text(
+                "UPDATE puzzles SET certified = 0, review_reasons = :reasons"
+                " WHERE id = (SELECT MIN(id) FROM puzzles)"
+            ),
+            {"reasons": reasons},
+        )
+    engine.dispose()
+    html = tmp_path / "report.html"
+    assert main(["report", str(copy), "--out", str(html)]) == 0
+    page = html.read_text(encoding="utf-8")
+    certified = sum(r["certified"] is True for r in records.values()) - 1
+    needing = sum(r["certified"] is False and r["status"] != "not_sudoku" for r in records.values())
+    assert f'<td id="certified">{certified}</td>' in page
+    assert f'id="needs-review" class="bad">{needing + 1}</td>' in page
+    assert "r5c5 read 8 set aside" in page

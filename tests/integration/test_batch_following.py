@@ -493,5 +493,5 @@ def progress(
 ) -> dict[str, Any]:
     return {
         "done": done, "failed": failed, "mean_wait_seconds": mean, "oldest_wait_seconds": oldest,
-        "queued": queued, "running": running,
+        "queued": queued, "running": running, "done_inline": 0,
     }  # fmt: skip

@@ -278,3 +278,30 @@ def test_correcting_a_grid_taken_for_another_kind_makes_it_a_puzzle_to_solve(
         puzzle = db.scalars(select(Puzzle).where(Puzzle.public_id == puzzle_id)).one()
         assert puzzle.status == "read" and puzzle.other_reason is None
         assert load.stored_reading(db, puzzle.id).other_reason is None
+
+
+def test_the_review_pages_count_certified_grids_and_show_a_suggestion(
+    client: TestClient, sessions: sessionmaker[Session], misread: tuple[uuid.UUID, int, int]
+) -> None:
+    puzzle_id, col, true_digit = misread
+    with sessions.begin() as db:
+        puzzle = db.scalars(select(Puzzle).where(Puzzle.public_id == puzzle_id)).one()
+        batch_id = db.get_one(Batch, puzzle.batch_id).public_id
+        read = puzzle.givens[0][col]
+        puzzle.certified = False
+        puzzle.review_reasons = [{"code": "doubted_reading", "message": "r1c1 set aside"}]
+        repaired = [list(row) for row in puzzle.givens]
+        repaired[0][col] = true_digit
+        solution = db.scalars(select(Solution).where(Solution.puzzle_id == puzzle.id)).one()
+        doubt = {"row": 0, "col": col, "read": read, "confidence": 0.999, "replaced_by": true_digit}
+        solution.suggestion = {"givens": repaired, "solution": repaired, "doubts": [doubt]}
+    key = client.headers["Authorization"].removeprefix("Bearer ")
+    with TestClient(client.app, cookies={KEY_COOKIE: key}) as browser:
+        batch_page = browser.get(f"/ui/batches/{batch_id}")
+        assert batch_page.status_code == 200
+        assert "0 certified, 1 needs review." in batch_page.text
+        assert "r1c1 set aside" in batch_page.text
+        shown = browser.get(f"/ui/puzzles/{puzzle_id}").text
+        assert 'id="suggestion"' in shown
+        assert f"row 1, column {col + 1} as {true_digit} (printed {read})" in shown
+        assert 'id="certified"' not in shown

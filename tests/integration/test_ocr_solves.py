@@ -1,7 +1,8 @@
-"""The OCR task reads the boards of a page handed over in one message, solves what it read and
-records both stages in one transaction; a reading whose solving fails there is recorded alone
-and handed to the solve task. Each board keeps its own error policy, boards not begun within the
-task's window are handed on, and a task run again hands each board on alone."""
+"""The OCR task reads the boards of a page handed over in one message, settles what is cheap to
+solve and records both stages in one transaction; a reading past the inline budget, or whose
+solving fails there, is recorded alone and handed to the solve task. Each board keeps its own
+error policy, boards not begun within the task's window are handed on, and a task run again
+hands each board on alone."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from celery.exceptions import WorkerLostError
 from jobs.steps import BoardContext
 from jobs.table import Step
 from pipeline.errors import SudokuBatchError
+from pipeline.solve.inline import BeyondBudget
 from settings import Settings
 from store.handover import Handoff
 from store.models import Puzzle, PuzzleStatus, StageRun
@@ -66,6 +68,7 @@ def test_one_message_reads_a_pages_boards_and_records_both_stages(
         with runtime.sessions()() as db:
             solving = db.query(StageRun).filter_by(puzzle_id=puzzle_id, stage="solve").one()
             assert solving.waited_seconds == 0.0  # solved at once, in no queue
+            assert solving.task == "ocr"
     assert not messages
 
 
@@ -93,6 +96,30 @@ def test_a_reading_the_ocr_task_cannot_solve_goes_to_the_solve_task(
     app.tasks[Step.SOLVE].apply(args=[messages.pop()[1]])
     assert status_of(first) == PuzzleStatus.SOLVED
     assert stages_run(first) == {"ocr": "ok", "solve": "ok"}
+
+
+def test_a_reading_past_the_inline_budget_is_solved_in_a_solve_task(
+    worker_runtime: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (first, second), messages = page_of_boards(worker_runtime, monkeypatch)
+
+    def past_the_budget(_session: object, puzzle_id: int, *args: object) -> object:
+        if puzzle_id == first:
+            raise BeyondBudget("past the budget")
+        return solve.solved_reading(_session, puzzle_id, *args)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(ocr, "solved_reading", past_the_budget)
+        app.tasks[Step.OCR].apply(args=[[first, second]])
+    assert status_of(first) == PuzzleStatus.READ
+    assert stages_run(first) == {"ocr": "ok"}
+    assert list(messages) == [(Step.SOLVE, first)]
+    app.tasks[Step.SOLVE].apply(args=[messages.pop()[1]])
+    with runtime.sessions()() as db:
+        for puzzle_id, task in ((first, "solve"), (second, "ocr")):
+            assert status_of(puzzle_id) == PuzzleStatus.SOLVED
+            run = db.query(StageRun).filter_by(puzzle_id=puzzle_id, stage="solve").one()
+            assert run.task == task
 
 
 def test_a_board_that_cannot_be_read_fails_alone(

@@ -23,7 +23,15 @@ from pipeline.errors import NoGridFound, UnreadableInput
 from pipeline.grid import GridShape, Puzzle
 from pipeline.ingest.sources import PageFormat, PageSource
 from pipeline.reading import BoardReading, CellReading, RecognisedBoard
-from pipeline.solve.result import Doubt, PuzzleSolution, SolveResult, Verdict
+from pipeline.solve.result import (
+    Certificate,
+    Doubt,
+    PuzzleSolution,
+    ReviewReason,
+    SolveResult,
+    Suggestion,
+    Verdict,
+)
 from store.db import make_engine, make_session_factory, transaction
 from store.migrate import upgrade
 from store.models import Cell, Page, PuzzleStatus, Solution, StageRun
@@ -190,3 +198,44 @@ def test_results_contract_records(
     assert status["finished"] and status["pages"] == {"done": 1, "failed": 1}
     assert status["puzzles"] == {"unsolvable": 1}
     assert len(detail["cells"]) == 16 and detail["cells"][0]["alternatives"] == [[7, 0.05]]
+
+
+def test_the_certificate_and_suggestion_reach_the_results(
+    both_sessions: sessionmaker[Session], batch: tuple[int, int]
+) -> None:
+    batch_id, input_file_id = batch
+    doubt = Doubt(0, 0, 7, 0.999, 1)
+    reasons = (
+        ReviewReason("doubted_reading", "r1c1 read 7 set aside"),
+        ReviewReason("unsolvable", "the printed puzzle has no solution as read"),
+    )
+    unsolvable = PuzzleSolution(
+        Puzzle(SHAPE, GIVENS),
+        SolveResult(Verdict.UNSOLVABLE, message="the printed puzzle has no solution as read"),
+        (doubt,),
+        Suggestion(GIVENS, SOLVED, (doubt,)),
+        Certificate(False, reasons),
+    )
+    with transaction(both_sessions) as db:
+        page_ids = add_pages(db, input_file_id, sources("book.pdf"), 0.1)
+        [puzzle_id] = record_boards(db, page_ids[0], [found()], ["b.png"], 0.2)
+        record_reading(db, puzzle_id, recognised(), "b-upright.png", 0.3)
+        record_solution(db, puzzle_id, unsolvable, None, 0.4)
+    with both_sessions() as db:
+        grid = result_records(db, batch_id)[0]
+    assert grid["status"] == "unsolvable" and grid["solution"] is None
+    assert grid["certified"] is False
+    assert grid["review_reasons"] == [
+        {"code": "doubted_reading", "message": "r1c1 read 7 set aside"},
+        {"code": "unsolvable", "message": "the printed puzzle has no solution as read"},
+    ]
+    assert grid["suggestion"] == {
+        "givens": [list(row) for row in GIVENS],
+        "solution": [list(row) for row in SOLVED],
+        "doubts": [{"row": 0, "col": 0, "read": 7, "confidence": 0.999, "replaced_by": 1}],
+    }
+    with transaction(both_sessions) as db:  # read again: the certificate goes with the solution
+        record_reading(db, puzzle_id, recognised(), "b-upright.png", 0.3)
+    with both_sessions() as db:
+        grid = result_records(db, batch_id)[0]
+    assert grid["certified"] is None and grid["suggestion"] is None

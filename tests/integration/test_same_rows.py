@@ -172,6 +172,9 @@ def rows(sessions: sessionmaker[Session], batch_id: int) -> dict[str, Any]:
                     z.canonical,
                     z.variant,
                     z.regions,
+                    # The certificate, judged in the same solve step.
+                    z.certified,
+                    z.review_reasons,
                 )
                 for z in puzzles
             },
@@ -193,6 +196,7 @@ def rows(sessions: sessionmaker[Session], batch_id: int) -> dict[str, Any]:
                     s.backend,
                     s.message,
                     s.render_path is not None,
+                    _rounded(s.suggestion),
                 )
                 for s in solutions
             },
@@ -264,6 +268,12 @@ def test_both_drivers_write_the_same_rows(
     assert served["puzzles"], "the server found no puzzle: nothing was compared"
     ratings = [value[14] for value in served["puzzles"].values() if value[0] == "solved"]
     assert ratings and all(ratings), "every solved puzzle is rated by both drivers alike"
+    certificates = [(value[0], value[21], value[22]) for value in served["puzzles"].values()]
+    assert all(isinstance(certified, bool) for _, certified, _ in certificates)
+    assert any(certified for _, certified, _ in certificates), "a clean grid is certified"
+    assert all(reasons for _, certified, reasons in certificates if not certified), (
+        "a grid not certified says why"
+    )
     for table in served:
         assert embedded[table] == served[table], f"{table} differ between the drivers"
     if kind == "images":
@@ -273,3 +283,11 @@ def test_both_drivers_write_the_same_rows(
     else:
         verdicts = sorted(value[0] for value in served["solutions"].values())
         assert verdicts == ["invalid", "multiple_solutions", "solved"]
+        codes = sorted(
+            (status, [reason["code"] for reason in reasons]) for status, _, reasons in certificates
+        )
+        assert codes == [
+            ("multiple_solutions", ["not_unique"]),
+            ("solved", []),
+            ("unsolvable", ["unsolvable"]),
+        ]

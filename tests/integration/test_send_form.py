@@ -254,7 +254,13 @@ def test_the_grids_shown_while_a_batch_runs_put_those_that_need_review_first(
     first = add_read_puzzle(sessions, batch_id, "a.png")
     second = add_read_puzzle(sessions, batch_id, "b.png")
     with sessions.begin() as db:
-        db.execute(update(Puzzle).where(Puzzle.public_id == second).values(status="unsolvable"))
+        # As the solve step records it: the verdict, and the certificate that says why.
+        reasons = [{"code": "unsolvable", "message": "unsolvable"}]
+        db.execute(
+            update(Puzzle)
+            .where(Puzzle.public_id == second)
+            .values(status="unsolvable", certified=False, review_reasons=reasons)
+        )
     html = browser.get(f"/ui/batches/{batch_id}/grids").text
     cards = re.findall(r'<li class="grid-card([^"]*)">\s*<p><a href="/ui/puzzles/([^"]+)"', html)
     assert cards == [(" needs-review", str(second)), ("", str(first))]

@@ -39,6 +39,9 @@ def test_a_damaged_page_is_marked_and_nothing_on_it_is_solved(kind: str, tmp_pat
         assert record["damaged"], record
         assert record["status"] != "solved", record
         assert record.get("render_path") is None
+        assert record.get("certified") is not True, record
+        if record.get("puzzle_id") is not None:
+            assert "damaged_page" in [reason["code"] for reason in record["review_reasons"]]
 
 
 def test_an_intact_photo_is_not_damaged(tmp_path: Path) -> None:
@@ -47,6 +50,7 @@ def test_an_intact_photo_is_not_damaged(tmp_path: Path) -> None:
     records = _run(path, tmp_path / "run")
     assert [r["damaged"] for r in records] == [None]
     assert records[0]["status"] == "solved"
+    assert records[0]["certified"] is True, records[0]["review_reasons"]
 
 
 def test_the_file_end_decides(tmp_path: Path) -> None:

@@ -2,14 +2,17 @@
 each reading.
 
 Rectify hands a page's boards over in one message (``jobs.table``: a listed step): the task
-claims them together, reads and solves each, and records every outcome in one transaction. A
-message, a claim and a transaction a board cost the server more than a quarter of what reading
-a board does (docs/throughput.md, "Seventh session").
+claims them together, reads and solves each, and records every outcome in one transaction: a
+message, a claim and a transaction per board would cost the server a large part of what
+reading a board does.
 
-The task solves what it read instead of sending a solve task per board: that message, its
-claim, its transaction and its task events cost about as much CPU as the solving itself. A
-reading whose solving fails here is recorded alone and handed to the solve task, under that
-task's error policy.
+The task settles what it read when that is cheap and certain: decided by propagation, or by
+the in-process solver within a conflict budget (``pipeline.solve.inline``); for such a board a
+solve task's message, claim, transaction and task events would cost about as much CPU as the
+solving itself. Any other reading (every one that needs Kissat), and one whose solving fails
+here, is recorded alone and handed to the solve task, under that task's time limits and error
+policy, so a hard grid never holds an OCR worker. Each solve's stage run says which task it
+ran in; the task's result (shown by Flower) counts both.
 
 Each board keeps its own error policy (``workers.stage.failures_recorded``): one that cannot be
 read is recorded as failed, and the page's other boards go on. Boards not begun within
@@ -26,7 +29,8 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from jobs.steps import BoardContext, Clock, read_board_step
-from jobs.table import Step
+from jobs.table import Stage, Step
+from pipeline.solve.inline import BeyondBudget
 from store import load
 from store.artifacts import Artifacts
 from store.db import autocommit, transaction
@@ -70,16 +74,18 @@ class BoardRead:
 
 
 @stage_task(app, Step.OCR)
-def read_boards(self: StageTask, puzzle_ids: list[int]) -> None:
+def read_boards(self: StageTask, puzzle_ids: list[int]) -> str | None:
     with outages_retried(self), flukes_retried(self):
         if self.request.retries and len(puzzle_ids) > 1:
             _each_alone(self, puzzle_ids)
-            return
+            return None
         done, later = _read_all(self, puzzle_ids)
         handoffs = _record(self, done)
+        to_solve = len(handoffs)
         handoffs += [Handoff(self.step, claim.row.id, claim.label) for claim in later]
         if handoffs:
             send_all(app, runtime.marker_sessions(), handoffs)
+        return f"read {len(done)}: {len(done) - to_solve} solved here, {to_solve} to solve"
 
 
 def _read_all(task: StageTask, puzzle_ids: list[int]) -> tuple[list[BoardRead], list[Claimed]]:
@@ -118,8 +124,15 @@ def _read_and_solve(
     solving = Clock()
     try:
         solved = solved_reading(
-            session, puzzle_id, recognised.reading, claim.row.printed_role, recognised.board
+            session,
+            puzzle_id,
+            recognised.reading,
+            claim.row.printed_role,
+            recognised.board,
+            runtime.inline_backend(),
         )
+    except BeyondBudget:
+        return BoardRead(claim, reading, None)
     except Exception:
         logger.warning("%s[%s]: solving handed on", task.name, puzzle_id, exc_info=True)
         return BoardRead(claim, reading, None)
@@ -149,7 +162,7 @@ def _record(task: StageTask, done: list[BoardRead]) -> list[Handoff]:
                 else:
                     taken_at_once(puzzle, runtime.incarnation())  # solved at once, no wait
             solved = [each.solution for each in done if each.solution is not None]
-            record_solutions(recording, solved, worker)
+            record_solutions(recording, solved, worker, task=Stage.OCR)
     return [
         Handoff(task.then, each.claim.row.id, each.claim.label)
         for each in done

@@ -1,8 +1,9 @@
 """Solve: solve one reading (doubting contradictory readings) and draw a unique solution.
 
-A board's OCR task solves its reading itself (``workers.tasks.ocr``); this task solves what
-that could not settle, a puzzle whose cells were corrected, and any puzzle the recovery sweep
-finds waiting to be solved."""
+A board's OCR task settles its reading itself when that is cheap and certain
+(``workers.tasks.ocr``, ``pipeline.solve.inline``); this task solves the rest (every Kissat run
+is here), a puzzle whose cells were corrected, and any puzzle the recovery sweep finds waiting
+to be solved."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ from jobs.steps import (
     draw_solution_step,
     solve_reading_step,
 )
-from jobs.table import Step
+from jobs.table import Stage, Step
 from pipeline.board import BoardImage
+from pipeline.certify import BoardFacts
 from pipeline.reading import BoardReading
+from pipeline.solve.backend import SatBackend
 from store import load
 from store.db import autocommit, transaction
 from store.handover import still_waiting
@@ -47,11 +50,14 @@ def solved_reading(
     reading: BoardReading,
     printed_role: str | None,
     board: BoardImage | None = None,
+    backend: SatBackend | None = None,
 ) -> SolvedBoard:
     """A puzzle's reading solved, and a unique solution drawn on its stored page region.
     ``session`` holds the puzzle's rows; ``board`` (upright) None: loaded only to draw, as is
-    the region (most grids of a book are drawn; decoding them for any other is waste)."""
-    solved = solve_reading_step(reading, solve_options(), printed_role)
+    the region (most grids of a book are drawn; decoding them for any other is waste).
+    ``backend`` None: the worker's SAT backend."""
+    facts = load.board_facts(session, puzzle_id) if board is None else BoardFacts.of_board(board)
+    solved = solve_reading_step(reading, solve_options(backend), printed_role, facts)
     if not solved.drawable:
         return solved
     artifacts = runtime.artifacts()
@@ -62,10 +68,16 @@ def solved_reading(
     return draw_solution_step(solved, board, region, BoardContext(page, index, artifacts))
 
 
-def solve_options() -> SolveOptions:
-    """How this worker solves: its backend, the settings' timeout and rating budget."""
+def solve_options(backend: SatBackend | None = None) -> SolveOptions:
+    """How this worker solves: ``backend`` (None: its SAT backend), the settings' timeout,
+    rating budget and confident thresholds."""
     settings = runtime.settings()
-    return SolveOptions(runtime.sat_backend(), settings.solve_timeout, settings.rating_seconds)
+    return SolveOptions(
+        backend or runtime.sat_backend(),
+        settings.solve_timeout,
+        settings.rating_seconds,
+        settings.certify_policy(),
+    )
 
 
 def record_solved(task: StageTask, puzzle_id: int, solved: SolvedBoard, seconds: float) -> None:
@@ -82,4 +94,5 @@ def record_solved(task: StageTask, puzzle_id: int, solved: SolvedBoard, seconds:
             seconds,
             runtime.worker_name(task.request.hostname),
             facts=solved.facts,
+            task=Stage.SOLVE,
         )

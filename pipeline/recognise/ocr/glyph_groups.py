@@ -16,8 +16,8 @@ medoid and the member least like it. Their reading goes to the rest only when it
 
 When any check fails, the whole board is read crop by crop, as without grouping: doubt costs
 time, never a reading. Members take the less confident representative's reading. The
-thresholds stand on the distances of same-digit and different-digit pairs measured by
-bench.glyph_groups (docs/throughput.md, "OCR: each glyph read once").
+thresholds stand between the distances of same-digit and different-digit pairs
+(bench.glyph_groups prints them).
 """
 
 from __future__ import annotations

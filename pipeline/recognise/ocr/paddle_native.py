@@ -24,10 +24,9 @@ from pipeline.recognise.ocr.ctc_lines import CtcLineEngine
 MODEL_NAME = "PP-OCRv5_mobile_rec"
 MODEL_DIR_SETTING = "SUDOKU_BATCH_PADDLE_REC_DIR"  # named in errors; read by settings
 MODEL_FILES = ("inference.json", "inference.pdiparams", "inference.yml")
-# Measured as for ppocr_onnx.TEMPERATURE (bench/ocr_calibration.py --engine paddle-native,
-# 4,626 wichtounet givens with true and with moved corners: 5 and 12 errors). This model is
-# under-confident at 1.0; the likelihood optimum is flat from 0.5 to 0.6, and at 0.6 the 9,096
-# readings with confidence >= 0.99 were all right (at 0.4 one was wrong), so 0.6.
+# Chosen as ppocr_onnx.TEMPERATURE is (bench/ocr_calibration.py --engine paddle-native): this
+# model is under-confident at 1.0, and 0.6 sits on its flat likelihood optimum with its most
+# confident readings all right.
 TEMPERATURE = 0.6
 
 

@@ -37,12 +37,9 @@ MODEL_FILE = "PP-OCRv6_rec_small.onnx"
 MODEL_SETTING = "SUDOKU_BATCH_PPOCR_REC_MODEL"  # named in errors; read by settings
 
 # Temperature applied to the per-value log-likelihoods before normalising them into
-# confidences. Measured by bench/ocr_calibration.py on the 159 wichtounet v2-train photos that
-# have corners, 4,626 givens read once with the true corners and once with each corner moved up
-# to 0.15 cell (0 and 6 errors): at 1.0, readings with confidence >= 0.99 were all right (9,210
-# of 9,252 readings), and any temperature up to 3.7 keeps them >= 99.9% right. The likelihood-
-# optimal temperature is 0.92, a flat optimum; 1.0 sits on its less confident side. All of this
-# holds unchanged with the output layer cut to the decodable classes.
+# confidences: 1.0 leaves the model's own, which are well calibrated on real photos read with
+# true and with moved corners (the likelihood optimum is flat around it), whether or not the
+# output layer is cut to the decodable classes; bench/ocr_calibration.py checks it.
 TEMPERATURE = 1.0
 # The largest board the engine reads: its symbols (1..9, 10..25 and A..P) decide which output
 # classes are kept.
@@ -105,8 +102,8 @@ def open_session(
     """A session of ``model`` (its bytes or a file), its options then set by ``configure``
     (a saved graph's: ``saved_graphs``); ``path`` names the recogniser in errors."""
     options = ort.SessionOptions()
-    # One thread per process: the runner parallelises over processes, and measured throughput
-    # was better with one intra-op thread than two.
+    # One thread per process: the runner parallelises over processes, which scale better than
+    # intra-op threads.
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL

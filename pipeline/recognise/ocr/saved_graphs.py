@@ -1,7 +1,7 @@
 """ONNX Runtime sessions whose graph optimisation is done once and saved in a cache folder.
 
-Making a session optimises the model's graph every time: with ``onnx`` imported to cut the
-digit model's output layer, 0.2 CPU-s of a one-photo ``run`` (issue 13). The first session of
+Making a session optimises the model's graph every time, and cutting the digit model's output
+layer imports ``onnx``: together most of an engine's start. The first session of
 a model instead saves its optimised graph (``SessionOptions.optimized_model_filepath``) under
 ``cache_dir``, and later ones load that file. Where the CPU's instruction sets can be read
 (Linux), the graph is saved fully optimised, layout passes for this CPU (NCHWc) included, and

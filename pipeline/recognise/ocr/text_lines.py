@@ -1,7 +1,7 @@
 """Setting cell crops side by side into text-line images for a line recogniser.
 
 PP-OCR's recogniser reads lines of text 48 pixels tall, one output frame per 8 pixel columns.
-Measured on real phone photos (bench/ocr_calibration.py), it reads a cell best as it is printed:
+On real phone photos (bench/ocr_calibration.py), it reads a cell best as it is printed:
 the whole cell, paper and all, scaled to the line height; stretching contrast or cutting the
 digit out tightly made it misread blurred 7s and 4s as 1s. It also reads digits set in a row
 better than one digit alone (the line gives it context), and a row costs less: compute grows

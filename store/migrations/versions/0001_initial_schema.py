@@ -504,6 +504,21 @@ def upgrade() -> None:
             ),
         ),
         sa.Column(
+            "certified",
+            sa.Boolean(),
+            nullable=True,
+            comment=(
+                "whether the outcome needs no review: every reading confident, none doubted, a"
+                " whole page, a sure lattice, one solution checked; null: not solved yet"
+            ),
+        ),
+        sa.Column(
+            "review_reasons",
+            JSON,
+            nullable=True,
+            comment="why it is not certified: [{code, message}, ...]; null: not solved yet",
+        ),
+        sa.Column(
             "queued_at",
             sa.DateTime(timezone=True),
             nullable=True,
@@ -671,6 +686,15 @@ def upgrade() -> None:
         sa.Column(
             "created_at", sa.DateTime(timezone=True), nullable=False, comment="when solved (UTC)"
         ),
+        sa.Column(
+            "suggestion",
+            JSON,
+            nullable=True,
+            comment=(
+                "when the printed puzzle as read has no solution but a repaired reading has one:"
+                " {givens, solution, doubts}; else null"
+            ),
+        ),
         sa.ForeignKeyConstraint(
             ["puzzle_id"],
             ["puzzles.id"],
@@ -726,6 +750,13 @@ def upgrade() -> None:
             comment="why it failed, as a code (docs/errors.md)",
         ),
         sa.Column("message", sa.Text(), nullable=True, comment="why it failed, in words"),
+        sa.Column(
+            "task",
+            sa.String(length=20),
+            nullable=True,
+            comment="the server task a solve ran in: ocr (settled inline in the OCR task) or solve "
+            "(a solve task of its own); null for other stages and when embedded",
+        ),
         sa.ForeignKeyConstraint(
             ["batch_id"],
             ["batches.id"],
