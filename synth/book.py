@@ -126,12 +126,14 @@ def draw_page(
     number: int,
     dpi: int = 150,
     first_puzzle: int = 1,
+    fonts: Sequence[Path] | None = None,
 ) -> Page:
-    """Lay out ``puzzles`` (1-6) on a clean A4 page with a title, labels and a page number."""
+    """Lay out ``puzzles`` (1-6) on a clean A4 page with a title, labels and a page number,
+    in faces drawn from ``fonts`` (default: every one installed, ``synth.fonts``)."""
     width, height = page_size_px(dpi)
     page = Image.new("RGB", (width, height), PAPER_RGB)
     draw = ImageDraw.Draw(page)
-    fonts = available_fonts()
+    fonts = available_fonts() if fonts is None else tuple(fonts)
     text_font = fonts[rng.integers(len(fonts))]
     margin_x, top, bottom = 0.08 * width, 0.1 * height, 0.93 * height
     title = load_font(text_font, round(0.022 * height))

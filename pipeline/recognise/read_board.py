@@ -60,8 +60,9 @@ def recognise_board(
 
     A lattice that is no Sudoku grid (``pipeline.recognise.grid_kind``) comes back with its
     reading's ``other_reason`` set: one on a damaged page, one whose cells run out of the
-    image, or one whose readings contradict each other and whose cells are crossed by further
-    lines or, read as numbers, hold numbers beyond its size or no one symbol."""
+    image, one whose cells are crossed by further lines (unless it contradicts its lattice and
+    a re-measured one fits), or one whose readings contradict each other and whose cells,
+    read as numbers, hold numbers beyond its size or no one symbol."""
     recognised = read_every_mark(board, cells, engine)
     location = board.location
     if location.page_damage is not None:
@@ -71,18 +72,21 @@ def recognise_board(
         return _other(recognised, fragment)
     # The lattice is judged on every mark, as printed: a lattice measured at another size
     # holds several printed digits in a cell, which look like pencil marks.
-    if not contradicts(recognised.reading):
-        return _with_ink(recognised, engine)
-    for other in alternative_boards(board):
-        candidate = read_every_mark(other, classify_cells(other), engine)
-        if not clashing_pairs(candidate.reading.puzzle()):
-            return _with_ink(candidate, engine)
+    contradicting = contradicts(recognised.reading)
+    if contradicting:
+        for other in alternative_boards(board):
+            candidate = read_every_mark(other, classify_cells(other), engine)
+            if not clashing_pairs(candidate.reading.puzzle()):
+                return _with_ink(candidate, engine)
+    # Asked of every board, not only of contradicting ones: cut cells can read as a few digits
+    # that happen not to repeat, and a lattice across printed numbers is never a Sudoku's.
     parts = cell_parts(recognised.board.pixels, recognised.board.lattice)
     if parts > 1:
         return _other(recognised, crossed_reason(recognised.board.shape.size, parts))
-    beyond = _numbers_reason(recognised, engine)
-    if beyond is not None:
-        return _other(recognised, beyond)
+    if contradicting:
+        beyond = _numbers_reason(recognised, engine)
+        if beyond is not None:
+            return _other(recognised, beyond)
     return _with_ink(recognised, engine)
 
 
