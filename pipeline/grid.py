@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.errors import InvalidPuzzle
+from sudoku_batch.pipeline.errors import InvalidPuzzle
 
 # A cell value: 1..N is a digit, 0 is an empty (playable) cell, None is a blocked cell that
 # takes no digit at all. Rows of these make a Grid.

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pipeline.board import BoardImage, CellKind
-from pipeline.grid import Grid, GridShape, Puzzle
+from sudoku_batch.pipeline.board import BoardImage, CellKind
+from sudoku_batch.pipeline.grid import Grid, GridShape, Puzzle
 
 
 @dataclass(frozen=True)

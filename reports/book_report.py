@@ -11,10 +11,10 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from pipeline.rating import LEVELS
-from store.book_check import batch_findings
-from store.models import Batch
-from store.results import result_records
+from sudoku_batch.pipeline.rating import LEVELS
+from sudoku_batch.store.book_check import batch_findings
+from sudoku_batch.store.models import Batch
+from sudoku_batch.store.results import result_records
 
 LOW_CONFIDENCE = 0.9  # a grid read less surely than this is listed for a look by eye
 BROKEN_ANSWER = "this printed answer breaks the rules"

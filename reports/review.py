@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reports.book_report import LOW_CONFIDENCE
+from sudoku_batch.reports.book_report import LOW_CONFIDENCE
 
 NO_ANSWER = ("unsolvable", "multiple_solutions")
 

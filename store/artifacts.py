@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from pipeline.errors import SudokuBatchError, UnreadableInput
+from sudoku_batch.pipeline.errors import SudokuBatchError, UnreadableInput
 
 PAGE_JPEG_QUALITY = 95
 # Renders are only looked at: JPEG at 90 took a 200 dpi book's renders from about 500 KB a grid

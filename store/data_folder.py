@@ -13,7 +13,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from store.artifacts import storage_fault
+from sudoku_batch.store.artifacts import storage_fault
 
 logger = logging.getLogger(__name__)
 

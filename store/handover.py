@@ -19,7 +19,7 @@ from enum import StrEnum
 from sqlalchemy import ColumnElement, and_, delete, or_, select, update
 from sqlalchemy.orm import Session
 
-from store.models import (
+from sudoku_batch.store.models import (
     Batch,
     InputFile,
     InputStatus,
@@ -31,7 +31,7 @@ from store.models import (
     WorkerHeartbeat,
     utc_now,
 )
-from store.record import TEXT_LINE_FORMAT, set_facts
+from sudoku_batch.store.record import TEXT_LINE_FORMAT, set_facts
 
 Subject = InputFile | Page | Puzzle
 

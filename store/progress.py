@@ -25,7 +25,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from store.models import (
+from sudoku_batch.store.models import (
     Batch,
     InputFile,
     InputStatus,
@@ -36,8 +36,8 @@ from store.models import (
     StageRun,
     utc_now,
 )
-from store.record import TEXT_LINE_FORMAT
-from store.stage import Stage
+from sudoku_batch.store.record import TEXT_LINE_FORMAT
+from sudoku_batch.store.stage import Stage
 
 
 @dataclass(frozen=True)

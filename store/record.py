@@ -19,16 +19,16 @@ import numpy as np
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
-from pipeline.board import BoardImage, RectifiedBoard
-from pipeline.book.facts import PuzzleFacts
-from pipeline.errors import Interrupted, NoGridFound, SudokuBatchError
-from pipeline.grid import Grid
-from pipeline.ingest.sources import PageSource
-from pipeline.ingest.textpuzzle import PuzzleLine
-from pipeline.reading import CellReading, RecognisedBoard
-from pipeline.recognise.printed_captions import Caption, printed_role
-from pipeline.solve.result import PuzzleSolution, Verdict
-from store.models import (
+from sudoku_batch.pipeline.board import BoardImage, RectifiedBoard
+from sudoku_batch.pipeline.book.facts import PuzzleFacts
+from sudoku_batch.pipeline.errors import Interrupted, NoGridFound, SudokuBatchError
+from sudoku_batch.pipeline.grid import Grid
+from sudoku_batch.pipeline.ingest.sources import PageSource
+from sudoku_batch.pipeline.ingest.textpuzzle import PuzzleLine
+from sudoku_batch.pipeline.reading import CellReading, RecognisedBoard
+from sudoku_batch.pipeline.recognise.printed_captions import Caption, printed_role
+from sudoku_batch.pipeline.solve.result import PuzzleSolution, Verdict
+from sudoku_batch.store.models import (
     Batch,
     Cell,
     InputFile,
@@ -41,7 +41,7 @@ from store.models import (
     StageRun,
     utc_now,
 )
-from store.stage import Stage
+from sudoku_batch.store.stage import Stage
 
 # An invalid reading (clashing givens) is reported as unsolvable: to the user the printed
 # puzzle as read has no solution either way; error_code keeps 'invalid' for those who care.

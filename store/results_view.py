@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text, func
 
-from store.models import Json
+from sudoku_batch.store.models import Json
 
 views = MetaData()
 

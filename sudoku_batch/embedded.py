@@ -21,21 +21,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
-from pipeline.engine_files import EngineFiles
-from pipeline.errors import InternalError, Interrupted
-from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
-from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, expand_inputs
-from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
-from pipeline.solve.backends import DEFAULT_BACKEND
-from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
-from store.artifacts import StorageFull, StorageUnavailable
 from sudoku_batch.collection import collection_paused
 from sudoku_batch.engine_files import engine_files
 from sudoku_batch.interrupt import stop_requested
 from sudoku_batch.page_ahead import PageAhead
 from sudoku_batch.page_job import PageJobSettings, PageOutcome
 from sudoku_batch.page_pool import run_pages
+from sudoku_batch.pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from sudoku_batch.pipeline.engine_files import EngineFiles
+from sudoku_batch.pipeline.errors import InternalError, Interrupted
+from sudoku_batch.pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
+from sudoku_batch.pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, expand_inputs
+from sudoku_batch.pipeline.recognise.ocr.engines import DEFAULT_ENGINE
+from sudoku_batch.pipeline.solve.backends import DEFAULT_BACKEND
+from sudoku_batch.pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
+from sudoku_batch.store.artifacts import StorageFull, StorageUnavailable
 
 if TYPE_CHECKING:  # SQLAlchemy is imported when used: `run --help` need not load it
     from sqlalchemy import Engine
@@ -111,8 +111,8 @@ def _run_listed(
     inputs: list[str], sources: list[PageSource], options: EmbeddedOptions, ahead: PageAhead | None
 ) -> BatchRun:
     with collection_paused():  # the store's imports and the ORM's set-up
-        from store.record import inputs_label
         from sudoku_batch.resume import prepare_batch
+        from sudoku_batch.store.record import inputs_label
 
         engine, sessions = open_database(options.out_dir)
         with sessions.begin() as session:
@@ -191,7 +191,7 @@ def output_storage_fault(error: Exception, out_dir: Path) -> StorageUnavailable 
 
     from sqlalchemy.exc import OperationalError
 
-    from store.artifacts import storage_fault
+    from sudoku_batch.store.artifacts import storage_fault
 
     if isinstance(error, OSError):
         return storage_fault(error, out_dir)
@@ -232,8 +232,8 @@ def _progress_bar(pages: int) -> tqdm:
 def _mark_interrupted(session, batch_id: int, fault: StorageUnavailable | None) -> None:
     from sqlalchemy import select
 
-    from store.models import Page, PageStatus
-    from store.record import Stage, record_failure
+    from sudoku_batch.store.models import Page, PageStatus
+    from sudoku_batch.store.record import Stage, record_failure
 
     message = (
         "the run was stopped before this page was done; run the same command again to finish it"
@@ -247,9 +247,9 @@ def _mark_interrupted(session, batch_id: int, fault: StorageUnavailable | None) 
 
 def open_database(out_dir: Path) -> tuple[Engine, sessionmaker[Session]]:
     """The SQLite database of an output folder, migrated to the current schema."""
-    from store import schema_template
-    from store.db import make_engine, make_session_factory
-    from store.schema_current import sqlite_is_current
+    from sudoku_batch.store import schema_template
+    from sudoku_batch.store.db import make_engine, make_session_factory
+    from sudoku_batch.store.schema_current import sqlite_is_current
 
     out_dir.mkdir(parents=True, exist_ok=True)
     database = out_dir / DATABASE_NAME
@@ -258,7 +258,7 @@ def open_database(out_dir: Path) -> tuple[Engine, sessionmaker[Session]]:
     if new and schema_template.copy_template(database):
         pass  # an empty database the same migrations made
     elif not sqlite_is_current(database):  # else Alembic has nothing to do
-        from store.migrate import upgrade
+        from sudoku_batch.store.migrate import upgrade
 
         upgrade(database_url)
         if new:
@@ -276,9 +276,9 @@ def write_results(
     lost to a newer one."""
     from sqlalchemy import select
 
-    from store import results
-    from store.models import Batch
     from sudoku_batch.resume import batch_results_path
+    from sudoku_batch.store import results
+    from sudoku_batch.store.models import Batch
 
     with sessions() as session:
         records = results.result_records(session, batch_id)
@@ -316,8 +316,8 @@ def _persist(session, page_id: int, outcome: PageOutcome) -> None:
 def _record_page(session, page_id: int, outcome: PageOutcome) -> None:
     from sqlalchemy import select
 
-    from store.models import Puzzle
-    from store.record import (
+    from sudoku_batch.store.models import Puzzle
+    from sudoku_batch.store.record import (
         ReadingToRecord,
         SolutionToRecord,
         Stage,

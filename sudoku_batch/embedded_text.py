@@ -14,12 +14,12 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from jobs.steps import Clock, SolvedBoard, solve_text_step
-from pipeline.errors import InternalError, SudokuBatchError
-from pipeline.grid import GridShape, Puzzle
-from pipeline.ingest.textpuzzle import read_puzzle_file
-from pipeline.solve.backends import make_backend
 from sudoku_batch.embedded import BatchRun, EmbeddedOptions, open_database, write_results
+from sudoku_batch.jobs.steps import Clock, SolvedBoard, solve_text_step
+from sudoku_batch.pipeline.errors import InternalError, SudokuBatchError
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.ingest.textpuzzle import read_puzzle_file
+from sudoku_batch.pipeline.solve.backends import make_backend
 
 PUZZLES_PER_TASK = 64  # a pool task's backend start-up and IPC are then noise
 
@@ -33,7 +33,8 @@ def run_text_batch(
     one per size), going on with a batch of the same inputs in the output folder as
     ``resume.prepare_text_batch`` says unless ``options.restart``; the result records are also
     written to ``out_dir/results.jsonl``."""
-    from store.record import (
+    from sudoku_batch.resume import prepare_text_batch
+    from sudoku_batch.store.record import (
         Stage,
         add_input_file,
         add_text_puzzles,
@@ -41,7 +42,6 @@ def run_text_batch(
         record_failure,
         record_solution,
     )
-    from sudoku_batch.resume import prepare_text_batch
 
     inputs = [str(path) for path in inputs]
     shape = (box.box_rows, box.box_cols) if box else None

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from enum import IntEnum
 from typing import Any
 
-from pipeline.errors import SudokuBatchError
+from sudoku_batch.pipeline.errors import SudokuBatchError
 
 
 class ExitCode(IntEnum):

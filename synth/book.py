@@ -17,13 +17,13 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from pipeline.grid import GridShape
-from synth import degrade
-from synth.fonts import available_fonts, load_font
-from synth.grid_image import odd, render_grid
-from synth.pdf import write_jpeg_pdf
-from synth.puzzles import GeneratedPuzzle, random_puzzle
-from synth.truth import PlacedGrid, page_truth, write_truth
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.synth import degrade
+from sudoku_batch.synth.fonts import available_fonts, load_font
+from sudoku_batch.synth.grid_image import odd, render_grid
+from sudoku_batch.synth.pdf import write_jpeg_pdf
+from sudoku_batch.synth.puzzles import GeneratedPuzzle, random_puzzle
+from sudoku_batch.synth.truth import PlacedGrid, page_truth, write_truth
 
 PAGE_MM = (210.0, 297.0)  # A4
 BOOK_SHAPES = (

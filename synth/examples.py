@@ -15,12 +15,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from pipeline.grid import GridShape
-from synth.book import draw_page, scan, write_book
-from synth.grid_image import render_grid
-from synth.photo import PhotoStyle, photograph
-from synth.truth import PlacedGrid, page_truth, write_truth
-from synth.unique import unique_puzzle
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.synth.book import draw_page, scan, write_book
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.photo import PhotoStyle, photograph
+from sudoku_batch.synth.truth import PlacedGrid, page_truth, write_truth
+from sudoku_batch.synth.unique import unique_puzzle
 
 SEED = 20261121
 NINE, SIX = GridShape(3, 3), GridShape(2, 3)

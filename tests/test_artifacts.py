@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline.errors import UnreadableInput
-from store.artifacts import Artifacts, StorageFull, StorageUnavailable
+from sudoku_batch.pipeline.errors import UnreadableInput
+from sudoku_batch.store.artifacts import Artifacts, StorageFull, StorageUnavailable
 from tests.small_disk import fill, remount, small_disk
 
 

@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from store import artifacts as artifacts_module
-from store.artifacts import Artifacts
-from workers.cached_artifacts import CachedArtifacts
+from sudoku_batch.store import artifacts as artifacts_module
+from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.workers.cached_artifacts import CachedArtifacts
 
 BOARD = "boards/00001-book.pdf-p1-0.png"
 

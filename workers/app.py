@@ -10,9 +10,9 @@ from typing import Any
 
 from celery import Celery
 
-from pipeline.book.facts import facts_allowance
-from settings import Settings
-from store.handover import Step
+from sudoku_batch.pipeline.book.facts import facts_allowance
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.handover import Step
 
 # Task names: the API and the stages send work by name, so senders need not import the
 # pipeline. Each task has a queue of its own, so each stage can be scaled on its own.
@@ -101,13 +101,13 @@ def celery_config(settings: Settings) -> dict[str, Any]:
     soft, hard = STAGE_TIME_LIMITS
     return {
         "include": [
-            "workers.tasks.ingest",
-            "workers.tasks.rectify",
-            "workers.tasks.ocr",
-            "workers.tasks.solve",
-            "workers.tasks.ingest_text",
-            "workers.tasks.solve_text",
-            "workers.sweep",
+            "sudoku_batch.workers.tasks.ingest",
+            "sudoku_batch.workers.tasks.rectify",
+            "sudoku_batch.workers.tasks.ocr",
+            "sudoku_batch.workers.tasks.solve",
+            "sudoku_batch.workers.tasks.ingest_text",
+            "sudoku_batch.workers.tasks.solve_text",
+            "sudoku_batch.workers.sweep",
         ],
         "task_serializer": "json",
         "accept_content": ["json"],

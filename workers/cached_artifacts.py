@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from store.artifacts import PAGE_JPEG_QUALITY, Artifacts
+from sudoku_batch.store.artifacts import PAGE_JPEG_QUALITY, Artifacts
 
 # Boards a process keeps: more than a page holds, so a page's OCR tasks find theirs (a 200 dpi
 # book's board is about 250 KB decoded).

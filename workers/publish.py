@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from celery import Celery
 from sqlalchemy.orm import Session, sessionmaker
 
-from store.db import autocommit, transaction
-from store.handover import WAITING, Handoff, Step, labelled, sent
+from sudoku_batch.store.db import autocommit, transaction
+from sudoku_batch.store.handover import WAITING, Handoff, Step, labelled, sent
 
 # Steps whose task takes a list of subject ids: a page's boards go to one OCR task, which
 # claims, reads and records them together (one message, claim and transaction a page instead

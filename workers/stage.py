@@ -34,13 +34,13 @@ from celery.exceptions import Retry, SoftTimeLimitExceeded, TimeLimitExceeded, W
 from celery.signals import task_failure
 from sqlalchemy.orm import Session
 
-from jobs.steps import Clock
-from pipeline.errors import InternalError, SudokuBatchError
-from store.artifacts import StorageUnavailable
-from store.db import transaction
-from store.handover import Claimed, Step, all_still_waiting, claim, still_waiting
-from store.record import Stage, record_failure
-from workers import runtime
+from sudoku_batch.jobs.steps import Clock
+from sudoku_batch.pipeline.errors import InternalError, SudokuBatchError
+from sudoku_batch.store.artifacts import StorageUnavailable
+from sudoku_batch.store.db import transaction
+from sudoku_batch.store.handover import Claimed, Step, all_still_waiting, claim, still_waiting
+from sudoku_batch.store.record import Stage, record_failure
+from sudoku_batch.workers import runtime
 
 logger = logging.getLogger(__name__)
 

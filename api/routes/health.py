@@ -6,10 +6,10 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
-from api.deps import AppSettings, Queue, Sessions
-from api.schemas import Health
-from api.submission import BROKER_ERRORS, DATABASE_ERRORS
-from store import data_folder
+from sudoku_batch.api.deps import AppSettings, Queue, Sessions
+from sudoku_batch.api.schemas import Health
+from sudoku_batch.api.submission import BROKER_ERRORS, DATABASE_ERRORS
+from sudoku_batch.store import data_folder
 
 router = APIRouter()
 

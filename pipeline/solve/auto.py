@@ -19,7 +19,13 @@ from __future__ import annotations
 
 import time
 
-from pipeline.solve.backend import Cnf, SatBackend, SatOutcome, SatStatus, blocking_clause
+from sudoku_batch.pipeline.solve.backend import (
+    Cnf,
+    SatBackend,
+    SatOutcome,
+    SatStatus,
+    blocking_clause,
+)
 
 # Slices of pysat_backend.SLICE_CONFLICTS conflicts per search. Measured, the most conflicts
 # MiniSat needs in one search: forum_hardest_1106 315, magictour (first 300) 88, gecode_16x16 12,

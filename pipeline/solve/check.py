@@ -6,7 +6,7 @@ bad model, this is what stops a wrong answer from being reported.
 
 from __future__ import annotations
 
-from pipeline.grid import Grid, Puzzle
+from sudoku_batch.pipeline.grid import Grid, Puzzle
 
 
 def solution_problems(puzzle: Puzzle, solution: Grid) -> list[str]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.grid import Puzzle
+from sudoku_batch.pipeline.grid import Puzzle
 
 
 @dataclass(frozen=True)

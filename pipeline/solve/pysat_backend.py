@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 from pysat.solvers import Solver
 
-from pipeline.errors import SolverFailed
-from pipeline.solve.backend import Cnf, SatOutcome, SatStatus, blocking_clause
+from sudoku_batch.pipeline.errors import SolverFailed
+from sudoku_batch.pipeline.solve.backend import Cnf, SatOutcome, SatStatus, blocking_clause
 
 # Measured on the hard 25x25 set: about 40 us a conflict, so a slice of 1,000 overshoots the
 # deadline by at most a few tens of milliseconds; 9x9 puzzles rarely need a second slice.

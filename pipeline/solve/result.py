@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pipeline.grid import Grid, Puzzle
+from sudoku_batch.pipeline.grid import Grid, Puzzle
 
 
 class Verdict(StrEnum):

@@ -7,8 +7,8 @@ import socket
 import sys
 from typing import TYPE_CHECKING
 
-from pipeline.errors import SudokuBatchError
 from sudoku_batch.commands import option_types
+from sudoku_batch.pipeline.errors import SudokuBatchError
 
 if TYPE_CHECKING:
     from celery import Celery
@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _worker(args: argparse.Namespace) -> int:
-    from workers.app import QUEUES, app
+    from sudoku_batch.workers.app import QUEUES, app
 
     queues = [queue.strip() for queue in args.queues.split(",") if queue.strip()]
     unknown = sorted(set(queues) - set(QUEUES))
@@ -80,8 +80,8 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 def _ping(app: Celery, hostname: str) -> int:
-    from store import data_folder
-    from workers import runtime
+    from sudoku_batch.store import data_folder
+    from sudoku_batch.workers import runtime
 
     problem = data_folder.problem(runtime.settings().data_dir)
     if problem is not None:

@@ -8,8 +8,15 @@ from collections.abc import Callable
 import pytest
 from kombu import Consumer
 
-from settings import Settings
-from workers.app import QUEUES, TASK_INGEST, TASK_OCR, TASK_RECTIFY, TASK_SOLVE, make_celery
+from sudoku_batch.settings import Settings
+from sudoku_batch.workers.app import (
+    QUEUES,
+    TASK_INGEST,
+    TASK_OCR,
+    TASK_RECTIFY,
+    TASK_SOLVE,
+    make_celery,
+)
 
 pytestmark = pytest.mark.services
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.recognise.grid_kind import NumberReading, fragment_reason, other_reason
+from sudoku_batch.pipeline.recognise.grid_kind import NumberReading, fragment_reason, other_reason
 
 
 def numbers(values: list[int], confidence: float = 0.99) -> list[NumberReading]:
@@ -35,10 +35,10 @@ def test_a_lattice_running_out_of_the_image_is_a_fragment() -> None:
 
 
 def test_a_36x36_is_said_to_be_beyond_the_sizes_read_never_read_as_a_12x12() -> None:
-    from pipeline.recognise.ocr.engines import DEFAULT_ENGINE, make_engine
-    from pipeline.recognise.read_board import recognise_board
-    from pipeline.vision.page_boards import rectify_page
-    from synth.other_grids import OtherGrid, draw_other_page
+    from sudoku_batch.pipeline.recognise.ocr.engines import DEFAULT_ENGINE, make_engine
+    from sudoku_batch.pipeline.recognise.read_board import recognise_board
+    from sudoku_batch.pipeline.vision.page_boards import rectify_page
+    from sudoku_batch.synth.other_grids import OtherGrid, draw_other_page
 
     rng = np.random.default_rng(5)
     cells = tuple(

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.rating.compiled_core import MANIFEST, select, source_hash
+from sudoku_batch.pipeline.rating.compiled_core import MANIFEST, select, source_hash
 from tests.conftest import REPO_ROOT
 from tests.rating.cores import printed_by, require_compiled
 
@@ -98,8 +98,8 @@ def test_the_compiled_and_pure_cores_rate_alike():
     lines = [line.split()[0] for line in SAMPLE.read_text().splitlines() if line[:1].isdigit()]
     script = (
         "import json, sys, importlib.machinery\n"
-        "import pipeline.rating as r, pipeline.rating.singles as s\n"
-        "from pipeline.ingest.textpuzzle import parse_puzzle_line\n"
+        "import sudoku_batch.pipeline.rating as r, pipeline.rating.singles as s\n"
+        "from sudoku_batch.pipeline.ingest.textpuzzle import parse_puzzle_line\n"
         "compiled = s.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))\n"
         "assert r.COMPILED == compiled, (r.COMPILED, s.__file__)\n"
         "out = [r.rate_puzzle(parse_puzzle_line(t).puzzle) for t in sys.argv[1:]]\n"

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from pipeline.ingest.textpuzzle import read_puzzle_file
-from store import load
-from store.db import autocommit, transaction
-from store.handover import Step, still_waiting
-from store.record import Stage, add_text_puzzles
-from workers import runtime
-from workers.app import TASK_INGEST_TEXT, app
-from workers.publish import hand_over
-from workers.stage import StageTask, Subject, claimed, failures_recorded
+from sudoku_batch.pipeline.ingest.textpuzzle import read_puzzle_file
+from sudoku_batch.store import load
+from sudoku_batch.store.db import autocommit, transaction
+from sudoku_batch.store.handover import Step, still_waiting
+from sudoku_batch.store.record import Stage, add_text_puzzles
+from sudoku_batch.workers import runtime
+from sudoku_batch.workers.app import TASK_INGEST_TEXT, app
+from sudoku_batch.workers.publish import hand_over
+from sudoku_batch.workers.stage import StageTask, Subject, claimed, failures_recorded
 
 
 @app.task(

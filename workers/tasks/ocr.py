@@ -25,11 +25,11 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from jobs.steps import Clock, read_board_step
-from store import load
-from store.artifacts import Artifacts
-from store.db import autocommit, transaction
-from store.handover import (
+from sudoku_batch.jobs.steps import Clock, read_board_step
+from sudoku_batch.store import load
+from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.store.db import autocommit, transaction
+from sudoku_batch.store.handover import (
     Claimed,
     Handoff,
     Step,
@@ -39,24 +39,24 @@ from store.handover import (
     taken_at_once,
     unsent,
 )
-from store.record import (
+from sudoku_batch.store.record import (
     ReadingToRecord,
     SolutionToRecord,
     Stage,
     record_readings,
     record_solutions,
 )
-from workers import runtime
-from workers.app import READING_WINDOW, TASK_OCR, app
-from workers.publish import send_all
-from workers.stage import (
+from sudoku_batch.workers import runtime
+from sudoku_batch.workers.app import READING_WINDOW, TASK_OCR, app
+from sudoku_batch.workers.publish import send_all
+from sudoku_batch.workers.stage import (
     StageTask,
     Subject,
     failures_recorded,
     flukes_retried,
     outages_retried,
 )
-from workers.tasks.solve import solved_reading
+from sudoku_batch.workers.tasks.solve import solved_reading
 
 logger = logging.getLogger(__name__)
 

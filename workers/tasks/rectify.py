@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from jobs.steps import find_boards_step, load_page_step
-from pipeline.ingest.sources import DEFAULT_PDF_DPI
-from store import load
-from store.db import autocommit, transaction
-from store.handover import Handoff, Step, puzzle_label, still_waiting
-from store.record import Stage, record_boards, record_page_image
-from workers import runtime
-from workers.app import TASK_RECTIFY, app
-from workers.publish import send_all
-from workers.stage import StageTask, Subject, claimed, failures_recorded
+from sudoku_batch.jobs.steps import find_boards_step, load_page_step
+from sudoku_batch.pipeline.ingest.sources import DEFAULT_PDF_DPI
+from sudoku_batch.store import load
+from sudoku_batch.store.db import autocommit, transaction
+from sudoku_batch.store.handover import Handoff, Step, puzzle_label, still_waiting
+from sudoku_batch.store.record import Stage, record_boards, record_page_image
+from sudoku_batch.workers import runtime
+from sudoku_batch.workers.app import TASK_RECTIFY, app
+from sudoku_batch.workers.publish import send_all
+from sudoku_batch.workers.stage import StageTask, Subject, claimed, failures_recorded
 
 
 @app.task(

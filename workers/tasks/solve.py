@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from jobs.steps import SolvedBoard, draw_solution_step, solve_reading_step
-from pipeline.board import BoardImage
-from pipeline.reading import BoardReading
-from store import load
-from store.db import autocommit, transaction
-from store.handover import Step, still_waiting
-from store.record import Stage, record_solution
-from workers import runtime
-from workers.app import TASK_SOLVE, app
-from workers.stage import StageTask, Subject, claimed, failures_recorded
+from sudoku_batch.jobs.steps import SolvedBoard, draw_solution_step, solve_reading_step
+from sudoku_batch.pipeline.board import BoardImage
+from sudoku_batch.pipeline.reading import BoardReading
+from sudoku_batch.store import load
+from sudoku_batch.store.db import autocommit, transaction
+from sudoku_batch.store.handover import Step, still_waiting
+from sudoku_batch.store.record import Stage, record_solution
+from sudoku_batch.workers import runtime
+from sudoku_batch.workers.app import TASK_SOLVE, app
+from sudoku_batch.workers.stage import StageTask, Subject, claimed, failures_recorded
 
 
 @app.task(

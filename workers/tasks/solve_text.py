@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from jobs.steps import solve_text_step
-from store import load
-from store.db import autocommit
-from store.handover import Step
-from store.record import Stage
-from workers import runtime
-from workers.app import TASK_SOLVE_TEXT, app
-from workers.stage import StageTask, Subject, claimed, failures_recorded
-from workers.tasks.solve import record_solved
+from sudoku_batch.jobs.steps import solve_text_step
+from sudoku_batch.store import load
+from sudoku_batch.store.db import autocommit
+from sudoku_batch.store.handover import Step
+from sudoku_batch.store.record import Stage
+from sudoku_batch.workers import runtime
+from sudoku_batch.workers.app import TASK_SOLVE_TEXT, app
+from sudoku_batch.workers.stage import StageTask, Subject, claimed, failures_recorded
+from sudoku_batch.workers.tasks.solve import record_solved
 
 
 @app.task(
