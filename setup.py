@@ -56,7 +56,8 @@ def _warn(message: str) -> None:
     print(f"sudoku-batch: {message}; the rater runs as pure Python", file=sys.stderr)
 
 
-GROUP = "sudoku_batch.rating_core"
+# mypyc's shared library is GROUP + "__mypyc", beside the package: compiled_core.missing_library.
+GROUP = "sudoku_batch.pipeline.rating_core"
 
 
 def installed_copy() -> list[Path]:
@@ -79,7 +80,7 @@ def compiled_extensions() -> list:
 
         return mypycify(
             ["--follow-imports=silent", "--ignore-missing-imports", *map(str, installed_copy())],
-            group_name=GROUP,  # compiled_core.LIBRARY
+            group_name=GROUP,
         )
     except (Exception, SystemExit) as error:  # mypy exits when the sources do not type-check
         _warn(f"the rating core was not compiled ({error!r})")

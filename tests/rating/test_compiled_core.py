@@ -32,7 +32,7 @@ def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, Path]
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     (where / f"mod{suffix}").write_bytes(b"not a shared library")
     (where / MANIFEST).write_text(json.dumps({"mod": source_hash(where / "mod.py")}))
-    (tmp_path / f"{name}__mypyc.py").write_text("")  # the group's shared library, found
+    (tmp_path / f"{name}_core__mypyc.py").write_text("")  # the group's shared library, found
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
     return name, where
@@ -69,9 +69,9 @@ def test_a_build_without_its_manifest_is_not_trusted(package):
 def test_a_build_whose_shared_library_is_not_importable_is_not_trusted(package):
     """As after an editable install made without compiling, run from another folder."""
     name, where = package
-    (where.parent / f"{name}__mypyc.py").unlink()
+    (where.parent / f"{name}_core__mypyc.py").unlink()
     compiled, said = _selected(name, where)
-    assert not compiled and f"shared library {name}__mypyc is not importable" in said[0]
+    assert not compiled and f"shared library {name}_core__mypyc is not importable" in said[0]
     assert importlib.import_module(f"{name}.mod").ORIGIN == "source"
 
 
