@@ -19,10 +19,10 @@ import numpy as np
 
 from bench.recognition import DATASET
 from bench.shared_data import shared_data_dir
-from pipeline.errors import SudokuBatchError
-from pipeline.ingest.sources import expand_input, load_page
-from pipeline.vision.lattice import cell_parts
-from pipeline.vision.page_boards import rectify_page
+from sudoku_batch.pipeline.errors import SudokuBatchError
+from sudoku_batch.pipeline.ingest.sources import expand_input, load_page
+from sudoku_batch.pipeline.vision.lattice import cell_parts
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
 
 BOOKS, HAND_FILLED = "books-dev", "kubiesa-train"
 
@@ -51,8 +51,8 @@ def styled_pages() -> Iterator[tuple[str, np.ndarray]]:
 
 def mixed_pages(seeds: list[int], folder: Path) -> Iterator[tuple[str, np.ndarray]]:
     """The mixed synthetic books' pages, as their Sudoku pages (1 and 4) and other pages."""
-    from synth.other_grids import mixed_book
-    from synth.pdf import write_jpeg_pdf
+    from sudoku_batch.synth.other_grids import mixed_book
+    from sudoku_batch.synth.pdf import write_jpeg_pdf
 
     for seed in seeds:
         book = mixed_book(np.random.default_rng(seed))

@@ -26,7 +26,7 @@ import botocore.exceptions
 from boto3.s3.transfer import TransferConfig
 from botocore.config import Config
 
-from store.storage import StorageUnavailable
+from sudoku_batch.store.storage import StorageUnavailable
 
 logger = logging.getLogger(__name__)
 

@@ -14,13 +14,21 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw
 
-from pipeline.grid import GridShape
-from synth.answer_pages import answer_grid
-from synth.book import PAPER_RGB, TEXT_RGB, Page, ScanStyle, draw_page, page_size_px, scan
-from synth.fonts import available_fonts, load_font
-from synth.grid_image import INK_RGB
-from synth.puzzles import GeneratedPuzzle
-from synth.unique import unique_puzzle
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.synth.answer_pages import answer_grid
+from sudoku_batch.synth.book import (
+    PAPER_RGB,
+    TEXT_RGB,
+    Page,
+    ScanStyle,
+    draw_page,
+    page_size_px,
+    scan,
+)
+from sudoku_batch.synth.fonts import available_fonts, load_font
+from sudoku_batch.synth.grid_image import INK_RGB
+from sudoku_batch.synth.puzzles import GeneratedPuzzle
+from sudoku_batch.synth.unique import unique_puzzle
 
 WEEKDAYS = ("Mo", "Tu", "We", "Th", "Fr", "Sa", "Su")
 

@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 
 from bench.seaweedfs import SeaweedFS, free_ports
-from settings import InvalidSetting, Settings
-from store.artifacts import Artifacts
-from store.local_storage import LocalFolder
-from store.s3_storage import PART_BYTES, S3Storage
-from store.storage import Storage, StorageUnavailable, open_storage
-from workers.cached_artifacts import CachedArtifacts
+from sudoku_batch.settings import InvalidSetting, Settings
+from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.store.local_storage import LocalFolder
+from sudoku_batch.store.s3_storage import PART_BYTES, S3Storage
+from sudoku_batch.store.storage import Storage, StorageUnavailable, open_storage
+from sudoku_batch.workers.cached_artifacts import CachedArtifacts
 
 MB = 2**20
 

@@ -9,15 +9,15 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage, CellImage, CellKind
-from pipeline.reading import (
+from sudoku_batch.pipeline.board import BoardImage, CellImage, CellKind
+from sudoku_batch.pipeline.reading import (
     BoardReading,
     CellReading,
     RecognisedBoard,
     printed_symbols,
 )
-from pipeline.recognise.glyphs import Glyph, board_glyphs
-from pipeline.recognise.grid_kind import (
+from sudoku_batch.pipeline.recognise.glyphs import Glyph, board_glyphs
+from sudoku_batch.pipeline.recognise.grid_kind import (
     SURE_NUMBER,
     NumberReading,
     crossed_reason,
@@ -25,16 +25,16 @@ from pipeline.recognise.grid_kind import (
     fragment_reason,
     other_reason,
 )
-from pipeline.recognise.ink_reading import with_ink
-from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
-from pipeline.recognise.orientation import read_upright
-from pipeline.recognise.remeasure import alternative_boards, contradicts
-from pipeline.recognise.turns import turn_board, turn_cell
-from pipeline.solve.encode import clashing_pairs
-from pipeline.vision.cells import classify_cells
-from pipeline.vision.diagonals import without_drawn_diagonals
-from pipeline.vision.lattice import cell_parts
-from pipeline.vision.regions import read_regions, read_shape
+from sudoku_batch.pipeline.recognise.ink_reading import with_ink
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine, digit_symbols
+from sudoku_batch.pipeline.recognise.orientation import read_upright
+from sudoku_batch.pipeline.recognise.remeasure import alternative_boards, contradicts
+from sudoku_batch.pipeline.recognise.turns import turn_board, turn_cell
+from sudoku_batch.pipeline.solve.encode import clashing_pairs
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.pipeline.vision.diagonals import without_drawn_diagonals
+from sudoku_batch.pipeline.vision.lattice import cell_parts
+from sudoku_batch.pipeline.vision.regions import read_regions, read_shape
 
 # The recogniser reads the whole cell interior, unstretched, better than a tight, contrast-
 # stretched digit box: on the wichtounet photos warped with their true corners

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from pipeline.board import Lattice
-from pipeline.errors import LatticeNotFound
-from pipeline.grid import GridShape
-from pipeline.vision.levels import grey_levels
+from sudoku_batch.pipeline.board import Lattice
+from sudoku_batch.pipeline.errors import LatticeNotFound
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.vision.levels import grey_levels
 
 # Sizes tried, largest first (see the module docstring for why largest first).
 SIZES = (25, 16, 12, 9, 8, 6, 4)

@@ -12,8 +12,8 @@ import pytest
 
 from sudoku_batch.embedded import EmbeddedOptions, run_batch
 from sudoku_batch.outcome import ExitCode, exit_code, summarise
-from synth.other_grids import mixed_book
-from synth.pdf import write_jpeg_pdf
+from sudoku_batch.synth.other_grids import mixed_book
+from sudoku_batch.synth.pdf import write_jpeg_pdf
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.recognise.grid_kind import NumberReading, fragment_reason, other_reason
+from sudoku_batch.pipeline.recognise.grid_kind import NumberReading, fragment_reason, other_reason
 
 
 def numbers(values: list[int], confidence: float = 0.99) -> list[NumberReading]:
@@ -36,10 +36,10 @@ def test_a_lattice_running_out_of_the_image_is_a_fragment() -> None:
 
 
 def test_a_36x36_is_said_to_be_beyond_the_sizes_read_never_read_as_a_12x12() -> None:
-    from pipeline.recognise.ocr.engines import DEFAULT_ENGINE, make_engine
-    from pipeline.recognise.read_board import recognise_board
-    from pipeline.vision.page_boards import rectify_page
-    from synth.other_grids import OtherGrid, draw_other_page
+    from sudoku_batch.pipeline.recognise.ocr.engines import DEFAULT_ENGINE, make_engine
+    from sudoku_batch.pipeline.recognise.read_board import recognise_board
+    from sudoku_batch.pipeline.vision.page_boards import rectify_page
+    from sudoku_batch.synth.other_grids import OtherGrid, draw_other_page
 
     rng = np.random.default_rng(5)
     cells = tuple(
@@ -70,11 +70,11 @@ FULL_4X4 = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
 
 @pytest.fixture(scope="module")
 def calendar_page_boards(tmp_path_factory: pytest.TempPathFactory) -> list:
-    from pipeline.ingest.sources import expand_input, load_page
-    from pipeline.vision.page_boards import rectify_page
-    from synth.fonts import font_path
-    from synth.other_grids import mixed_book
-    from synth.pdf import write_jpeg_pdf
+    from sudoku_batch.pipeline.ingest.sources import expand_input, load_page
+    from sudoku_batch.pipeline.vision.page_boards import rectify_page
+    from sudoku_batch.synth.fonts import font_path
+    from sudoku_batch.synth.other_grids import mixed_book
+    from sudoku_batch.synth.pdf import write_jpeg_pdf
 
     try:
         fonts = [font_path(name) for name in DEJAVU_FONTS]
@@ -92,8 +92,8 @@ def calendar_page_boards(tmp_path_factory: pytest.TempPathFactory) -> list:
 
 
 def test_a_calendar_taken_for_a_4x4_lattice_is_another_grid(calendar_page_boards) -> None:
-    from pipeline.recognise.ocr.engines import DEFAULT_ENGINE, make_engine
-    from pipeline.recognise.read_board import recognise_board
+    from sudoku_batch.pipeline.recognise.ocr.engines import DEFAULT_ENGINE, make_engine
+    from sudoku_batch.pipeline.recognise.read_board import recognise_board
 
     engine = make_engine(DEFAULT_ENGINE)
     for board in calendar_page_boards:
@@ -107,7 +107,7 @@ class Full4x4Engine:
     name = "full-4x4"
 
     def read_digits(self, crops, symbols):
-        from pipeline.reading import DigitReading
+        from sudoku_batch.pipeline.reading import DigitReading
 
         return [DigitReading(FULL_4X4[k % 16], 1.0) for k in range(len(crops))]
 
@@ -115,7 +115,7 @@ class Full4x4Engine:
 def test_a_lattice_across_printed_numbers_is_another_grid_whatever_its_cells_read(
     calendar_page_boards,
 ) -> None:
-    from pipeline.recognise.read_board import recognise_board
+    from sudoku_batch.pipeline.recognise.read_board import recognise_board
 
     calendar = calendar_page_boards[1]
     recognised = recognise_board(calendar.board, calendar.cells, Full4x4Engine())

@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline.board import Lattice
-from pipeline.grid import GridShape
-from pipeline.vision.lattice import cell_parts
+from sudoku_batch.pipeline.board import Lattice
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.vision.lattice import cell_parts
 
 SIDE = 420
 
