@@ -13,7 +13,7 @@ RUN apt-get update \
 
 WORKDIR /app
 COPY . /app
-# Editable so the code in /app is what runs (the migrations ship inside the store package).
+# Editable so the code in /app is what runs (the migrations ship inside the package).
 # gcc compiles the rating core (setup.py, mypyc) and leaves with its layer's other build tools;
 # the slim image has the Python headers.
 RUN apt-get update \

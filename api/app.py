@@ -1,11 +1,11 @@
 """FastAPI app: talks only to the database (through ``store``) and the queue (by task name).
 
-Run with ``uvicorn --factory api.app:create_app`` or ``sudoku-batch api``. Every route but
-``/health`` needs an API key (``api.auth``); a batch is visible only to the key that made it,
-and to every other key it does not exist (404). URLs carry UUIDs, never row ids. The routes
-are in ``api.routes`` (one module per resource); the review pages under ``/ui/`` (``api.ui``,
-``api.ui_send``) are served by the same app, with the same keys. ``create_app`` only
-assembles: what the routes share goes on ``app.state`` (``api.deps`` hands it to them).
+Run with ``uvicorn --factory sudoku_batch.api.app:create_app`` or ``sudoku-batch api``. Every
+route but ``/health`` needs an API key (``api.auth``); a batch is visible only to the key that
+made it, and to every other key it does not exist (404). URLs carry UUIDs, never row ids. The
+routes are in ``api.routes`` (one module per resource); the review pages under ``/ui/``
+(``api.ui``, ``api.ui_send``) are served by the same app, with the same keys. ``create_app``
+only assembles: what the routes share goes on ``app.state`` (``api.deps`` hands it to them).
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from __future__ import annotations
 import sqlalchemy.exc
 from fastapi import FastAPI
 
-from api import ui, ui_send
-from api.errors import database_down, storage_down
-from api.headers import SecurityHeaders
-from api.routes import batches, health, images, metrics, puzzles, results, text_batches
-from api.submission import Submission
-from settings import Settings
-from store.artifacts import Artifacts
-from store.db import make_engine, make_session_factory
-from store.storage import StorageUnavailable, open_storage
-from workers.app import make_celery
+from sudoku_batch.api import ui, ui_send
+from sudoku_batch.api.errors import database_down, storage_down
+from sudoku_batch.api.headers import SecurityHeaders
+from sudoku_batch.api.routes import batches, health, images, metrics, puzzles, results, text_batches
+from sudoku_batch.api.submission import Submission
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.store.db import make_engine, make_session_factory
+from sudoku_batch.store.storage import StorageUnavailable, open_storage
+from sudoku_batch.workers.app import make_celery
 
 ROUTERS = (
     health.router,

@@ -25,7 +25,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.routing import APIRoute
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 
-from store.keys import key_owner
+from sudoku_batch.store.keys import key_owner
 
 KEY_COOKIE = "sudoku_batch_key"
 UI_HEADER = "X-Sudoku-Batch-UI"

@@ -21,12 +21,12 @@ from uuid import UUID
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.concurrency import run_in_threadpool
 
-from api.deps import owned_batch
-from api.schemas import BatchStatus
-from store.models import Batch
-from store.progress import run_states, stages_of, subject_states
-from store.progress_token import Progress, batch_progress, progress_of
-from store.results import state_counts
+from sudoku_batch.api.deps import owned_batch
+from sudoku_batch.api.schemas import BatchStatus
+from sudoku_batch.store.models import Batch
+from sudoku_batch.store.progress import run_states, stages_of, subject_states
+from sudoku_batch.store.progress_token import Progress, batch_progress, progress_of
+from sudoku_batch.store.results import state_counts
 
 CHECK_SECONDS = 0.25
 MAX_WAIT_SECONDS = 30.0

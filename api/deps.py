@@ -14,10 +14,10 @@ from fastapi import Depends, HTTPException, Query, Request
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from api.submission import Submission
-from settings import Settings
-from store.artifacts import Artifacts
-from store.models import Batch, Puzzle
+from sudoku_batch.api.submission import Submission
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.store.models import Batch, Puzzle
 
 MAX_PAGE = 1000
 MAX_OFFSET = 10**9  # past any listing, and well inside the database's bigint

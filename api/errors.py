@@ -7,7 +7,7 @@ import logging
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
-from store.storage import StorageFull, StorageUnavailable
+from sudoku_batch.store.storage import StorageFull, StorageUnavailable
 
 logger = logging.getLogger(__name__)
 

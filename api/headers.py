@@ -20,7 +20,7 @@ import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from reports.html import REPORT_CSP
+from sudoku_batch.reports.html import REPORT_CSP
 
 NO_FRAMES = "frame-ancestors 'none'"
 UI_CSP = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.schemas import Problem
+from sudoku_batch.api.schemas import Problem
 
 Responses = dict[int | str, dict[str, Any]]
 

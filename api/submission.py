@@ -23,16 +23,16 @@ from celery import Celery
 from fastapi import Form, HTTPException, UploadFile
 from sqlalchemy.orm import Session, sessionmaker
 
-from api.schemas import Submitted, SubmittedFile
-from api.uploads import base_name, is_media, not_media, size_refusal, text_refusal
-from jobs.table import Step
-from pipeline.errors import SudokuBatchError, TooLarge, UnsupportedInput
-from store.artifacts import Artifacts
-from store.db import transaction
-from store.models import Batch
-from store.record import Stage, add_input_file, create_batch, record_failure
-from store.storage import StorageUnavailable
-from workers.publish import hand_over
+from sudoku_batch.api.schemas import Submitted, SubmittedFile
+from sudoku_batch.api.uploads import base_name, is_media, not_media, size_refusal, text_refusal
+from sudoku_batch.jobs.table import Step
+from sudoku_batch.pipeline.errors import SudokuBatchError, TooLarge, UnsupportedInput
+from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.store.db import transaction
+from sudoku_batch.store.models import Batch
+from sudoku_batch.store.record import Stage, add_input_file, create_batch, record_failure
+from sudoku_batch.store.storage import StorageUnavailable
+from sudoku_batch.workers.publish import hand_over
 
 logger = logging.getLogger(__name__)
 

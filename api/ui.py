@@ -31,18 +31,18 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader
 from sqlalchemy.orm import Session
 
-from api.auth import KEY_COOKIE, UI_HEADER, key_id_of
-from api.deps import Db, StoredFiles, owned_batch, owned_puzzle, public_puzzle_ids
-from api.submission import BOX_SHAPE
-from reports.book_report import LOW_CONFIDENCE
-from reports.grid_classes import cell_classes
-from reports.review import certificate_counts, ink_counts, review_reasons
-from store.artifacts import Artifacts
-from store.corrections import correction_history, latest_corrections
-from store.models import Batch, Puzzle
-from store.progress import batches_of_key, stage_progress
-from store.progress_token import batch_progress
-from store.results import puzzle_result, result_records
+from sudoku_batch.api.auth import KEY_COOKIE, UI_HEADER, key_id_of
+from sudoku_batch.api.deps import Db, StoredFiles, owned_batch, owned_puzzle, public_puzzle_ids
+from sudoku_batch.api.submission import BOX_SHAPE
+from sudoku_batch.reports.book_report import LOW_CONFIDENCE
+from sudoku_batch.reports.grid_classes import cell_classes
+from sudoku_batch.reports.review import certificate_counts, ink_counts, review_reasons
+from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.store.corrections import correction_history, latest_corrections
+from sudoku_batch.store.models import Batch, Puzzle
+from sudoku_batch.store.progress import batches_of_key, stage_progress
+from sudoku_batch.store.progress_token import batch_progress
+from sudoku_batch.store.results import puzzle_result, result_records
 
 HERE = Path(__file__).parent
 # Every template is HTML (``*.html.j2``, a suffix Jinja's default never escapes): escape all.

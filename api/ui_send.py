@@ -20,12 +20,12 @@ from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.datastructures import UploadFile as StarletteUpload
 
-from api.auth import UI_HEADER, PageFormBeforeBody
-from api.deps import Submit
-from api.schemas import Submitted
-from api.submission import BOX_SHAPE, Label, NothingReadable, box_shape
-from api.ui import FormToken, check_form_token, page
-from jobs.table import Step
+from sudoku_batch.api.auth import UI_HEADER, PageFormBeforeBody
+from sudoku_batch.api.deps import Submit
+from sudoku_batch.api.schemas import Submitted
+from sudoku_batch.api.submission import BOX_SHAPE, Label, NothingReadable, box_shape
+from sudoku_batch.api.ui import FormToken, check_form_token, page
+from sudoku_batch.jobs.table import Step
 
 TYPED_NAME = "typed.txt"  # the name the text area's puzzles are stored and reported under
 # Starlette holds a form field (the text area) to 1 MB; larger text goes as a .txt file.

@@ -7,8 +7,8 @@ from pathlib import PurePosixPath
 
 from fastapi import UploadFile
 
-from pipeline.errors import SudokuBatchError, UnreadableInput, UnsupportedInput
-from pipeline.ingest.walk import READABLE_SUFFIXES, suffix
+from sudoku_batch.pipeline.errors import SudokuBatchError, UnreadableInput, UnsupportedInput
+from sudoku_batch.pipeline.ingest.walk import READABLE_SUFFIXES, suffix
 
 # What the ingest stage can read, by signature: PNG, JPEG, TIFF (both byte orders), GIF, BMP,
 # WebP, PDF, zip.

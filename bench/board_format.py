@@ -25,12 +25,12 @@ import numpy as np  # noqa: E402
 
 from bench import books, recognition  # noqa: E402
 from bench.shared_data import shared_data_dir  # noqa: E402
-from pipeline.board import RectifiedBoard  # noqa: E402
-from pipeline.errors import LatticeNotFound, NoGridFound  # noqa: E402
-from pipeline.reading import BoardReading  # noqa: E402
-from pipeline.recognise.ocr.engines import make_engine  # noqa: E402
-from pipeline.recognise.read_board import recognise_board  # noqa: E402
-from pipeline.vision.page_boards import rectify_page  # noqa: E402
+from sudoku_batch.pipeline.board import RectifiedBoard  # noqa: E402
+from sudoku_batch.pipeline.errors import LatticeNotFound, NoGridFound  # noqa: E402
+from sudoku_batch.pipeline.reading import BoardReading  # noqa: E402
+from sudoku_batch.pipeline.recognise.ocr.engines import make_engine  # noqa: E402
+from sudoku_batch.pipeline.recognise.read_board import recognise_board  # noqa: E402
+from sudoku_batch.pipeline.vision.page_boards import rectify_page  # noqa: E402
 
 FORMATS = {
     "png": (".png", []),

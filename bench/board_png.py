@@ -23,9 +23,9 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from bench.board_format import pages  # noqa: E402
-from pipeline.errors import LatticeNotFound, NoGridFound  # noqa: E402
-from pipeline.ingest.sources import expand_inputs, load_page  # noqa: E402
-from pipeline.vision.page_boards import rectify_page  # noqa: E402
+from sudoku_batch.pipeline.errors import LatticeNotFound, NoGridFound  # noqa: E402
+from sudoku_batch.pipeline.ingest.sources import expand_inputs, load_page  # noqa: E402
+from sudoku_batch.pipeline.vision.page_boards import rectify_page  # noqa: E402
 
 LEVEL, STRATEGY, FILTER = (
     cv2.IMWRITE_PNG_COMPRESSION,

@@ -34,14 +34,19 @@ import cv2
 import numpy as np
 
 from bench.shared_data import shared_data_dir
-from pipeline.errors import LatticeNotFound, NoGridFound
-from pipeline.grid import GridShape
-from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, expand_input, load_page
-from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.ocr.engines import make_engine
-from pipeline.recognise.read_board import recognise_board
-from pipeline.vision.page_boards import rectify_page
-from synth import degrade
+from sudoku_batch.pipeline.errors import LatticeNotFound, NoGridFound
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.ingest.sources import (
+    DEFAULT_PDF_DPI,
+    PageSource,
+    expand_input,
+    load_page,
+)
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine
+from sudoku_batch.pipeline.recognise.ocr.engines import make_engine
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth import degrade
 
 DATASET = "books-dev"
 VARIANTS = ("pdf", "150", "300", "scan")

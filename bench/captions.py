@@ -29,9 +29,9 @@ import pypdfium2 as pdfium
 
 from bench.books import load_pages, render
 from bench.shared_data import shared_data_dir
-from pipeline.errors import LatticeNotFound, NoGridFound
-from pipeline.ingest.sources import DEFAULT_PDF_DPI
-from pipeline.recognise.printed_captions import (
+from sudoku_batch.pipeline.errors import LatticeNotFound, NoGridFound
+from sudoku_batch.pipeline.ingest.sources import DEFAULT_PDF_DPI
+from sudoku_batch.pipeline.recognise.printed_captions import (
     ANSWER,
     BAND_DEPTH,
     NO_CAPTION,
@@ -40,7 +40,7 @@ from pipeline.recognise.printed_captions import (
     parse_caption,
     spans_side_by_side,
 )
-from pipeline.vision.page_boards import rectify_page
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
 
 
 def true_captions(pdf_page, boards: list[np.ndarray], dpi: int) -> list[Caption | None]:

@@ -45,24 +45,24 @@ from bench.books import load_pages, match, render
 from bench.recognition import DATASET as PHOTOS
 from bench.shared_data import shared_data_dir
 from bench.styles import SETS
-from pipeline.board import CellKind
-from pipeline.certify import BoardFacts, CertifyPolicy, certify
-from pipeline.errors import LatticeNotFound, NoGridFound
-from pipeline.grid import GridShape, Puzzle
-from pipeline.ingest.sources import expand_input, load_page
-from pipeline.reading import BoardReading
-from pipeline.recognise.ocr.engines import make_engine
-from pipeline.recognise.read_board import recognise_board
-from pipeline.solve.backends import make_backend
-from pipeline.solve.reconcile import solve_reading
-from pipeline.solve.repairs import printed_verdict
-from pipeline.solve.result import PuzzleSolution, Verdict
-from pipeline.solve.solver import solve_puzzle
-from pipeline.vision.page_boards import rectify_page
-from synth import degrade
-from synth.puzzles import GeneratedPuzzle
-from synth.styles import styled_page
-from synth.unique import unique_puzzle
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.certify import BoardFacts, CertifyPolicy, certify
+from sudoku_batch.pipeline.errors import LatticeNotFound, NoGridFound
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.ingest.sources import expand_input, load_page
+from sudoku_batch.pipeline.reading import BoardReading
+from sudoku_batch.pipeline.recognise.ocr.engines import make_engine
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.solve.backends import make_backend
+from sudoku_batch.pipeline.solve.reconcile import solve_reading
+from sudoku_batch.pipeline.solve.repairs import printed_verdict
+from sudoku_batch.pipeline.solve.result import PuzzleSolution, Verdict
+from sudoku_batch.pipeline.solve.solver import solve_puzzle
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth import degrade
+from sudoku_batch.synth.puzzles import GeneratedPuzzle
+from sudoku_batch.synth.styles import styled_page
+from sudoku_batch.synth.unique import unique_puzzle
 
 TIMEOUT = 10.0
 SCAN_DPI = 200  # as bench.styles scans

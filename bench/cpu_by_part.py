@@ -22,18 +22,30 @@ from bench.throughput import synthetic_book
 
 # (label, module, attribute): the attribute is replaced where it is looked up when called.
 PARTS = [
-    ("load page (render the PDF page)", "jobs.steps", "load_page"),
-    ("find boards (find_boards.py)", "pipeline.vision.page_boards", "find_boards"),
-    ("  of which survey: warp + lattice", "pipeline.vision.find_boards", "survey_board"),
-    ("  of which fit to the lines (gridlines.py)", "pipeline.vision.find_boards", "fit_to_lines"),
-    ("rectify boards (warp, straighten)", "pipeline.vision.page_boards", "rectify_board"),
-    ("cells (cells.py)", "pipeline.vision.page_boards", "classify_cells"),
-    ("captions", "pipeline.recognise.printed_captions", "CaptionReader.page_captions"),
-    ("store boards (grey PNG)", "store.artifacts", "Artifacts.store_board"),
-    ("OCR", "jobs.steps", "recognise_board"),
-    ("solve, uniqueness", "jobs.steps", "solve_reading"),
-    ("book facts (rating, canonical form)", "jobs.steps", "puzzle_facts"),
-    ("render: draw", "jobs.steps", "render_solution"),
+    ("load page (render the PDF page)", "sudoku_batch.jobs.steps", "load_page"),
+    ("find boards (find_boards.py)", "sudoku_batch.pipeline.vision.page_boards", "find_boards"),
+    (
+        "  of which survey: warp + lattice",
+        "sudoku_batch.pipeline.vision.find_boards",
+        "survey_board",
+    ),
+    (
+        "  of which fit to the lines (gridlines.py)",
+        "sudoku_batch.pipeline.vision.find_boards",
+        "fit_to_lines",
+    ),
+    (
+        "rectify boards (warp, straighten)",
+        "sudoku_batch.pipeline.vision.page_boards",
+        "rectify_board",
+    ),
+    ("cells (cells.py)", "sudoku_batch.pipeline.vision.page_boards", "classify_cells"),
+    ("captions", "sudoku_batch.pipeline.recognise.printed_captions", "CaptionReader.page_captions"),
+    ("store boards (grey PNG)", "sudoku_batch.store.artifacts", "Artifacts.store_board"),
+    ("OCR", "sudoku_batch.jobs.steps", "recognise_board"),
+    ("solve, uniqueness", "sudoku_batch.jobs.steps", "solve_reading"),
+    ("book facts (rating, canonical form)", "sudoku_batch.jobs.steps", "puzzle_facts"),
+    ("render: draw", "sudoku_batch.jobs.steps", "render_solution"),
     ("record in SQLite", "sudoku_batch.embedded", "_persist"),
     ("results.jsonl", "sudoku_batch.embedded", "write_results"),
 ]

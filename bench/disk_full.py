@@ -108,8 +108,8 @@ def run(repo: Path, pages: int, hold: float, workdir: Path) -> dict:
         for argv, log in (
             ([sys.executable, "-m", "sudoku_batch.cli", "api", "--port", str(port)], "api.log"),
             (
-                [sys.executable, "-m", "celery", "-A", "workers.app", "worker", "--pool=solo",
-                 "--queues=ingest,rectify,ocr,solve", f"--hostname=disk-{name}@%h",
+                [sys.executable, "-m", "celery", "-A", "sudoku_batch.workers.app", "worker",
+                 "--pool=solo", "--queues=ingest,rectify,ocr,solve", f"--hostname=disk-{name}@%h",
                  "--without-mingle", "--without-gossip"],
                 "worker.log",
             ),

@@ -26,8 +26,8 @@ import numpy as np
 
 from bench.recognition import DATASET
 from bench.shared_data import shared_data_dir
-from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
 from sudoku_batch.embedded import EmbeddedOptions, run_batch
+from sudoku_batch.pipeline.recognise.ocr.engines import DEFAULT_ENGINE
 
 # (source as given to the runner, page, index on page)
 GridKey = tuple[str, int, int]
@@ -55,7 +55,7 @@ def photo_truth(limit: int | None) -> tuple[list[str], dict[GridKey, TrueGrid]]:
 
 
 def book_truth(folder: Path, pages: int, seed: int, dpi: int):
-    from synth.book import random_book, write_book
+    from sudoku_batch.synth.book import random_book, write_book
 
     document = write_book(folder, random_book(np.random.default_rng(seed), pages, dpi=dpi), dpi=dpi)
     source = str(folder / "book.pdf")

@@ -23,15 +23,15 @@ from bench import books
 from bench.ocr_calibration import board_from_corners, given_crops, jittered
 from bench.recognition import DATASET, load_samples
 from bench.shared_data import shared_data_dir
-from pipeline.board import CellKind
-from pipeline.grid import GridShape, Puzzle
-from pipeline.recognise.ocr.glyph_groups import glyph_distances, glyph_groups
-from pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine
-from pipeline.recognise.read_board import cell_interiors, recognise_board
-from pipeline.vision.page_boards import rectify_page
-from synth.degrade import blur, sensor_noise
-from synth.fonts import available_fonts
-from synth.grid_image import render_grid
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.recognise.ocr.glyph_groups import glyph_distances, glyph_groups
+from sudoku_batch.pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine
+from sudoku_batch.pipeline.recognise.read_board import cell_interiors, recognise_board
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth.degrade import blur, sensor_noise
+from sudoku_batch.synth.fonts import available_fonts
+from sudoku_batch.synth.grid_image import render_grid
 
 Board = tuple[list[np.ndarray], list[int]]
 

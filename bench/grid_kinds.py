@@ -26,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.shared_data import shared_data_dir
-from synth.unique import count_solutions
+from sudoku_batch.synth.unique import count_solutions
 
 PHOTOS, BOOKS_DEV = "wichtounet-v2-train", "books-dev"
 
@@ -34,8 +34,8 @@ PHOTOS, BOOKS_DEV = "wichtounet-v2-train", "books-dev"
 def make(folder: Path, seeds: list[int]) -> None:
     import numpy as np
 
-    from synth.other_grids import mixed_book
-    from synth.pdf import write_jpeg_pdf
+    from sudoku_batch.synth.other_grids import mixed_book
+    from sudoku_batch.synth.pdf import write_jpeg_pdf
 
     for seed in seeds:
         book = mixed_book(np.random.default_rng(seed))
@@ -150,7 +150,7 @@ def _after_doubts(record: dict) -> list[list[int]]:
 def _contradicted(record: dict, givens: list[list[int]]) -> bool:
     """A verdict the truth's givens contradict: a solution other than theirs, or no (unique)
     solution where they have exactly one. Other grids have no verdict."""
-    from pipeline.grid import GridShape, Puzzle
+    from sudoku_batch.pipeline.grid import GridShape, Puzzle
 
     status = record["status"]
     if status not in ("solved", "unsolvable", "multiple_solutions"):

@@ -22,14 +22,14 @@ import cv2
 import numpy as np
 
 from bench.recognition import corner_error
-from pipeline.errors import LatticeNotFound, NoGridFound
-from pipeline.grid import GridShape
-from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.ocr.engines import make_engine
-from pipeline.recognise.read_board import recognise_board
-from pipeline.vision.find_boards import find_boards
-from pipeline.vision.page_boards import rectify_page
-from synth.hard_photos import KINDS, HardPhoto, grids_in_rows, small_grids_around_9x9
+from sudoku_batch.pipeline.errors import LatticeNotFound, NoGridFound
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine
+from sudoku_batch.pipeline.recognise.ocr.engines import make_engine
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.vision.find_boards import find_boards
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth.hard_photos import KINDS, HardPhoto, grids_in_rows, small_grids_around_9x9
 
 NINE, SIX, FOUR, SIXTEEN = GridShape(3, 3), GridShape(2, 3), GridShape(2, 2), GridShape(4, 4)
 SAME_SIZE_LAYOUTS = (

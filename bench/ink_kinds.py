@@ -37,19 +37,19 @@ from bench.books import DATASET as BOOKS
 from bench.books import Read, load_pages, match, render
 from bench.recognition import DATASET as PHOTOS
 from bench.shared_data import shared_data_dir
-from pipeline.board import CellKind
-from pipeline.errors import LatticeNotFound, NoGridFound
-from pipeline.reading import BoardReading, InkKind
-from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.ocr.engines import make_engine
-from pipeline.recognise.read_board import read_every_mark, recognise_board
-from pipeline.solve.backend import SatBackend
-from pipeline.solve.backends import make_backend
-from pipeline.solve.entries import with_entries_checked
-from pipeline.solve.reconcile import solve_reading
-from pipeline.solve.result import Verdict
-from pipeline.vision.page_boards import rectify_page
-from synth.solver_marks import marked_photo
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.errors import LatticeNotFound, NoGridFound
+from sudoku_batch.pipeline.reading import BoardReading, InkKind
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine
+from sudoku_batch.pipeline.recognise.ocr.engines import make_engine
+from sudoku_batch.pipeline.recognise.read_board import read_every_mark, recognise_board
+from sudoku_batch.pipeline.solve.backend import SatBackend
+from sudoku_batch.pipeline.solve.backends import make_backend
+from sudoku_batch.pipeline.solve.entries import with_entries_checked
+from sudoku_batch.pipeline.solve.reconcile import solve_reading
+from sudoku_batch.pipeline.solve.result import Verdict
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth.solver_marks import marked_photo
 
 KUBIESA = "kubiesa-train"
 SOURCES = ("kubiesa", "synthetic", "photos", "books")

@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 
 from bench.shared_data import shared_data_dir
-from pipeline.errors import InvalidPuzzle
-from pipeline.grid import GridShape, Puzzle
-from pipeline.ingest.textpuzzle import is_puzzle_line, parse_puzzle_line
-from pipeline.solve.inline import BeyondBudget, budgeted_backend
-from pipeline.solve.solver import solve_puzzle
+from sudoku_batch.pipeline.errors import InvalidPuzzle
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.ingest.textpuzzle import is_puzzle_line, parse_puzzle_line
+from sudoku_batch.pipeline.solve.inline import BeyondBudget, budgeted_backend
+from sudoku_batch.pipeline.solve.solver import solve_puzzle
 
 TIMEOUT = 60.0  # the budget, not the time, is what ends an inline search
 

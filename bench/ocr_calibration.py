@@ -33,17 +33,22 @@ import numpy as np
 
 from bench.recognition import DATASET, Sample, load_samples
 from bench.shared_data import shared_data_dir
-from pipeline.board import BoardImage, BoardLocation, Lattice
-from pipeline.grid import GridShape
-from pipeline.recognise.ocr.base import digit_symbols
-from pipeline.recognise.ocr.ctc import sequence_log_likelihoods
-from pipeline.recognise.ocr.ctc_lines import BLANK, LOG_FLOOR, SINGLE_SLOT, CtcLineEngine
-from pipeline.recognise.ocr.engines import make_engine
-from pipeline.recognise.ocr.glyph_groups import GlyphGroupingEngine
-from pipeline.recognise.orientation import read_upright, settled_upright
-from pipeline.recognise.read_board import cell_glyphs, cell_interiors
-from pipeline.vision.rectify import MAX_CELL_PX, MIN_CELL_PX, square_homography
-from settings.environment import set_offline_defaults
+from sudoku_batch.pipeline.board import BoardImage, BoardLocation, Lattice
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.recognise.ocr.base import digit_symbols
+from sudoku_batch.pipeline.recognise.ocr.ctc import sequence_log_likelihoods
+from sudoku_batch.pipeline.recognise.ocr.ctc_lines import (
+    BLANK,
+    LOG_FLOOR,
+    SINGLE_SLOT,
+    CtcLineEngine,
+)
+from sudoku_batch.pipeline.recognise.ocr.engines import make_engine
+from sudoku_batch.pipeline.recognise.ocr.glyph_groups import GlyphGroupingEngine
+from sudoku_batch.pipeline.recognise.orientation import read_upright, settled_upright
+from sudoku_batch.pipeline.recognise.read_board import cell_glyphs, cell_interiors
+from sudoku_batch.pipeline.vision.rectify import MAX_CELL_PX, MIN_CELL_PX, square_homography
+from sudoku_batch.settings.environment import set_offline_defaults
 
 SIZE = 9
 BINS = (0.0, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1.0000001)

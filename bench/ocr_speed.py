@@ -19,11 +19,11 @@ from pathlib import Path
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from bench.throughput import synthetic_book  # noqa: E402
-from pipeline.ingest.sources import expand_inputs, load_page  # noqa: E402
-from pipeline.recognise.ocr.glyph_groups import GlyphGroupingEngine  # noqa: E402
-from pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine  # noqa: E402
-from pipeline.recognise.read_board import recognise_board  # noqa: E402
-from pipeline.vision.page_boards import rectify_page  # noqa: E402
+from sudoku_batch.pipeline.ingest.sources import expand_inputs, load_page  # noqa: E402
+from sudoku_batch.pipeline.recognise.ocr.glyph_groups import GlyphGroupingEngine  # noqa: E402
+from sudoku_batch.pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine  # noqa: E402
+from sudoku_batch.pipeline.recognise.read_board import recognise_board  # noqa: E402
+from sudoku_batch.pipeline.vision.page_boards import rectify_page  # noqa: E402
 
 
 def boards(pages: int) -> list:

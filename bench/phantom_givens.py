@@ -28,10 +28,10 @@ from bench.books import SCANS, TrueGrid, load_pages, match, read_page, render
 from bench.recognition import DATASET as PHOTOS
 from bench.recognition import load_samples, read_photo
 from bench.shared_data import shared_data_dir
-from pipeline.grid import GridShape
-from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.ocr.engines import make_engine
-from synth.phantom_styles import STYLES
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine
+from sudoku_batch.pipeline.recognise.ocr.engines import make_engine
+from sudoku_batch.synth.phantom_styles import STYLES
 
 NINE = GridShape(3, 3)
 

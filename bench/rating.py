@@ -33,9 +33,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from pipeline.ingest.textpuzzle import parse_puzzle_line  # noqa: E402
-from pipeline.rating import COMPILED, LEVELS, level_of, rate_puzzle  # noqa: E402
-from pipeline.rating.candidates import geometry  # noqa: E402
+from sudoku_batch.pipeline.ingest.textpuzzle import parse_puzzle_line  # noqa: E402
+from sudoku_batch.pipeline.rating import COMPILED, LEVELS, level_of, rate_puzzle  # noqa: E402
+from sudoku_batch.pipeline.rating.candidates import geometry  # noqa: E402
 
 DEFAULT_DATA = REPO / "bench" / "data" / "se_rated_sample.txt"
 

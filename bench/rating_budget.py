@@ -42,10 +42,10 @@ CLI = "import sys; from sudoku_batch.cli import main; sys.exit(main())"
 
 UNITS_SCRIPT = """
 import json, sys, time
-import pipeline.rating as rating
-from pipeline.book.bounded_rating import UNITS_PER_SECOND
-from pipeline.ingest.textpuzzle import parse_puzzle_line
-from pipeline.rating.budget import Budget, BudgetExhausted
+import sudoku_batch.pipeline.rating as rating
+from sudoku_batch.pipeline.book.bounded_rating import UNITS_PER_SECOND
+from sudoku_batch.pipeline.ingest.textpuzzle import parse_puzzle_line
+from sudoku_batch.pipeline.rating.budget import Budget, BudgetExhausted
 seconds, sets = float(sys.argv[1]), json.loads(sys.argv[2])
 out = {"compiled": rating.COMPILED, "sets": {}}
 for name, lines in sets.items():

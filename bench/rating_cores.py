@@ -21,7 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from settings.environment import PURE_RATER as PURE_ENV  # noqa: E402
+from sudoku_batch.settings.environment import PURE_RATER as PURE_ENV  # noqa: E402
 
 CORES = {"pure Python": "1", "compiled": "0"}
 

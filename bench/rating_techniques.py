@@ -21,9 +21,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.rating import DEFAULT_DATA  # noqa: E402
-from pipeline.ingest.textpuzzle import parse_puzzle_line  # noqa: E402
-from pipeline.rating import rate_puzzle, rater  # noqa: E402
-from pipeline.rating.candidates import geometry  # noqa: E402
+from sudoku_batch.pipeline.ingest.textpuzzle import parse_puzzle_line  # noqa: E402
+from sudoku_batch.pipeline.rating import rate_puzzle, rater  # noqa: E402
+from sudoku_batch.pipeline.rating.candidates import geometry  # noqa: E402
 
 
 def main() -> int:

@@ -1,5 +1,5 @@
 """Recognition figures on the real photos of shared/data/wichtounet-v2-train, and on synthetic
-scanned book pages (several grids of all sizes per page, from synth.book).
+scanned book pages (several grids of all sizes per page, from sudoku_batch.synth.book).
 
 Run from the repository root:
     python -m bench.recognition [--limit N] [--tolerance 0.03] [--book-pages 20] [--failures]
@@ -22,13 +22,13 @@ import cv2
 import numpy as np
 
 from bench.shared_data import shared_data_dir
-from pipeline.board import BoardImage, BoardLocation, CellImage, CellKind
-from pipeline.errors import LatticeNotFound
-from pipeline.vision.cells import classify_cells
-from pipeline.vision.find_boards import find_boards
-from pipeline.vision.rectify import rectify_board
-from synth.book import ScannedPage, random_book
-from synth.grid_image import cell_kind
+from sudoku_batch.pipeline.board import BoardImage, BoardLocation, CellImage, CellKind
+from sudoku_batch.pipeline.errors import LatticeNotFound
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.pipeline.vision.find_boards import find_boards
+from sudoku_batch.pipeline.vision.rectify import rectify_board
+from sudoku_batch.synth.book import ScannedPage, random_book
+from sudoku_batch.synth.grid_image import cell_kind
 
 DATASET = "wichtounet-v2-train"
 

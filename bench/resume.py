@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> None:
         [
             sys.executable,
             "-m",
-            "synth.book",
+            "sudoku_batch.synth.book",
             str(work),
             "--pages",
             str(args.pages),

@@ -28,15 +28,15 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.shared_data import shared_data_dir  # noqa: E402
-from pipeline.errors import InvalidPuzzle  # noqa: E402
-from pipeline.ingest.textpuzzle import TextPuzzle, is_puzzle_line, parse_puzzle_line  # noqa: E402
-from pipeline.solve.backend import SatBackend  # noqa: E402
-from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend  # noqa: E402
-from pipeline.solve.check import solution_problems  # noqa: E402
-from pipeline.solve.encode import AtMostOne, EncodingPolicy  # noqa: E402
-from pipeline.solve.kissat import DEFAULT_OPTIONS, LEMMA_MAX_LENGTH, KissatBackend  # noqa: E402
-from pipeline.solve.result import SolveResult, Verdict  # noqa: E402
-from pipeline.solve.solver import solve_puzzle  # noqa: E402
+from sudoku_batch.pipeline.errors import InvalidPuzzle  # noqa: E402
+from sudoku_batch.pipeline.ingest.textpuzzle import TextPuzzle, is_puzzle_line, parse_puzzle_line  # noqa: E402
+from sudoku_batch.pipeline.solve.backend import SatBackend  # noqa: E402
+from sudoku_batch.pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend  # noqa: E402
+from sudoku_batch.pipeline.solve.check import solution_problems  # noqa: E402
+from sudoku_batch.pipeline.solve.encode import AtMostOne, EncodingPolicy  # noqa: E402
+from sudoku_batch.pipeline.solve.kissat import DEFAULT_OPTIONS, LEMMA_MAX_LENGTH, KissatBackend  # noqa: E402
+from sudoku_batch.pipeline.solve.result import SolveResult, Verdict  # noqa: E402
+from sudoku_batch.pipeline.solve.solver import solve_puzzle  # noqa: E402
 
 
 def main() -> int:

@@ -29,8 +29,8 @@ from sqlalchemy import func, select
 
 from bench.shared_data import shared_data_dir
 from bench.throughput_server import ADMIN_URL, REDIS_URL, REPO_ROOT, tree_cpu
-from pipeline.ingest.textpuzzle import is_puzzle_line, parse_puzzle_line
-from synth.grid_image import render_grid
+from sudoku_batch.pipeline.ingest.textpuzzle import is_puzzle_line, parse_puzzle_line
+from sudoku_batch.synth.grid_image import render_grid
 
 # Gecode's minimal 25x25s that Kissat settles within the solve timeout (bench.solve: the
 # others of the set take from 10 s to past a minute).
@@ -90,13 +90,13 @@ def run(layout: str, pages: list[Path], data_dir: Path) -> None:
     from fastapi.testclient import TestClient
     from sqlalchemy.engine import make_url
 
-    from api.app import create_app
-    from settings import Settings
-    from store.db import make_engine, make_session_factory, transaction
-    from store.keys import create_key
-    from store.migrate import upgrade
-    from store.models import Batch, StageRun, WorkerHeartbeat
+    from sudoku_batch.api.app import create_app
     from sudoku_batch.follow import follow_batch
+    from sudoku_batch.settings import Settings
+    from sudoku_batch.store.db import make_engine, make_session_factory, transaction
+    from sudoku_batch.store.keys import create_key
+    from sudoku_batch.store.migrate import upgrade
+    from sudoku_batch.store.models import Batch, StageRun, WorkerHeartbeat
 
     name = f"sudoku_batch_bench_{uuid.uuid4().hex[:8]}"
     prefix = f"sudoku_batch_bench:{name}:"
@@ -119,7 +119,15 @@ def run(layout: str, pages: list[Path], data_dir: Path) -> None:
             "SUDOKU_BATCH_SOLVE_TIMEOUT": SOLVE_TIMEOUT,
         }
         for number, queues in enumerate(QUEUES[layout]):
-            argv = [sys.executable, "-m", "celery", "-A", "workers.app", "worker", "--pool=solo"]
+            argv = [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "sudoku_batch.workers.app",
+                "worker",
+                "--pool=solo",
+            ]
             argv += [f"--queues={queues}", f"--hostname={layout}{number}-{name}@%h"]
             argv += ["--loglevel=WARNING", "--without-mingle", "--without-gossip"]
             log = open(data_dir / f"worker{number}.log", "wb")  # noqa: SIM115 - closed with it

@@ -40,16 +40,16 @@ SETUP = {
     ),
     "no schema template": (
         "with startup.collection_paused():\n"
-        "    from store import schema_template\n"
+        "    from sudoku_batch.store import schema_template\n"
         "schema_template.copy_template = lambda database: False\n"
         "schema_template.save_template = lambda database: None"
     ),
     "pydantic settings always": (
-        "import settings.environment\n"
+        "import sudoku_batch.settings.environment\n"
         "settings.environment.any_setting_given = lambda env=None: True"
     ),
     "no saved OCR graphs": (
-        "from pipeline.engine_files import EngineFiles\n"
+        "from sudoku_batch.pipeline.engine_files import EngineFiles\n"
         "import sudoku_batch.engine_files\n"
         "sudoku_batch.engine_files.engine_files = lambda: EngineFiles(cache_dir=None)"
     ),
@@ -69,7 +69,7 @@ SETUP = {
 }
 RUNNER = """
 import contextlib, importlib, os, sys
-from settings.environment import set_library_defaults
+from sudoku_batch.settings.environment import set_library_defaults
 set_library_defaults()  # before numpy, as the command does
 from sudoku_batch import startup
 {setup}

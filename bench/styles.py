@@ -23,11 +23,11 @@ import cv2
 import numpy as np
 
 from bench.books import SCANS, BookPage, PageResult, TrueGrid, failures, match, read_page, table
-from pipeline.grid import GridShape
-from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.ocr.engines import make_engine
-from synth import degrade
-from synth.styles import HAIRLINE_FONT_TOP, PrintStyle, random_puzzles, styled_page
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine
+from sudoku_batch.pipeline.recognise.ocr.engines import make_engine
+from sudoku_batch.synth import degrade
+from sudoku_batch.synth.styles import HAIRLINE_FONT_TOP, PrintStyle, random_puzzles, styled_page
 
 SCAN_DPI = 200
 NINE = GridShape(3, 3)

@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 import psutil
 
-from pipeline.grid import GridShape
 from sudoku_batch.embedded import EmbeddedOptions, run_batch
+from sudoku_batch.pipeline.grid import GridShape
 
 SAMPLE_SECONDS = 0.25
 STEADY_FROM_PAGE = 50
@@ -36,7 +36,7 @@ MB = 1024 * 1024
 
 
 def synthetic_book(cache: Path, pages: int, seed: int, dpi: int) -> Path:
-    from synth.book import random_book, write_book
+    from sudoku_batch.synth.book import random_book, write_book
 
     folder = cache / f"book9x9-{pages}p-s{seed}-{dpi}dpi"
     pdf = folder / "book.pdf"

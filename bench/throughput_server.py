@@ -84,7 +84,7 @@ def started_worker(engine: Engine, main: psutil.Process, timeout: float = 120.0)
     """Wait until the worker has started (its first heartbeat is in the database: its pool is
     forked and it consumes); the worker tree's CPU seconds so far, its start-up. A server is
     up before batches come, as the embedded runner's imports come before its count starts."""
-    from store.models import WorkerHeartbeat
+    from sudoku_batch.store.models import WorkerHeartbeat
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -113,13 +113,13 @@ def run(
     from fastapi.testclient import TestClient
     from sqlalchemy.engine import make_url
 
-    from api.app import create_app
-    from settings import Settings
-    from store.db import make_engine, make_session_factory, transaction
-    from store.keys import create_key
-    from store.migrate import upgrade
-    from store.progress import UNFINISHED_STATES
+    from sudoku_batch.api.app import create_app
     from sudoku_batch.follow import FOLLOW_SECONDS, follow_batch
+    from sudoku_batch.settings import Settings
+    from sudoku_batch.store.db import make_engine, make_session_factory, transaction
+    from sudoku_batch.store.keys import create_key
+    from sudoku_batch.store.migrate import upgrade
+    from sudoku_batch.store.progress import UNFINISHED_STATES
 
     name = f"sudoku_batch_bench_{uuid.uuid4().hex[:8]}"
     prefix = f"sudoku_batch_bench:{name}:"
@@ -139,7 +139,7 @@ def run(
             **(store_env or {}),
         }
         settings = Settings.from_env(env)
-        argv = [sys.executable, "-m", "celery", "-A", "workers.app", "worker"]
+        argv = [sys.executable, "-m", "celery", "-A", "sudoku_batch.workers.app", "worker"]
         if profile is not None or profile_main is not None:
             profiled = PROFILED_CELERY.replace("time.process_time", "time.perf_counter")
             if not wall_profile:

@@ -17,9 +17,9 @@ import cv2
 import numpy as np
 
 from bench.styles import SCAN_DPI, SETS
-from pipeline.vision.find_boards import find_boards
-from synth.degrade import ROUGH, scan
-from synth.styles import random_puzzles, styled_page
+from sudoku_batch.pipeline.vision.find_boards import find_boards
+from sudoku_batch.synth.degrade import ROUGH, scan
+from sudoku_batch.synth.styles import random_puzzles, styled_page
 
 
 def found_on_scan(name: str, seed: int) -> tuple[int, int, float]:

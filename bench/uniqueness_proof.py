@@ -46,13 +46,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.shared_data import shared_data_dir  # noqa: E402
-from pipeline.grid import Puzzle  # noqa: E402
-from pipeline.ingest.textpuzzle import is_puzzle_line, parse_puzzle_line  # noqa: E402
-from pipeline.solve.backend import Cnf, SatStatus, blocking_clause  # noqa: E402
-from pipeline.solve.drat import Clause  # noqa: E402
-from pipeline.solve.encode import Encoding, encode_puzzle  # noqa: E402
-from pipeline.solve.kissat import LEMMA_MAX_LENGTH, KissatBackend  # noqa: E402
-from pipeline.solve.pysat_backend import search_until  # noqa: E402
+from sudoku_batch.pipeline.grid import Puzzle  # noqa: E402
+from sudoku_batch.pipeline.ingest.textpuzzle import is_puzzle_line, parse_puzzle_line  # noqa: E402
+from sudoku_batch.pipeline.solve.backend import Cnf, SatStatus, blocking_clause  # noqa: E402
+from sudoku_batch.pipeline.solve.drat import Clause  # noqa: E402
+from sudoku_batch.pipeline.solve.encode import Encoding, encode_puzzle  # noqa: E402
+from sudoku_batch.pipeline.solve.kissat import LEMMA_MAX_LENGTH, KissatBackend  # noqa: E402
+from sudoku_batch.pipeline.solve.pysat_backend import search_until  # noqa: E402
 
 KISSAT_CONFIGS = {
     "plain": ("-q", "--plain"),

@@ -26,15 +26,15 @@ import numpy as np
 from bench.books import load_pages, render
 from bench.recognition import DATASET, load_samples, read_photo
 from bench.shared_data import shared_data_dir
-from pipeline.errors import SudokuBatchError
-from pipeline.geometry import CLASSIC, box_regions
-from pipeline.grid import GridShape
-from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.ocr.engines import make_engine
-from pipeline.recognise.read_board import recognise_board
-from pipeline.vision.page_boards import rectify_page
-from pipeline.vision.regions import DOUBTFUL_BELOW, read_regions
-from synth.variant_images import (
+from sudoku_batch.pipeline.errors import SudokuBatchError
+from sudoku_batch.pipeline.geometry import CLASSIC, box_regions
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine
+from sudoku_batch.pipeline.recognise.ocr.engines import make_engine
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.pipeline.vision.regions import DOUBTFUL_BELOW, read_regions
+from sudoku_batch.synth.variant_images import (
     NINE,
     VariantImage,
     random_variant,

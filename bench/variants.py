@@ -25,11 +25,11 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS, rate_within  # noqa: E402
-from pipeline.solve.backends import DEFAULT_BACKEND, make_backend  # noqa: E402
-from pipeline.solve.result import Verdict  # noqa: E402
-from pipeline.solve.solver import solve_puzzle  # noqa: E402
-from synth.variant_puzzles import random_variant_puzzle  # noqa: E402
+from sudoku_batch.pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS, rate_within  # noqa: E402
+from sudoku_batch.pipeline.solve.backends import DEFAULT_BACKEND, make_backend  # noqa: E402
+from sudoku_batch.pipeline.solve.result import Verdict  # noqa: E402
+from sudoku_batch.pipeline.solve.solver import solve_puzzle  # noqa: E402
+from sudoku_batch.synth.variant_puzzles import random_variant_puzzle  # noqa: E402
 
 SETS = {  # name: (jigsaw, diagonals)
     "classic": (False, False),

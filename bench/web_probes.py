@@ -21,11 +21,11 @@ from pathlib import Path
 import httpx
 import redis
 
-from api.app import create_app
-from api.auth import KEY_COOKIE
-from settings import Settings
-from store.db import make_engine, make_session_factory, transaction
-from store.keys import create_key
+from sudoku_batch.api.app import create_app
+from sudoku_batch.api.auth import KEY_COOKIE
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import make_engine, make_session_factory, transaction
+from sudoku_batch.store.keys import create_key
 from tests.raw_http import raw_upload, served
 
 MB = 2**20

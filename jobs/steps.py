@@ -16,26 +16,26 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage, CellImage, CellKind, RectifiedBoard
-from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
-from pipeline.book.facts import PuzzleFacts, other_grid_facts, puzzle_facts
-from pipeline.certify import BoardFacts, CertifyPolicy, certify
-from pipeline.grid import Puzzle
-from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
-from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, load_page
-from pipeline.reading import BoardReading, RecognisedBoard
-from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.printed_captions import Caption, CaptionReader
-from pipeline.recognise.read_board import cell_interiors, recognise_board
-from pipeline.render import PageRegion, board_region, render_solution
-from pipeline.solve.backend import SatBackend
-from pipeline.solve.entries import with_entries_checked
-from pipeline.solve.reconcile import solve_reading
-from pipeline.solve.repairs import printed_verdict
-from pipeline.solve.result import PuzzleSolution, SolveResult, Verdict
-from pipeline.solve.solver import solve_puzzle
-from pipeline.vision.page_boards import rectify_page
-from store.artifacts import RENDER_JPEG_QUALITY, Artifacts, PageRef
+from sudoku_batch.pipeline.board import BoardImage, CellImage, CellKind, RectifiedBoard
+from sudoku_batch.pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from sudoku_batch.pipeline.book.facts import PuzzleFacts, other_grid_facts, puzzle_facts
+from sudoku_batch.pipeline.certify import BoardFacts, CertifyPolicy, certify
+from sudoku_batch.pipeline.grid import Puzzle
+from sudoku_batch.pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
+from sudoku_batch.pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, load_page
+from sudoku_batch.pipeline.reading import BoardReading, RecognisedBoard
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine
+from sudoku_batch.pipeline.recognise.printed_captions import Caption, CaptionReader
+from sudoku_batch.pipeline.recognise.read_board import cell_interiors, recognise_board
+from sudoku_batch.pipeline.render import PageRegion, board_region, render_solution
+from sudoku_batch.pipeline.solve.backend import SatBackend
+from sudoku_batch.pipeline.solve.entries import with_entries_checked
+from sudoku_batch.pipeline.solve.reconcile import solve_reading
+from sudoku_batch.pipeline.solve.repairs import printed_verdict
+from sudoku_batch.pipeline.solve.result import PuzzleSolution, SolveResult, Verdict
+from sudoku_batch.pipeline.solve.solver import solve_puzzle
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.store.artifacts import RENDER_JPEG_QUALITY, Artifacts, PageRef
 
 
 @dataclass(frozen=True)

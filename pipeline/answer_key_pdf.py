@@ -23,9 +23,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.grid import Grid, GridShape
-from pipeline.reading import symbol_of
-from pipeline.region_lines import diagonal_lines, marks_diagonals, region_borders
+from sudoku_batch.pipeline.grid import Grid, GridShape
+from sudoku_batch.pipeline.reading import symbol_of
+from sudoku_batch.pipeline.region_lines import diagonal_lines, marks_diagonals, region_borders
 
 PAGE_SIZES = {"a4": A4, "letter": LETTER}  # points
 MARGIN = 15 * mm

@@ -7,7 +7,7 @@ from enum import StrEnum
 
 import numpy as np
 
-from pipeline.grid import GridShape
+from sudoku_batch.pipeline.grid import GridShape
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.board import BoardImage, CellKind
-from pipeline.reading import BoardReading
-from pipeline.solve.check import solution_problems
-from pipeline.solve.result import Certificate, PuzzleSolution, ReviewReason, Verdict
-from pipeline.vision.regions import DOUBTFUL_BELOW
+from sudoku_batch.pipeline.board import BoardImage, CellKind
+from sudoku_batch.pipeline.reading import BoardReading
+from sudoku_batch.pipeline.solve.check import solution_problems
+from sudoku_batch.pipeline.solve.result import Certificate, PuzzleSolution, ReviewReason, Verdict
+from sudoku_batch.pipeline.vision.regions import DOUBTFUL_BELOW
 
 # A reading at or above these is confident (see the module notes for how they were chosen).
 DEFAULT_CONFIDENT_READING = 0.97

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pipeline.errors import InvalidRegions
+from sudoku_batch.pipeline.errors import InvalidRegions
 
 Regions = tuple[tuple[int, ...], ...]  # N x N region numbers
 

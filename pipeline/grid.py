@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.errors import InvalidPuzzle
-from pipeline.geometry import Geometry, Regions, box_regions, build_geometry, normalise_regions
+from sudoku_batch.pipeline.errors import InvalidPuzzle
+from sudoku_batch.pipeline.geometry import (
+    Geometry,
+    Regions,
+    box_regions,
+    build_geometry,
+    normalise_regions,
+)
 
 # A cell value: 1..N is a digit, 0 is an empty (playable) cell, None is a blocked cell that
 # takes no digit at all. Rows of these make a Grid.

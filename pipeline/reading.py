@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pipeline.board import BoardImage, CellKind
-from pipeline.grid import Grid, GridShape, Puzzle
+from sudoku_batch.pipeline.board import BoardImage, CellKind
+from sudoku_batch.pipeline.grid import Grid, GridShape, Puzzle
 
 
 @dataclass(frozen=True)

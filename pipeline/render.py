@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage
-from pipeline.grid import Grid
-from pipeline.region_lines import diagonal_lines, marks_diagonals, region_borders
+from sudoku_batch.pipeline.board import BoardImage
+from sudoku_batch.pipeline.grid import Grid
+from sudoku_batch.pipeline.region_lines import diagonal_lines, marks_diagonals, region_borders
 
 # Solved digits in a blue that stands apart from black or red printing (BGR).
 SOLUTION_INK = (200, 80, 0)

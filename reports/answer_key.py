@@ -16,12 +16,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pipeline.answer_key_pdf import KeyEntry, write_answer_key_pdf
-from pipeline.geometry import CLASSIC, JIGSAW
-from pipeline.grid import GridShape
-from store.book_check import as_grid
-from store.models import Puzzle
-from store.results import result_records
+from sudoku_batch.pipeline.answer_key_pdf import KeyEntry, write_answer_key_pdf
+from sudoku_batch.pipeline.geometry import CLASSIC, JIGSAW
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.store.book_check import as_grid
+from sudoku_batch.store.models import Puzzle
+from sudoku_batch.store.results import result_records
 
 
 def puzzle_titles(records: Sequence[dict[str, Any]]) -> list[str]:

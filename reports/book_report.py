@@ -11,12 +11,12 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from pipeline.rating import LEVELS
-from reports.grid_classes import cell_classes
-from reports.review import certificate_counts, needs_review, review_reasons
-from store.book_check import batch_findings
-from store.models import Batch
-from store.results import result_records
+from sudoku_batch.pipeline.rating import LEVELS
+from sudoku_batch.reports.grid_classes import cell_classes
+from sudoku_batch.reports.review import certificate_counts, needs_review, review_reasons
+from sudoku_batch.store.book_check import batch_findings
+from sudoku_batch.store.models import Batch
+from sudoku_batch.store.results import result_records
 
 LOW_CONFIDENCE = 0.9  # a grid read less surely than this is listed for a look by eye
 BROKEN_ANSWER = "this printed answer breaks the rules"

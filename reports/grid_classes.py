@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pipeline.geometry import CLASSIC, box_regions
-from pipeline.region_lines import marks_diagonals
+from sudoku_batch.pipeline.geometry import CLASSIC, box_regions
+from sudoku_batch.pipeline.region_lines import marks_diagonals
 
 
 def cell_classes(record: dict[str, Any]) -> list[list[str]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from reports.book_report import BookReport
+from sudoku_batch.reports.book_report import BookReport
 
 # What the file may do: show its own inline style. No script, no request of any kind.
 REPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"

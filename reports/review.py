@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pipeline.reading import InkKind
+from sudoku_batch.pipeline.reading import InkKind
 
 
 def needs_review(record: dict[str, Any]) -> bool:

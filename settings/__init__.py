@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from settings.model import InvalidSetting, Settings
+    from sudoku_batch.settings.model import InvalidSetting, Settings
 
 __all__ = ["InvalidSetting", "Settings"]
 
 
 def __getattr__(name: str) -> Any:
     if name in __all__:
-        from settings import model
+        from sudoku_batch.settings import model
 
         return getattr(model, name)
     raise AttributeError(f"module 'settings' has no attribute {name!r}")

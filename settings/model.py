@@ -27,14 +27,18 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
-from pipeline.certify import DEFAULT_CONFIDENT_EMPTY, DEFAULT_CONFIDENT_READING, CertifyPolicy
-from pipeline.engine_files import EngineFiles
-from pipeline.errors import SudokuBatchError
-from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
-from pipeline.solve.inline import DEFAULT_INLINE_CONFLICTS
-from pipeline.solve.timeouts import SERVER_SOLVE_TIMEOUT
-from settings.environment import PREFIX, cache_dir
+from sudoku_batch.pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from sudoku_batch.pipeline.certify import (
+    DEFAULT_CONFIDENT_EMPTY,
+    DEFAULT_CONFIDENT_READING,
+    CertifyPolicy,
+)
+from sudoku_batch.pipeline.engine_files import EngineFiles
+from sudoku_batch.pipeline.errors import SudokuBatchError
+from sudoku_batch.pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
+from sudoku_batch.pipeline.solve.inline import DEFAULT_INLINE_CONFLICTS
+from sudoku_batch.pipeline.solve.timeouts import SERVER_SOLVE_TIMEOUT
+from sudoku_batch.settings.environment import PREFIX, cache_dir
 
 DEFAULT_DATA_DIR = "sudoku-batch-data"
 DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/0"

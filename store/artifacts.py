@@ -19,9 +19,9 @@ import cv2
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from pipeline.errors import UnreadableInput
-from store.local_storage import LocalFolder
-from store.storage import Storage
+from sudoku_batch.pipeline.errors import UnreadableInput
+from sudoku_batch.store.local_storage import LocalFolder
+from sudoku_batch.store.storage import Storage
 
 PAGE_JPEG_QUALITY = 95
 # Renders are only looked at: JPEG is a fraction of PNG's size and encodes faster.

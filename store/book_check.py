@@ -7,10 +7,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pipeline.book.findings import BookFindings, GridEntry, book_findings
-from pipeline.grid import Grid
-from pipeline.solve.result import Verdict
-from store.models import InputFile, Page, Puzzle, Solution
+from sudoku_batch.pipeline.book.findings import BookFindings, GridEntry, book_findings
+from sudoku_batch.pipeline.grid import Grid
+from sudoku_batch.pipeline.solve.result import Verdict
+from sudoku_batch.store.models import InputFile, Page, Puzzle, Solution
 
 
 def batch_findings(session: Session, batch_id: int) -> BookFindings:

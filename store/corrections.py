@@ -15,10 +15,10 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pipeline.board import CellKind
-from pipeline.errors import SudokuBatchError
-from store.handover import solve_again
-from store.models import ApiKey, Cell, CellCorrection, Puzzle, PuzzleStatus
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.errors import SudokuBatchError
+from sudoku_batch.store.handover import solve_again
+from sudoku_batch.store.models import ApiKey, Cell, CellCorrection, Puzzle, PuzzleStatus
 
 # A puzzle is corrected once its verdict is in: a correction made while it is being read or
 # solved could be overtaken by that run's outcome.

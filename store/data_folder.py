@@ -14,7 +14,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from store.storage import DATA_FOLDER, storage_fault
+from sudoku_batch.store.storage import DATA_FOLDER, storage_fault
 
 logger = logging.getLogger(__name__)
 

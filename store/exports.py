@@ -18,9 +18,9 @@ import json
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from pipeline.ingest.textpuzzle import format_grid, format_regions
-from store.book_check import NO_BATCH_FIELDS
-from store.results_view import GRID_KEYS
+from sudoku_batch.pipeline.ingest.textpuzzle import format_grid, format_regions
+from sudoku_batch.store.book_check import NO_BATCH_FIELDS
+from sudoku_batch.store.results_view import GRID_KEYS
 
 # The record's own keys, in results.jsonl order: the view's, then the batch-wide book check's.
 CSV_COLUMNS = (*GRID_KEYS, *NO_BATCH_FIELDS)

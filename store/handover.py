@@ -19,9 +19,9 @@ from typing import NamedTuple
 from sqlalchemy import ColumnElement, and_, delete, or_, select, true, update
 from sqlalchemy.orm import Session
 
-from jobs.table import Step, job_step, job_steps
-from jobs.table import Subject as JobSubject
-from store.models import (
+from sudoku_batch.jobs.table import Step, job_step, job_steps
+from sudoku_batch.jobs.table import Subject as JobSubject
+from sudoku_batch.store.models import (
     Batch,
     InputFile,
     InputStatus,
@@ -33,7 +33,7 @@ from store.models import (
     WorkerHeartbeat,
     utc_now,
 )
-from store.record import TEXT_LINE_FORMAT, set_facts
+from sudoku_batch.store.record import TEXT_LINE_FORMAT, set_facts
 
 Subject = InputFile | Page | Puzzle
 # Each subject's table, and the statuses it may wait in (checked against the job's table).

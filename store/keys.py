@@ -10,8 +10,8 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from pipeline.errors import SudokuBatchError
-from store.models import ApiKey, utc_now
+from sudoku_batch.pipeline.errors import SudokuBatchError
+from sudoku_batch.store.models import ApiKey, utc_now
 
 KEY_PREFIX = "sbk_"  # recognisable in a leaked config file or a secret scanner
 

@@ -11,17 +11,17 @@ import numpy as np
 from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
-from pipeline import grid
-from pipeline.board import BoardImage, BoardLocation, CellImage, CellKind, Lattice
-from pipeline.certify import BoardFacts
-from pipeline.geometry import CLASSIC, DIAGONAL, JIGSAW
-from pipeline.grid import GridShape
-from pipeline.ingest.sources import PageFormat, PageSource
-from pipeline.reading import BoardReading, CellReading, InkKind
-from pipeline.render import PageRegion, region_window
-from store.artifacts import Artifacts, PageRef
-from store.corrections import latest_corrections
-from store.models import Cell, InputFile, Page, Puzzle
+from sudoku_batch.pipeline import grid
+from sudoku_batch.pipeline.board import BoardImage, BoardLocation, CellImage, CellKind, Lattice
+from sudoku_batch.pipeline.certify import BoardFacts
+from sudoku_batch.pipeline.geometry import CLASSIC, DIAGONAL, JIGSAW
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.ingest.sources import PageFormat, PageSource
+from sudoku_batch.pipeline.reading import BoardReading, CellReading, InkKind
+from sudoku_batch.pipeline.render import PageRegion, region_window
+from sudoku_batch.store.artifacts import Artifacts, PageRef
+from sudoku_batch.store.corrections import latest_corrections
+from sudoku_batch.store.models import Cell, InputFile, Page, Puzzle
 
 
 def page_source(session: Session, page_id: int, artifacts: Artifacts) -> PageSource:

@@ -14,8 +14,8 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
 
-from store import data_folder
-from store.storage import DATA_FOLDER, OUTPUT_FOLDER, StorageUnavailable, storage_fault
+from sudoku_batch.store import data_folder
+from sudoku_batch.store.storage import DATA_FOLDER, OUTPUT_FOLDER, StorageUnavailable, storage_fault
 
 CHUNK_BYTES = 1 << 20
 

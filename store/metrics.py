@@ -12,10 +12,10 @@ from datetime import datetime
 from sqlalchemy import func, select, true
 from sqlalchemy.orm import Session
 
-from jobs.table import Stage, stages
-from store.models import Batch, Page, StageRun, utc_now
-from store.progress import SUBJECT_KINDS, unfinished, waiting_for
-from store.record import TEXT_LINE_FORMAT
+from sudoku_batch.jobs.table import Stage, stages
+from sudoku_batch.store.models import Batch, Page, StageRun, utc_now
+from sudoku_batch.store.progress import SUBJECT_KINDS, unfinished, waiting_for
+from sudoku_batch.store.record import TEXT_LINE_FORMAT
 
 # Upper bounds of the stage run histograms' buckets, seconds: a board's OCR takes a fraction of
 # a second, a page's rectify about one, a hard grid's solve up to its timeout.

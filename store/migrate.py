@@ -3,16 +3,13 @@ runner, tests), with the same Alembic migrations the ``alembic`` command runs.""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from alembic import command
 from alembic.config import Config
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import InterfaceError, OperationalError
 
-from pipeline.errors import DatabaseUnavailable
-
-MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+from sudoku_batch.pipeline.errors import DatabaseUnavailable
+from sudoku_batch.store.schema_current import MIGRATIONS_DIR
 
 
 def alembic_config(database_url: str) -> Config:

@@ -25,15 +25,15 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from jobs.table import Stage, Subject, job_steps, stages
-from store.handover import MODELS, waiting
-from store.models import (
+from sudoku_batch.jobs.table import Stage, Subject, job_steps, stages
+from sudoku_batch.store.handover import MODELS, waiting
+from sudoku_batch.store.models import (
     Batch,
     Page,
     StageRun,
     utc_now,
 )
-from store.record import TEXT_LINE_FORMAT
+from sudoku_batch.store.record import TEXT_LINE_FORMAT
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,14 @@ from typing import Any
 from sqlalchemy import Select, bindparam, func, select, true
 from sqlalchemy.orm import Session
 
-from store.models import StageRun
-from store.progress import SUBJECT_KINDS, UNFINISHED_STATES, Runs, Subjects, unfinished_count
+from sudoku_batch.store.models import StageRun
+from sudoku_batch.store.progress import (
+    SUBJECT_KINDS,
+    UNFINISHED_STATES,
+    Runs,
+    Subjects,
+    unfinished_count,
+)
 
 
 @dataclass(frozen=True)

@@ -19,24 +19,24 @@ import numpy as np
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
-from jobs.table import Stage
-from pipeline.board import BoardImage, RectifiedBoard
-from pipeline.book.facts import PuzzleFacts
-from pipeline.errors import Interrupted, NoGridFound, SudokuBatchError
-from pipeline.grid import Grid, GridShape
-from pipeline.ingest.sources import PageSource
-from pipeline.ingest.textpuzzle import PuzzleLine
-from pipeline.reading import BoardReading, CellReading, RecognisedBoard
-from pipeline.recognise.printed_captions import Caption, printed_role
-from pipeline.solve.entries import entries_json
-from pipeline.solve.result import (
+from sudoku_batch.jobs.table import Stage
+from sudoku_batch.pipeline.board import BoardImage, RectifiedBoard
+from sudoku_batch.pipeline.book.facts import PuzzleFacts
+from sudoku_batch.pipeline.errors import Interrupted, NoGridFound, SudokuBatchError
+from sudoku_batch.pipeline.grid import Grid, GridShape
+from sudoku_batch.pipeline.ingest.sources import PageSource
+from sudoku_batch.pipeline.ingest.textpuzzle import PuzzleLine
+from sudoku_batch.pipeline.reading import BoardReading, CellReading, RecognisedBoard
+from sudoku_batch.pipeline.recognise.printed_captions import Caption, printed_role
+from sudoku_batch.pipeline.solve.entries import entries_json
+from sudoku_batch.pipeline.solve.result import (
     Certificate,
     PuzzleSolution,
     ReviewReason,
     Suggestion,
     Verdict,
 )
-from store.models import (
+from sudoku_batch.store.models import (
     Batch,
     Cell,
     InputFile,

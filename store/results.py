@@ -15,10 +15,10 @@ from typing import Any
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
-from store import results_view
-from store.book_check import NO_BATCH_FIELDS, batch_fields, batch_findings
-from store.models import Batch, Cell
-from store.progress import Subjects, unfinished_count
+from sudoku_batch.store import results_view
+from sudoku_batch.store.book_check import NO_BATCH_FIELDS, batch_fields, batch_findings
+from sudoku_batch.store.models import Batch, Cell
+from sudoku_batch.store.progress import Subjects, unfinished_count
 
 
 class BatchNotFound(LookupError):

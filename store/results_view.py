@@ -16,8 +16,8 @@ from typing import Any
 
 from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text, func
 
-from jobs.table import stages
-from store.models import Json
+from sudoku_batch.jobs.table import stages
+from sudoku_batch.store.models import Json
 
 views = MetaData()
 

@@ -23,9 +23,10 @@ from typing import Any, BinaryIO
 
 import boto3
 import botocore.exceptions
+from boto3.s3.transfer import TransferConfig
 from botocore.config import Config
 
-from store.storage import StorageUnavailable
+from sudoku_batch.store.storage import StorageUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +40,10 @@ CLIENT_CONFIG = Config(
     retries={"max_attempts": 3, "mode": "standard"},
     s3={"addressing_style": "path"},  # what MinIO, Ceph and SeaweedFS serve without DNS set-up
 )
+# One part in memory at a time: boto3's default reads up to ten parts ahead for its threads,
+# so an upload's memory grew with the file.
+PART_BYTES = 8 << 20
+TRANSFER = TransferConfig(multipart_chunksize=PART_BYTES, use_threads=False)
 NOT_FOUND = frozenset({"404", "NoSuchKey", "NotFound"})
 DELETE_BATCH = 1000  # the most keys one DeleteObjects request takes
 
@@ -65,7 +70,7 @@ class S3Storage:
         # Multipart in bounded parts past boto3's threshold: never the whole file in memory;
         # an object appears only once complete.
         with self._faults(key):
-            self.client.upload_fileobj(stream, self.bucket, self._key(key))
+            self.client.upload_fileobj(stream, self.bucket, self._key(key), Config=TRANSFER)
 
     def put_bytes(self, key: str, data: bytes) -> str:
         with self._faults(key):

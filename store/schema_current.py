@@ -10,11 +10,14 @@ script this cannot parse) answers False, and the migrations run as before.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import sqlite3
 from pathlib import Path
 
-VERSIONS_DIR = Path(__file__).resolve().parent / "migrations" / "versions"
+# The repository's top-level migrations/ folder, installed as sudoku_batch.migrations.
+MIGRATIONS_DIR = Path(importlib.util.find_spec("sudoku_batch.migrations").origin).parent
+VERSIONS_DIR = MIGRATIONS_DIR / "versions"
 _REVISION = re.compile(r"^revision(?:\s*:\s*str)?\s*=\s*[\"']([^\"']+)[\"']", re.MULTILINE)
 _DOWN = re.compile(
     r"^down_revision(?:\s*:[^=]+)?\s*=\s*(?:None|[\"']([^\"']+)[\"'])\s*$", re.MULTILINE

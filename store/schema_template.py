@@ -16,8 +16,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from settings.environment import cache_dir
-from store.schema_current import VERSIONS_DIR
+from sudoku_batch.settings.environment import cache_dir
+from sudoku_batch.store.schema_current import VERSIONS_DIR
 
 VIEWS_FILE = Path(__file__).resolve().parent / "results_view.py"
 

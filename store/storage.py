@@ -20,8 +20,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
-from pipeline.errors import SudokuBatchError
-from settings import Settings
+from sudoku_batch.pipeline.errors import SudokuBatchError
+from sudoku_batch.settings import Settings
 
 
 class StorageUnavailable(SudokuBatchError):
@@ -105,7 +105,7 @@ def open_storage(settings: Settings) -> Storage:
     """The store ``settings`` name."""
     location = settings.storage_location()
     if location.scheme == "s3":
-        from store.s3_storage import S3Storage  # boto3 loads only where S3 is used
+        from sudoku_batch.store.s3_storage import S3Storage  # boto3 loads only where S3 is used
 
         return S3Storage(
             location.bucket,
@@ -114,6 +114,6 @@ def open_storage(settings: Settings) -> Storage:
             cache_dir=settings.storage_cache_dir(),
             cache_bytes=int(settings.storage_cache_mb * 2**20),
         )
-    from store.local_storage import LocalFolder
+    from sudoku_batch.store.local_storage import LocalFolder
 
     return LocalFolder(location.folder)

@@ -11,7 +11,7 @@ import importlib
 import sys
 from typing import NoReturn
 
-from settings.environment import set_library_defaults
+from sudoku_batch.settings.environment import set_library_defaults
 
 # Before numpy is first imported, so every command (the worker's too) and the processes it
 # starts get them: OpenBLAS then starts one thread, not one per core. Nothing here multiplies
@@ -23,8 +23,8 @@ from sudoku_batch import startup  # noqa: E402
 startup.freeze_at_exit()
 
 with startup.collection_paused():
-    from pipeline.errors import SudokuBatchError
     from sudoku_batch.outcome import ExitCode, exit_code_of_error
+    from sudoku_batch.pipeline.errors import SudokuBatchError
 
 # In the order `--help` lists them; each is the module sudoku_batch/commands/<name>.py with
 # dashes as underscores, imported only when its parser is needed.

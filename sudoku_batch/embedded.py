@@ -19,21 +19,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
-from pipeline.certify import CertifyPolicy
-from pipeline.engine_files import EngineFiles
-from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
-from pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, expand_inputs
-from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
-from pipeline.solve.backends import DEFAULT_BACKEND
-from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
-from store.storage import StorageUnavailable
 from sudoku_batch import startup
 from sudoku_batch.engine_files import engine_files
 from sudoku_batch.interrupt import stop_requested
 from sudoku_batch.page_ahead import PageAhead
 from sudoku_batch.page_job import PageJobSettings
 from sudoku_batch.page_pool import run_pages
+from sudoku_batch.pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from sudoku_batch.pipeline.certify import CertifyPolicy
+from sudoku_batch.pipeline.engine_files import EngineFiles
+from sudoku_batch.pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
+from sudoku_batch.pipeline.ingest.sources import DEFAULT_PDF_DPI, PageSource, expand_inputs
+from sudoku_batch.pipeline.recognise.ocr.engines import DEFAULT_ENGINE
+from sudoku_batch.pipeline.solve.backends import DEFAULT_BACKEND
+from sudoku_batch.pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
+from sudoku_batch.store.storage import StorageUnavailable
 
 if TYPE_CHECKING:
     from tqdm import tqdm

@@ -16,12 +16,15 @@ from sqlalchemy import Engine, select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from pipeline.errors import InternalError, Interrupted
-from pipeline.ingest.sources import PageSource
-from store import results, schema_template
-from store.db import make_engine, make_session_factory
-from store.models import Batch, Page, PageStatus, Puzzle
-from store.record import (
+from sudoku_batch.embedded import DATABASE_NAME, RESULTS_NAME
+from sudoku_batch.page_job import PAGE_STEP, PageOutcome
+from sudoku_batch.pipeline.errors import InternalError, Interrupted
+from sudoku_batch.pipeline.ingest.sources import PageSource
+from sudoku_batch.resume import PreparedBatch, batch_results_path, prepare_batch
+from sudoku_batch.store import results, schema_template
+from sudoku_batch.store.db import make_engine, make_session_factory
+from sudoku_batch.store.models import Batch, Page, PageStatus, Puzzle
+from sudoku_batch.store.record import (
     ReadingToRecord,
     SolutionToRecord,
     inputs_label,
@@ -31,11 +34,8 @@ from store.record import (
     record_readings,
     record_solutions,
 )
-from store.schema_current import sqlite_is_current
-from store.storage import OUTPUT_FOLDER, StorageFull, StorageUnavailable, storage_fault
-from sudoku_batch.embedded import DATABASE_NAME, RESULTS_NAME
-from sudoku_batch.page_job import PAGE_STEP, PageOutcome
-from sudoku_batch.resume import PreparedBatch, batch_results_path, prepare_batch
+from sudoku_batch.store.schema_current import sqlite_is_current
+from sudoku_batch.store.storage import OUTPUT_FOLDER, StorageFull, StorageUnavailable, storage_fault
 
 
 def prepared_batch(
@@ -107,7 +107,7 @@ def open_database(out_dir: Path) -> tuple[Engine, sessionmaker[Session]]:
     if new and schema_template.copy_template(database):
         pass  # an empty database the same migrations made
     elif not sqlite_is_current(database):  # else Alembic has nothing to do
-        from store.migrate import upgrade
+        from sudoku_batch.store.migrate import upgrade
 
         upgrade(database_url)
         if new:

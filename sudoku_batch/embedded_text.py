@@ -14,22 +14,22 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from jobs.steps import Clock, SolvedBoard, SolveOptions, solve_text_step
-from jobs.table import Step, sequence
-from pipeline.errors import InternalError, SudokuBatchError
-from pipeline.grid import GridShape, Puzzle
-from pipeline.ingest.textpuzzle import read_puzzle_file
-from pipeline.solve.backends import make_backend
-from store.record import (
+from sudoku_batch.embedded import BatchRun, EmbeddedOptions
+from sudoku_batch.embedded_store import open_database, write_results
+from sudoku_batch.jobs.steps import Clock, SolvedBoard, SolveOptions, solve_text_step
+from sudoku_batch.jobs.table import Step, sequence
+from sudoku_batch.pipeline.errors import InternalError, SudokuBatchError
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.ingest.textpuzzle import read_puzzle_file
+from sudoku_batch.pipeline.solve.backends import make_backend
+from sudoku_batch.resume import prepare_text_batch
+from sudoku_batch.store.record import (
     add_input_file,
     add_text_puzzles,
     inputs_label,
     record_failure,
     record_solution,
 )
-from sudoku_batch.embedded import BatchRun, EmbeddedOptions
-from sudoku_batch.embedded_store import open_database, write_results
-from sudoku_batch.resume import prepare_text_batch
 
 # The server's steps for a text file (jobs.table), whose stages failures are recorded under.
 INGEST, SOLVE = sequence(Step.INGEST_TEXT)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pipeline.engine_files import EngineFiles
-from settings.environment import any_setting_given, cache_dir
+from sudoku_batch.pipeline.engine_files import EngineFiles
+from sudoku_batch.settings.environment import any_setting_given, cache_dir
 
 
 def engine_files() -> EngineFiles:
@@ -11,6 +11,6 @@ def engine_files() -> EngineFiles:
     ``SUDOKU_BATCH_`` variable is set (then each is where its wheel put it)."""
     if not any_setting_given():
         return EngineFiles(cache_dir=cache_dir())
-    from settings import Settings
+    from sudoku_batch.settings import Settings
 
     return Settings.from_env().engine_files()

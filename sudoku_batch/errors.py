@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.errors import SudokuBatchError
+from sudoku_batch.pipeline.errors import SudokuBatchError
 
 
 class BadArguments(SudokuBatchError):

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from enum import IntEnum
 from typing import Any
 
-from pipeline.errors import SudokuBatchError
-from reports.review import certificate_counts, needs_review
+from sudoku_batch.pipeline.errors import SudokuBatchError
+from sudoku_batch.reports.review import certificate_counts, needs_review
 
 
 class ExitCode(IntEnum):

@@ -23,9 +23,6 @@ import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from pipeline.errors import InternalError, WorkerCrashed
-from pipeline.ingest.sources import PageSource
-from store.artifacts import PageRef
 from sudoku_batch import startup
 from sudoku_batch.page_job import (
     PAGE_STEP,
@@ -35,6 +32,9 @@ from sudoku_batch.page_job import (
     without_pixels,
 )
 from sudoku_batch.page_pool import POLL_SECONDS, crash_message, make_engines
+from sudoku_batch.pipeline.errors import InternalError, WorkerCrashed
+from sudoku_batch.pipeline.ingest.sources import PageSource
+from sudoku_batch.store.artifacts import PageRef
 
 PROVISIONAL_ID = 0  # no row has it: the page's files are named by it until its row exists
 

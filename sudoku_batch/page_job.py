@@ -13,7 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from jobs.steps import (
+from sudoku_batch.engine_files import engine_files
+from sudoku_batch.jobs.steps import (
     BoardContext,
     Clock,
     FoundBoards,
@@ -26,21 +27,20 @@ from jobs.steps import (
     read_board_step,
     solve_board_step,
 )
-from jobs.table import Stage, Step, sequence
-from pipeline.board import BoardImage, RectifiedBoard
-from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
-from pipeline.certify import CertifyPolicy
-from pipeline.engine_files import EngineFiles
-from pipeline.errors import InternalError, SudokuBatchError
-from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
-from pipeline.ingest.sources import PageSource
-from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.printed_captions import Caption, CaptionReader, printed_role
-from pipeline.render import board_region
-from pipeline.solve.backend import SatBackend
-from store.artifacts import Artifacts, PageRef
-from store.local_storage import LocalFolder
-from sudoku_batch.engine_files import engine_files
+from sudoku_batch.jobs.table import Stage, Step, sequence
+from sudoku_batch.pipeline.board import BoardImage, RectifiedBoard
+from sudoku_batch.pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from sudoku_batch.pipeline.certify import CertifyPolicy
+from sudoku_batch.pipeline.engine_files import EngineFiles
+from sudoku_batch.pipeline.errors import InternalError, SudokuBatchError
+from sudoku_batch.pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
+from sudoku_batch.pipeline.ingest.sources import PageSource
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine
+from sudoku_batch.pipeline.recognise.printed_captions import Caption, CaptionReader, printed_role
+from sudoku_batch.pipeline.render import board_region
+from sudoku_batch.pipeline.solve.backend import SatBackend
+from sudoku_batch.store.artifacts import Artifacts, PageRef
+from sudoku_batch.store.local_storage import LocalFolder
 
 # The steps a page goes through, in the order the workers run them (jobs.table): the page's
 # own (load it, find its boards), then each board's.

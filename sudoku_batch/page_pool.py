@@ -15,14 +15,6 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 
-from pipeline.engine_files import EngineFiles
-from pipeline.errors import EngineUnavailable, InternalError, SudokuBatchError, WorkerCrashed
-from pipeline.ingest.sources import PageSource
-from pipeline.recognise.ocr.engines import make_engine
-from pipeline.recognise.printed_captions import caption_reader
-from pipeline.solve.backends import make_backend
-from settings.environment import set_library_defaults
-from store.artifacts import PageRef
 from sudoku_batch.page_job import (
     PAGE_STEP,
     Engines,
@@ -31,6 +23,19 @@ from sudoku_batch.page_job import (
     process_page,
     without_pixels,
 )
+from sudoku_batch.pipeline.engine_files import EngineFiles
+from sudoku_batch.pipeline.errors import (
+    EngineUnavailable,
+    InternalError,
+    SudokuBatchError,
+    WorkerCrashed,
+)
+from sudoku_batch.pipeline.ingest.sources import PageSource
+from sudoku_batch.pipeline.recognise.ocr.engines import make_engine
+from sudoku_batch.pipeline.recognise.printed_captions import caption_reader
+from sudoku_batch.pipeline.solve.backends import make_backend
+from sudoku_batch.settings.environment import set_library_defaults
+from sudoku_batch.store.artifacts import PageRef
 
 QUEUED_PER_WORKER = 2  # enough that no worker waits for the next page
 POLL_SECONDS = 0.2  # how soon a stop request is seen while pages run

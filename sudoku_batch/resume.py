@@ -23,10 +23,18 @@ from pathlib import Path
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
 
-from pipeline.ingest.sources import PageSource
-from store import record
-from store.artifacts import PageRef
-from store.models import Batch, InputFile, InputStatus, Page, PageStatus, Puzzle, PuzzleStatus
+from sudoku_batch.pipeline.ingest.sources import PageSource
+from sudoku_batch.store import record
+from sudoku_batch.store.artifacts import PageRef
+from sudoku_batch.store.models import (
+    Batch,
+    InputFile,
+    InputStatus,
+    Page,
+    PageStatus,
+    Puzzle,
+    PuzzleStatus,
+)
 
 UNFINISHED = (PageStatus.PENDING, PageStatus.INTERRUPTED)
 UNSOLVED_TEXT = (PuzzleStatus.PENDING, PuzzleStatus.READ)

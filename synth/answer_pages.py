@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.grid import Puzzle
-from synth.puzzles import GeneratedPuzzle, to_grid
+from sudoku_batch.pipeline.grid import Puzzle
+from sudoku_batch.synth.puzzles import GeneratedPuzzle, to_grid
 
 
 def answer_grid(

@@ -1,6 +1,6 @@
 """Scanned-book-like PDFs of Sudoku pages, with truth.json.
 
-    python -m synth.book OUT_DIR --pages 50 --seed 1 [--dpi 150]
+    python -m sudoku_batch.synth.book OUT_DIR --pages 50 --seed 1 [--dpi 150]
 
 writes OUT_DIR/book.pdf (one JPEG image per page) and OUT_DIR/truth.json (see synth.truth).
 """
@@ -17,13 +17,13 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from pipeline.grid import GridShape
-from synth import degrade
-from synth.fonts import available_fonts, load_font
-from synth.grid_image import odd, render_grid
-from synth.pdf import write_jpeg_pdf
-from synth.puzzles import GeneratedPuzzle, random_puzzle
-from synth.truth import PlacedGrid, page_truth, write_truth
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.synth import degrade
+from sudoku_batch.synth.fonts import available_fonts, load_font
+from sudoku_batch.synth.grid_image import odd, render_grid
+from sudoku_batch.synth.pdf import write_jpeg_pdf
+from sudoku_batch.synth.puzzles import GeneratedPuzzle, random_puzzle
+from sudoku_batch.synth.truth import PlacedGrid, page_truth, write_truth
 
 PAGE_MM = (210.0, 297.0)  # A4
 BOOK_SHAPES = (
@@ -126,12 +126,14 @@ def draw_page(
     number: int,
     dpi: int = 150,
     first_puzzle: int = 1,
+    fonts: Sequence[Path] | None = None,
 ) -> Page:
-    """Lay out ``puzzles`` (1-6) on a clean A4 page with a title, labels and a page number."""
+    """Lay out ``puzzles`` (1-6) on a clean A4 page with a title, labels and a page number,
+    in faces drawn from ``fonts`` (default: every one installed, ``synth.fonts``)."""
     width, height = page_size_px(dpi)
     page = Image.new("RGB", (width, height), PAPER_RGB)
     draw = ImageDraw.Draw(page)
-    fonts = available_fonts()
+    fonts = available_fonts() if fonts is None else tuple(fonts)
     text_font = fonts[rng.integers(len(fonts))]
     margin_x, top, bottom = 0.08 * width, 0.1 * height, 0.93 * height
     title = load_font(text_font, round(0.022 * height))
@@ -226,7 +228,7 @@ def write_book(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m synth.book", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m sudoku_batch.synth.book", description=__doc__)
     parser.add_argument("out_dir", type=Path)
     parser.add_argument("--pages", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)

@@ -1,6 +1,6 @@
 """Write the project's example inputs with their truth:
 
-    python -m synth.examples examples/
+    python -m sudoku_batch.synth.examples examples/
 
 photo.jpg (a phone-photo-like 9x9), book.pdf (page 1: a 9x9; page 2: a 9x9 and a 6x6) and
 truth.json (see synth.truth). Every puzzle has exactly one solution.
@@ -15,12 +15,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from pipeline.grid import GridShape
-from synth.book import draw_page, scan, write_book
-from synth.grid_image import render_grid
-from synth.photo import PhotoStyle, photograph
-from synth.truth import PlacedGrid, page_truth, write_truth
-from synth.unique import unique_puzzle
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.synth.book import draw_page, scan, write_book
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.photo import PhotoStyle, photograph
+from sudoku_batch.synth.truth import PlacedGrid, page_truth, write_truth
+from sudoku_batch.synth.unique import unique_puzzle
 
 SEED = 20261121
 NINE, SIX = GridShape(3, 3), GridShape(2, 3)
@@ -50,7 +50,9 @@ def write_example_book(out_dir: Path, rng: np.random.Generator, dpi: int = 150) 
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m synth.examples", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m sudoku_batch.synth.examples", description=__doc__
+    )
     parser.add_argument("out_dir", type=Path)
     args = parser.parse_args(argv)
     args.out_dir.mkdir(parents=True, exist_ok=True)

@@ -9,10 +9,10 @@ from typing import Literal
 import numpy as np
 from PIL import Image, ImageDraw
 
-from pipeline.board import CellKind
-from pipeline.grid import Puzzle
-from pipeline.reading import symbol_of
-from synth.fonts import font_path, load_font
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.grid import Puzzle
+from sudoku_batch.pipeline.reading import symbol_of
+from sudoku_batch.synth.fonts import font_path, load_font
 
 # How values above 9 are printed: "numbers" gives 10..16, "letters" gives A..G.
 Labels = Literal["numbers", "letters"]

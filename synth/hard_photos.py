@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from pipeline.grid import GridShape, Puzzle
-from synth import degrade
-from synth.grid_image import odd, render_grid
-from synth.photo import PhotoStyle, photograph
-from synth.puzzles import GeneratedPuzzle, random_puzzle
-from synth.styles import POINT_INCH, PrintStyle, styled_page
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.synth import degrade
+from sudoku_batch.synth.grid_image import odd, render_grid
+from sudoku_batch.synth.photo import PhotoStyle, photograph
+from sudoku_batch.synth.puzzles import GeneratedPuzzle, random_puzzle
+from sudoku_batch.synth.styles import POINT_INCH, PrintStyle, styled_page
 
 LOW_RES_SIZE = (640, 480)
 LOW_RES_BLUR_SIGMA = (1.5, 2.5)  # at 640x480: a grid's thin lines smear over 3-5 pixels

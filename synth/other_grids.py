@@ -9,17 +9,26 @@ from __future__ import annotations
 import calendar
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw
 
-from pipeline.grid import GridShape
-from synth.answer_pages import answer_grid
-from synth.book import PAPER_RGB, TEXT_RGB, Page, ScanStyle, draw_page, page_size_px, scan
-from synth.fonts import available_fonts, load_font
-from synth.grid_image import INK_RGB
-from synth.puzzles import GeneratedPuzzle
-from synth.unique import unique_puzzle
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.synth.answer_pages import answer_grid
+from sudoku_batch.synth.book import (
+    PAPER_RGB,
+    TEXT_RGB,
+    Page,
+    ScanStyle,
+    draw_page,
+    page_size_px,
+    scan,
+)
+from sudoku_batch.synth.fonts import available_fonts, load_font
+from sudoku_batch.synth.grid_image import INK_RGB
+from sudoku_batch.synth.puzzles import GeneratedPuzzle
+from sudoku_batch.synth.unique import unique_puzzle
 
 WEEKDAYS = ("Mo", "Tu", "We", "Th", "Fr", "Sa", "Su")
 
@@ -78,14 +87,20 @@ def month_calendar(year: int, month: int) -> OtherGrid:
 
 
 def draw_other_page(
-    grids: Sequence[OtherGrid], rng: np.random.Generator, *, number: int, dpi: int = 150
+    grids: Sequence[OtherGrid],
+    rng: np.random.Generator,
+    *,
+    number: int,
+    dpi: int = 150,
+    fonts: Sequence[Path] | None = None,
 ) -> tuple[np.ndarray, tuple[OtherGrid, ...]]:
-    """Lay out ``grids`` (1-4) one under the other on a clean A4 page with a title; returns the
-    page (BGR) and the grids with their corners on it."""
+    """Lay out ``grids`` (1-4) one under the other on a clean A4 page with a title, in a face
+    drawn from ``fonts`` (default: every one installed); returns the page (BGR) and the grids
+    with their corners on it."""
     width, height = page_size_px(dpi)
     page = Image.new("RGB", (width, height), PAPER_RGB)
     draw = ImageDraw.Draw(page)
-    fonts = available_fonts()
+    fonts = available_fonts() if fonts is None else tuple(fonts)
     font = fonts[rng.integers(len(fonts))]
     title = load_font(font, round(0.022 * height))
     draw.text((width / 2, 0.05 * height), "Hints and extras", TEXT_RGB, title, anchor="mm")
@@ -133,9 +148,12 @@ class MixedBook:
     puzzles: tuple[GeneratedPuzzle, ...]
 
 
-def mixed_book(rng: np.random.Generator, dpi: int = 150) -> MixedBook:
+def mixed_book(
+    rng: np.random.Generator, dpi: int = 150, fonts: Sequence[Path] | None = None
+) -> MixedBook:
     """A 9x9 and a 16x16 puzzle, a page of their hints grids, a page with a number table and a
-    calendar, and a page of their answers."""
+    calendar, and a page of their answers, in faces drawn from ``fonts`` (default: every one
+    installed, so a seed's book depends on the machine's fonts unless they are given)."""
     gentle = ScanStyle(0.5, 0.3, 1.0, 0.05, 20, (85, 92))
     nine = unique_puzzle(GridShape(3, 3), rng, givens=28)
     sixteen = unique_puzzle(GridShape(4, 4), rng, givens=120)
@@ -147,13 +165,14 @@ def mixed_book(rng: np.random.Generator, dpi: int = 150) -> MixedBook:
         pages.append((scanned.jpeg, scanned.width, scanned.height))
         kinds.append(grid_kinds)
 
-    add(draw_page(puzzles, rng, number=1, dpi=dpi), ("puzzle", "puzzle"))
+    add(draw_page(puzzles, rng, number=1, dpi=dpi, fonts=fonts), ("puzzle", "puzzle"))
     for number, others in (
         (2, (hints_grid(nine, rng), hints_grid(sixteen, rng))),
         (3, (number_table(rng), month_calendar(2026, int(rng.integers(1, 13))))),
     ):
-        image, placed = draw_other_page(others, rng, number=number, dpi=dpi)
+        image, placed = draw_other_page(others, rng, number=number, dpi=dpi, fonts=fonts)
         add(Page(image, ()), tuple(grid.kind for grid in placed))
     answers = [answer_grid(nine), answer_grid(sixteen)]
-    add(draw_page(answers, rng, number=4, dpi=dpi, first_puzzle=1), ("answer", "answer"))
+    page = draw_page(answers, rng, number=4, dpi=dpi, first_puzzle=1, fonts=fonts)
+    add(page, ("answer", "answer"))
     return MixedBook(tuple(pages), tuple(kinds), puzzles)

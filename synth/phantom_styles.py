@@ -21,12 +21,12 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from pipeline.grid import GridShape
-from synth import degrade
-from synth.grid_image import PAPER_RGB, RenderedGrid, render_grid
-from synth.hard_photos import HardPhoto
-from synth.photo import PhotoStyle, photograph
-from synth.puzzles import random_puzzle
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.synth import degrade
+from sudoku_batch.synth.grid_image import PAPER_RGB, RenderedGrid, render_grid
+from sudoku_batch.synth.hard_photos import HardPhoto
+from sudoku_batch.synth.photo import PhotoStyle, photograph
+from sudoku_batch.synth.puzzles import random_puzzle
 
 CELL_PX = 48
 HOLES = (48, 58)  # of 81 cells: most cells are empty, where a phantom can appear

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from synth import degrade
+from sudoku_batch.synth import degrade
 
 RED_INK_BGR = (40, 30, 200)
 

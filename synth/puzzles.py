@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.grid import Grid, GridShape, Puzzle
+from sudoku_batch.pipeline.grid import Grid, GridShape, Puzzle
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from pipeline.grid import GridShape, Puzzle
-from pipeline.reading import InkKind
-from synth.grid_image import render_grid
-from synth.photo import PhotoStyle, photograph
-from synth.unique import unique_puzzle
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.reading import InkKind
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.photo import PhotoStyle, photograph
+from sudoku_batch.synth.unique import unique_puzzle
 
 # Each digit's strokes, through points of a unit box.
 STROKES: dict[int, tuple[tuple[tuple[float, float], ...], ...]] = {

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.grid import GridShape
-from synth.book import Page, alternate_boxes, page_size_px
-from synth.grid_image import Align, Labels, odd, render_grid
-from synth.puzzles import GeneratedPuzzle, random_puzzle
-from synth.truth import PlacedGrid
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.synth.book import Page, alternate_boxes, page_size_px
+from sudoku_batch.synth.grid_image import Align, Labels, odd, render_grid
+from sudoku_batch.synth.puzzles import GeneratedPuzzle, random_puzzle
+from sudoku_batch.synth.truth import PlacedGrid
 
 POINT_INCH = 72.0
 

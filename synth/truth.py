@@ -25,8 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from synth.grid_image import Labels
-from synth.puzzles import GeneratedPuzzle
+from sudoku_batch.synth.grid_image import Labels
+from sudoku_batch.synth.puzzles import GeneratedPuzzle
 
 
 @dataclass(frozen=True)

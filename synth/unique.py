@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.grid import GridShape, Puzzle
-from synth.puzzles import GeneratedPuzzle, cut_puzzle, random_solution, to_grid
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.synth.puzzles import GeneratedPuzzle, cut_puzzle, random_solution, to_grid
 
 
 def count_solutions(puzzle: Puzzle, limit: int = 2) -> int:

@@ -15,15 +15,15 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from pipeline.geometry import Regions, box_regions
-from pipeline.grid import GridShape
-from synth.book import Page, page_size_px, scan
-from synth.fonts import available_fonts, font_path
-from synth.grid_image import INK_RGB, PAPER_RGB, draw_label, odd
-from synth.photo import PhotoStyle, photograph
-from synth.puzzles import GeneratedPuzzle
-from synth.truth import PlacedGrid, grid_truth
-from synth.variant_puzzles import random_variant_puzzle
+from sudoku_batch.pipeline.geometry import Regions, box_regions
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.synth.book import Page, page_size_px, scan
+from sudoku_batch.synth.fonts import available_fonts, font_path
+from sudoku_batch.synth.grid_image import INK_RGB, PAPER_RGB, draw_label, odd
+from sudoku_batch.synth.photo import PhotoStyle, photograph
+from sudoku_batch.synth.puzzles import GeneratedPuzzle
+from sudoku_batch.synth.truth import PlacedGrid, grid_truth
+from sudoku_batch.synth.variant_puzzles import random_variant_puzzle
 
 Fills = Literal["none", "colour", "grey"]
 DiagonalStyle = Literal["lines", "shaded"]

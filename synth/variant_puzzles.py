@@ -15,9 +15,9 @@ import itertools
 import numpy as np
 from pysat.solvers import Solver
 
-from pipeline.geometry import box_regions
-from pipeline.grid import GridShape, Puzzle
-from synth.puzzles import GeneratedPuzzle, to_grid
+from sudoku_batch.pipeline.geometry import box_regions
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.synth.puzzles import GeneratedPuzzle, to_grid
 
 SWAPS_PER_CELL = 20  # boundary swaps tried per cell when shuffling a partition
 

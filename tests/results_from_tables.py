@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from store.models import (
+from sudoku_batch.store.models import (
     CellCorrection,
     InputFile,
     InputStatus,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from settings import Settings
+from sudoku_batch.api.app import create_app
+from sudoku_batch.settings import Settings
 from tests.integration.conftest import free_port
 
 

@@ -10,9 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline.errors import UnreadableInput
-from store.artifacts import Artifacts
-from store.storage import StorageFull, StorageUnavailable
+from sudoku_batch.pipeline.errors import UnreadableInput
+from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.store.storage import StorageFull, StorageUnavailable
 from tests.small_disk import fill, remount, small_disk
 
 

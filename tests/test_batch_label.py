@@ -3,8 +3,8 @@ the key a resumed run finds its batch by."""
 
 from __future__ import annotations
 
-from store.models import Batch
-from store.record import inputs_label
+from sudoku_batch.store.models import Batch
+from sudoku_batch.store.record import inputs_label
 
 LIMIT = Batch.__table__.c.label.type.length
 

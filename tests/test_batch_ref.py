@@ -8,10 +8,10 @@ from pathlib import Path
 from alembic import command
 from sqlalchemy import inspect
 
-from store.db import make_engine
-from store.migrate import alembic_config, upgrade
 from sudoku_batch.cli import main
 from sudoku_batch.embedded import DATABASE_NAME
+from sudoku_batch.store.db import make_engine
+from sudoku_batch.store.migrate import alembic_config, upgrade
 
 
 def test_a_folder_of_an_older_schema_is_migrated_before_it_is_read(tmp_path: Path) -> None:

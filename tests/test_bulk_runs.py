@@ -124,7 +124,7 @@ def book(tmp_path_factory: pytest.TempPathFactory) -> Path:
         [
             sys.executable,
             "-m",
-            "synth.book",
+            "sudoku_batch.synth.book",
             str(folder),
             "--pages",
             "6",

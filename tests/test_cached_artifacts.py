@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from store.artifacts import Artifacts, decode_image
-from workers import cached_artifacts
-from workers.cached_artifacts import CachedArtifacts
+from sudoku_batch.store.artifacts import Artifacts, decode_image
+from sudoku_batch.workers import cached_artifacts
+from sudoku_batch.workers.cached_artifacts import CachedArtifacts
 
 BOARD = "boards/00001-book.pdf-p1-0.png"
 

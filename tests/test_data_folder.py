@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from settings import Settings
-from store import data_folder
+from sudoku_batch.settings import Settings
+from sudoku_batch.store import data_folder
 
 
 def test_a_relative_data_folder_is_made_absolute_once_at_start(

@@ -88,11 +88,11 @@ def test_a_page_without_a_grid_and_a_broken_file_are_reported_and_the_rest_goes_
 
 
 def test_a_bug_in_a_stage_fails_that_board_with_a_reportable_message(tmp_path: Path) -> None:
-    from pipeline.errors import InternalError
-    from pipeline.ingest.sources import expand_inputs
-    from pipeline.solve.backends import make_backend
-    from store.artifacts import PageRef
     from sudoku_batch.page_job import Engines, PageJobSettings, process_page
+    from sudoku_batch.pipeline.errors import InternalError
+    from sudoku_batch.pipeline.ingest.sources import expand_inputs
+    from sudoku_batch.pipeline.solve.backends import make_backend
+    from sudoku_batch.store.artifacts import PageRef
 
     class BrokenEngine:
         name = "broken"

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import re
 
-import settings.model  # noqa: F401 - defines InvalidSetting
-import store.corrections  # noqa: F401 - defines BadCorrection, CorrectionRefused
-import store.keys  # noqa: F401 - defines KeyProblem
-import store.storage  # noqa: F401 - defines StorageUnavailable, StorageFull
 import sudoku_batch.commands.flower  # noqa: F401 - defines FlowerAuthMissing
 import sudoku_batch.commands.submit  # noqa: F401 - defines ApiError
 import sudoku_batch.commands.worker  # noqa: F401 - defines UnknownQueue
 import sudoku_batch.errors  # noqa: F401 - defines BadArguments
-import workers.stage  # noqa: F401 - defines StageTimedOut, WorkerLost
-from pipeline.errors import error_classes
+import sudoku_batch.settings.model  # noqa: F401 - defines InvalidSetting
+import sudoku_batch.store.corrections  # noqa: F401 - defines BadCorrection, CorrectionRefused
+import sudoku_batch.store.keys  # noqa: F401 - defines KeyProblem
+import sudoku_batch.store.storage  # noqa: F401 - defines StorageUnavailable, StorageFull
+import sudoku_batch.workers.stage  # noqa: F401 - defines StageTimedOut, WorkerLost
 from sudoku_batch.outcome import ExitCode
+from sudoku_batch.pipeline.errors import error_classes
 from tests.conftest import REPO_ROOT
 
 DOC = (REPO_ROOT / "docs" / "errors.md").read_text()

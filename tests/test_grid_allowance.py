@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
-from pipeline.book.facts import facts_allowance
+from sudoku_batch.pipeline.book.bounded_rating import DEFAULT_RATING_SECONDS
+from sudoku_batch.pipeline.book.facts import facts_allowance
 from tests.conftest import REPO_ROOT
 
 TIMEOUT = 5.0  # seconds of solve per grid: short, so some hard ones time out

@@ -7,15 +7,15 @@ from dataclasses import replace
 
 import pytest
 
-from jobs import table
-from jobs.table import JobStep, Step, Subject, TimeLimits, job_steps, sequence
-from settings import Settings
-from store.handover import Handoff, waiting
-from store.models import InputFile, InputStatus, Page, PageStatus, Puzzle, PuzzleStatus
-from store.progress import RunState, SubjectState, stages_of
-from workers.app import make_celery, solve_time_limits
-from workers.publish import task_args
-from workers.stage import stage_task
+from sudoku_batch.jobs import table
+from sudoku_batch.jobs.table import JobStep, Step, Subject, TimeLimits, job_steps, sequence
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.handover import Handoff, waiting
+from sudoku_batch.store.models import InputFile, InputStatus, Page, PageStatus, Puzzle, PuzzleStatus
+from sudoku_batch.store.progress import RunState, SubjectState, stages_of
+from sudoku_batch.workers.app import make_celery, solve_time_limits
+from sudoku_batch.workers.publish import task_args
+from sudoku_batch.workers.stage import stage_task
 
 DESKEW = "sudoku_batch.deskew"
 # A stage between ingest and rectify, as a new stage would be declared: one row.
@@ -25,7 +25,7 @@ FAKE = JobStep(
     Subject.PAGE,
     waits_in="pending",
     text=False,
-    module="workers.tasks.deskew",
+    module="sudoku_batch.workers.tasks.deskew",
     queue="deskew",
     priority=7,
     listed=True,
@@ -75,7 +75,7 @@ def test_a_stage_added_to_the_table_is_routed_with_its_queue_priority_and_limits
     assert conf.task_routes[DESKEW] == {"queue": "deskew", "priority": 7}
     soft, hard = solve_time_limits(settings)
     assert conf.task_annotations[DESKEW] == {"soft_time_limit": soft, "time_limit": hard}
-    assert "workers.tasks.deskew" in conf.include
+    assert "sudoku_batch.workers.tasks.deskew" in conf.include
     assert "deskew" in table.queues()
 
 

@@ -13,7 +13,21 @@ from pathlib import Path
 
 from tests.conftest import REPO_ROOT
 
+# The repository's folders, each installed as a subpackage of the one import name
+# (setup.py's package_dir); the folder sudoku_batch/ itself holds the command line.
+FOLDERS = (
+    "api",
+    "jobs",
+    "migrations",
+    "pipeline",
+    "reports",
+    "settings",
+    "store",
+    "synth",
+    "workers",
+)
 PACKAGES = (
+    "migrations",
     "pipeline",
     "jobs",
     "settings",
@@ -49,16 +63,25 @@ FORBIDDEN = {
 # them without a cycle: the rater's core is chosen at import, before a caller could pass it.
 # The job's table likewise: the store, the workers and the embedded runner all read it.
 LEAF_MODULES = {
-    "settings.environment": REPO_ROOT / "settings" / "environment.py",
-    "jobs.table": REPO_ROOT / "jobs" / "table.py",
+    "sudoku_batch.settings.environment": REPO_ROOT / "settings" / "environment.py",
+    "sudoku_batch.jobs.table": REPO_ROOT / "jobs" / "table.py",
 }
 # Run by any import of a leaf module, so held to the same rule.
 LEAF_PARENTS = (REPO_ROOT / "settings" / "__init__.py", REPO_ROOT / "jobs" / "__init__.py")
 
 
+def layout_package(module: str) -> str:
+    """The folder an imported name lives in (``sudoku_batch.pipeline.grid``: pipeline;
+    ``sudoku_batch.cli``: sudoku_batch), or its top-level name outside the project (celery)."""
+    parts = module.split(".")
+    if parts[0] == "sudoku_batch" and len(parts) > 1 and parts[1] in FOLDERS:
+        return parts[1]
+    return parts[0]
+
+
 def imported_packages(package: str) -> dict[str, set[str]]:
-    """For each top-level name a package's modules import (leaf modules aside), the modules
-    that import it."""
+    """For each package a package's modules import (leaf modules aside), the modules that
+    import it."""
     found: dict[str, set[str]] = defaultdict(set)
     for path in (REPO_ROOT / package).rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
@@ -71,7 +94,7 @@ def imported_packages(package: str) -> dict[str, set[str]]:
                 continue
             for name in names:
                 if name not in LEAF_MODULES:
-                    found[name.split(".")[0]].add(str(path.relative_to(REPO_ROOT)))
+                    found[layout_package(name)].add(str(path.relative_to(REPO_ROOT)))
     return found
 
 
@@ -84,6 +107,31 @@ def run_time_imports(path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_nothing_imports_a_folder_by_its_own_name() -> None:
+    """Only ``sudoku_batch`` is installed: ``import pipeline`` works only from the repository's
+    root, by accident, and would load a second copy of the module."""
+    folders = set(FOLDERS)
+    bare = sorted(
+        f"{path.relative_to(REPO_ROOT)}: {name}"
+        for path in REPO_ROOT.rglob("*.py")
+        if not {".venv", ".venv-paddle", "build"} & set(path.relative_to(REPO_ROOT).parts)
+        for name in all_imports(path)
+        if name.split(".")[0] in folders
+    )
+    assert not bare
+
+
+def all_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             names.add(node.module)
     return names
 
@@ -153,14 +201,14 @@ def test_create_app_only_assembles() -> None:
 
 
 def test_every_router_of_api_routes_is_included() -> None:
-    import api.app
+    from sudoku_batch.api.app import ROUTERS
 
     modules = sorted(p.stem for p in (REPO_ROOT / "api" / "routes").glob("*.py"))
-    routers = {name: importlib.import_module(f"api.routes.{name}") for name in modules}
+    routers = {name: importlib.import_module(f"sudoku_batch.api.routes.{name}") for name in modules}
     left_out = [
         name
         for name, module in routers.items()
-        if name != "__init__" and getattr(module, "router", None) not in api.app.ROUTERS
+        if name != "__init__" and getattr(module, "router", None) not in ROUTERS
     ]
     assert len(routers) > 1 and not left_out
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.errors import WorkerCrashed
-from pipeline.ingest.sources import expand_inputs
-from store.artifacts import PageRef
 from sudoku_batch.embedded import DATABASE_NAME, RESULTS_NAME, EmbeddedOptions, run_batch
 from sudoku_batch.page_ahead import PROVISIONAL_ID, PageAhead
+from sudoku_batch.pipeline.errors import WorkerCrashed
+from sudoku_batch.pipeline.ingest.sources import expand_inputs
+from sudoku_batch.store.artifacts import PageRef
 from tests.conftest import REPO_ROOT
 
 PHOTO = REPO_ROOT / "examples" / "photo.jpg"

@@ -9,13 +9,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from pipeline.grid import GridShape
-from pipeline.ingest.sources import expand_inputs
-from store.artifacts import PageRef
 from sudoku_batch.page_job import PageJobSettings, PageOutcome
 from sudoku_batch.page_pool import run_pages
-from synth.grid_image import render_grid
-from synth.unique import unique_puzzle
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.ingest.sources import expand_inputs
+from sudoku_batch.store.artifacts import PageRef
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.unique import unique_puzzle
 
 
 def _outcome(work, jobs: int, settings: PageJobSettings) -> PageOutcome:

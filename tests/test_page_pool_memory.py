@@ -10,11 +10,11 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline.ingest.sources import expand_inputs
-from store.artifacts import PageRef
 from sudoku_batch import page_pool
 from sudoku_batch.page_job import PageJobSettings, PageOutcome
 from sudoku_batch.page_pool import QUEUED_PER_WORKER, run_pages
+from sudoku_batch.pipeline.ingest.sources import expand_inputs
+from sudoku_batch.store.artifacts import PageRef
 
 PAGES = 24
 JOBS = 2

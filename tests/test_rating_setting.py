@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.book.bounded_rating import BACKSTOP, DEFAULT_RATING_SECONDS
-from settings import InvalidSetting, Settings
 from sudoku_batch.commands import run
-from workers.app import solve_time_limits
+from sudoku_batch.pipeline.book.bounded_rating import BACKSTOP, DEFAULT_RATING_SECONDS
+from sudoku_batch.settings import InvalidSetting, Settings
+from sudoku_batch.workers.app import solve_time_limits
 
 
 def test_default_and_override():

@@ -3,8 +3,8 @@ but the model lacks would be dropped from the API's results without a word."""
 
 from __future__ import annotations
 
-from api.schemas import ResultRecord
-from store.exports import CSV_COLUMNS
+from sudoku_batch.api.schemas import ResultRecord
+from sudoku_batch.store.exports import CSV_COLUMNS
 
 # Row ids of the database, which the API does not show (it shows public ids).
 ROW_IDS = {"input_file_id", "page_id"}

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from alembic.script import ScriptDirectory
 
-from store.migrate import alembic_config, upgrade
-from store.schema_current import head_revision, sqlite_is_current
+from sudoku_batch.store.migrate import alembic_config, upgrade
+from sudoku_batch.store.schema_current import head_revision, sqlite_is_current
 
 
 def test_the_head_read_from_the_scripts_is_alembics(tmp_path: Path) -> None:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from settings import environment
-from store import schema_template
-from store.schema_current import VERSIONS_DIR, sqlite_is_current
 from sudoku_batch.embedded import DATABASE_NAME
 from sudoku_batch.embedded_store import open_database
+from sudoku_batch.settings import environment
+from sudoku_batch.store import schema_template
+from sudoku_batch.store.schema_current import VERSIONS_DIR, sqlite_is_current
 
 
 def tables(database: Path) -> list[tuple]:
@@ -28,7 +28,7 @@ def test_the_second_new_database_is_a_copy_of_the_first(
     open_database(first)[0].dispose()
     assert schema_template.template_path().is_file(), "the first migrated database was kept"
     migrated = []
-    monkeypatch.setattr("store.migrate.upgrade", lambda url: migrated.append(url))
+    monkeypatch.setattr("sudoku_batch.store.migrate.upgrade", lambda url: migrated.append(url))
     open_database(second)[0].dispose()
     assert migrated == [], "the second was copied, not migrated"
     assert sqlite_is_current(second / DATABASE_NAME)

@@ -9,12 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pipeline.engine_files import EngineFiles
-from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT, SERVER_SOLVE_TIMEOUT
-from settings import Settings, environment
 from sudoku_batch.commands import run, solve_text
 from sudoku_batch.embedded import EmbeddedOptions
 from sudoku_batch.engine_files import engine_files
+from sudoku_batch.pipeline.engine_files import EngineFiles
+from sudoku_batch.pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT, SERVER_SOLVE_TIMEOUT
+from sudoku_batch.settings import Settings, environment
 from tests.conftest import REPO_ROOT
 
 
@@ -50,10 +50,10 @@ def test_one_default_per_solve_timeout():
 # Records what the rating package is told when it chooses its core, then where a compiled
 # module came from (its .py when the sources were asked for, whether or not a build exists).
 CHOICE = """
-import settings.environment as e
+import sudoku_batch.settings.environment as e
 told, read = [], e.pure_rater
 e.pure_rater = lambda: told.append(read()) or told[-1]
-import pipeline.rating.singles as s
+import sudoku_batch.pipeline.rating.singles as s
 print(told, s.__file__.endswith(".py"))
 """
 

@@ -8,6 +8,7 @@ import io
 import os
 import socket
 import subprocess
+import tracemalloc
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,12 +17,12 @@ import numpy as np
 import pytest
 
 from bench.seaweedfs import SeaweedFS, free_ports
-from settings import InvalidSetting, Settings
-from store.artifacts import Artifacts
-from store.local_storage import LocalFolder
-from store.s3_storage import S3Storage
-from store.storage import Storage, StorageUnavailable, open_storage
-from workers.cached_artifacts import CachedArtifacts
+from sudoku_batch.settings import InvalidSetting, Settings
+from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.store.local_storage import LocalFolder
+from sudoku_batch.store.s3_storage import PART_BYTES, S3Storage
+from sudoku_batch.store.storage import Storage, StorageUnavailable, open_storage
+from sudoku_batch.workers.cached_artifacts import CachedArtifacts
 
 MB = 2**20
 
@@ -67,12 +68,14 @@ class CountedReads(io.RawIOBase):
         return count
 
 
+CYCLE = bytes(range(251))
+
+
 def pattern(offset: int, count: int) -> bytes:
-    return (
-        bytes((offset + i) % 251 for i in range(count))
-        if count < 4096
-        else (np.arange(offset, offset + count, dtype=np.int64) % 251).astype(np.uint8).tobytes()
-    )
+    """``count`` bytes of the cycle 0..250 from ``offset``, made in about ``count`` bytes (the
+    upload's peak memory is measured)."""
+    start = offset % 251
+    return (CYCLE[start:] + CYCLE * (count // 251 + 1))[:count]
 
 
 def test_a_file_stored_reads_back_whole_in_pieces_and_by_path(storage: Storage) -> None:
@@ -89,8 +92,14 @@ def test_a_file_stored_reads_back_whole_in_pieces_and_by_path(storage: Storage) 
 def test_an_upload_is_streamed_in_bounded_pieces(storage: Storage) -> None:
     size = 40 * MB
     source = CountedReads(size)
-    storage.put_stream("batches/1/uploads/0000-big.pdf", io.BufferedReader(source, MB))
+    tracemalloc.start()
+    try:
+        storage.put_stream("batches/1/uploads/0000-big.pdf", io.BufferedReader(source, MB))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
     assert source.largest <= 8 * MB  # never the whole file in one read
+    assert peak < 4 * PART_BYTES < size  # nor more than a few parts at once, whatever the size
     stored = storage.get_bytes("batches/1/uploads/0000-big.pdf")
     assert len(stored) == size and stored[-1000:] == pattern(size - 1000, 1000)
 

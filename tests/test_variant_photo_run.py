@@ -16,20 +16,25 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
-from api.app import create_app
-from api.auth import KEY_COOKIE
-from pipeline.geometry import Regions
-from pipeline.render import region_window
-from reports.answer_key import answer_key_entries
-from reports.grid_classes import cell_classes
-from settings import Settings
-from store import load
-from store.db import make_engine, make_session_factory, transaction
-from store.keys import create_key
-from store.models import ApiKey, Batch, Puzzle
+from sudoku_batch.api.app import create_app
+from sudoku_batch.api.auth import KEY_COOKIE
 from sudoku_batch.cli import main
 from sudoku_batch.embedded import DATABASE_NAME
-from synth.variant_images import VariantImage, random_variant, regions_of, variant_photo
+from sudoku_batch.pipeline.geometry import Regions
+from sudoku_batch.pipeline.render import region_window
+from sudoku_batch.reports.answer_key import answer_key_entries
+from sudoku_batch.reports.grid_classes import cell_classes
+from sudoku_batch.settings import Settings
+from sudoku_batch.store import load
+from sudoku_batch.store.db import make_engine, make_session_factory, transaction
+from sudoku_batch.store.keys import create_key
+from sudoku_batch.store.models import ApiKey, Batch, Puzzle
+from sudoku_batch.synth.variant_images import (
+    VariantImage,
+    random_variant,
+    regions_of,
+    variant_photo,
+)
 from tests.pipeline.test_region_lines import HEAVY_IN_KEY, key_border_darkness
 
 # Rendered ink is SOLUTION_INK blue: blue well above red, which paper and print never are.

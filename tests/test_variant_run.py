@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.geometry import box_regions
 from sudoku_batch.cli import main
 from sudoku_batch.embedded import DATABASE_NAME
+from sudoku_batch.pipeline.geometry import box_regions
 from tests.solve.variants import (
     DIAGONAL,
     DIAGONAL_SOLVED,

@@ -2,7 +2,7 @@
 the tree, asked to compile the core (SUDOKU_BATCH_COMPILE=1) where every compile fails
 (CC=/bin/false, as with no C compiler), installs in a fresh venv without extensions, rates from
 the .py sources, and runs `migrate` and `run examples/` from outside the source tree (the
-migrations ship in the store package). The compiled core itself is what the Dockerfile and
+migrations ship in the package). The compiled core itself is what the Dockerfile and
 .ci/run build in place; tests/rating/test_compiled_core.py rates with both cores there. Slow (a
 wheel build), so marked; CI runs it all the same."""
 
@@ -37,14 +37,26 @@ def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return venv
 
 
+def test_the_wheel_installs_one_top_level_name(wheel: Path):
+    """Only ``sudoku_batch`` goes into site-packages; the repository's folders (pipeline/,
+    workers/, migrations/, ...) are its subpackages."""
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {name.split("/")[0] for name in names}
+    assert top == {"sudoku_batch", "sudoku_batch-0.1.0.dist-info"}, top
+    for folder in ("pipeline", "workers", "api", "store", "migrations"):
+        assert f"sudoku_batch/{folder}/__init__.py" in names
+    assert "sudoku_batch/migrations/versions/0001_initial_schema.py" in names
+    assert "sudoku_batch/api/templates/_grids.html.j2" in names
+
+
 def test_without_a_compiler_the_wheel_installs_and_rates_from_the_sources(
     wheel: Path, venv: Path, tmp_path: Path
 ):
     assert not [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".so")]
     script = (
         "import sys\n"
-        "import pipeline.rating as r, pipeline.rating.chains as c\n"
-        "from pipeline.ingest.textpuzzle import parse_puzzle_line\n"
+        "import sudoku_batch.pipeline.rating as r, sudoku_batch.pipeline.rating.chains as c\n"
+        "from sudoku_batch.pipeline.ingest.textpuzzle import parse_puzzle_line\n"
         "print(r.COMPILED, c.__file__)\n"
         "print(r.rate_puzzle(parse_puzzle_line(sys.argv[1]).puzzle))\n"
     )
@@ -65,7 +77,7 @@ def test_without_a_compiler_the_wheel_installs_and_rates_from_the_sources(
 def test_a_wheel_installed_in_a_fresh_venv_runs_migrate_and_run(venv: Path, tmp_path: Path):
     python = venv / "bin" / "python"
     where = subprocess.run(
-        [python, "-c", "import store.migrate as m; print(m.MIGRATIONS_DIR)"],
+        [python, "-c", "import sudoku_batch.store.migrate as m; print(m.MIGRATIONS_DIR)"],
         cwd=tmp_path,
         capture_output=True,
         text=True,

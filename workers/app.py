@@ -1,6 +1,6 @@
 """The Celery app and all its configuration, in one place.
 
-Start a worker with ``celery -A workers.app worker -Q ingest,rectify,ocr,solve`` (or
+Start a worker with ``celery -A sudoku_batch.workers.app worker -Q ingest,rectify,ocr,solve`` (or
 ``sudoku-batch worker``). Messages carry ids only; the database holds everything else.
 """
 
@@ -10,9 +10,9 @@ from typing import Any
 
 from celery import Celery
 
-from jobs.table import Step, TimeLimits, job_step, job_steps
-from pipeline.book.facts import facts_allowance
-from settings import Settings
+from sudoku_batch.jobs.table import Step, TimeLimits, job_step, job_steps
+from sudoku_batch.pipeline.book.facts import facts_allowance
+from sudoku_batch.settings import Settings
 
 # Soft limit, then hard limit, in seconds. A page (rasterise, locate, rectify) or a board's OCR
 # takes seconds; the margin covers a slow first call that loads a model.
@@ -78,7 +78,10 @@ def celery_config(settings: Settings) -> dict[str, Any]:
     soft, hard = STAGE_TIME_LIMITS
     limits = time_limits(settings)
     return {
-        "include": [*dict.fromkeys(row.module for row in job_steps()), "workers.sweep"],
+        "include": [
+            *dict.fromkeys(row.module for row in job_steps()),
+            "sudoku_batch.workers.sweep",
+        ],
         "task_serializer": "json",
         "accept_content": ["json"],
         "event_serializer": "json",

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from store.artifacts import PAGE_JPEG_QUALITY, Artifacts, decode_image, encode_image
-from store.storage import Storage
+from sudoku_batch.store.artifacts import PAGE_JPEG_QUALITY, Artifacts, decode_image, encode_image
+from sudoku_batch.store.storage import Storage
 
 # Boards a process keeps: more than a page holds, so a page's OCR tasks find theirs, and few
 # enough that the decoded boards stay small beside the engines.

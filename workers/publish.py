@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from celery import Celery
 from sqlalchemy.orm import Session, sessionmaker
 
-from jobs.table import Step, job_step
-from store.db import autocommit, transaction
-from store.handover import Handoff, labelled, sent, waiting
+from sudoku_batch.jobs.table import Step, job_step
+from sudoku_batch.store.db import autocommit, transaction
+from sudoku_batch.store.handover import Handoff, labelled, sent, waiting
 
 
 def task_args(message: Sequence[Handoff]) -> list[object]:

@@ -16,16 +16,16 @@ from celery.signals import worker_init, worker_process_init
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.printed_captions import CaptionReader
-from pipeline.recognise.printed_captions import caption_reader as make_caption_reader
-from pipeline.solve.backend import SatBackend
-from settings import Settings
-from settings.environment import set_offline_defaults
-from store.artifacts import Artifacts
-from store.db import make_engine, make_session_factory
-from store.storage import open_storage
-from workers.cached_artifacts import CachedArtifacts
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine
+from sudoku_batch.pipeline.recognise.printed_captions import CaptionReader
+from sudoku_batch.pipeline.recognise.printed_captions import caption_reader as make_caption_reader
+from sudoku_batch.pipeline.solve.backend import SatBackend
+from sudoku_batch.settings import Settings
+from sudoku_batch.settings.environment import set_offline_defaults
+from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.store.db import make_engine, make_session_factory
+from sudoku_batch.store.storage import open_storage
+from sudoku_batch.workers.cached_artifacts import CachedArtifacts
 
 logger = logging.getLogger(__name__)
 
@@ -71,10 +71,11 @@ def artifacts() -> Artifacts:
 # Their optimised graphs are kept in the user's cache folder, as `run` keeps them.
 @cache
 def ocr_engine() -> OcrEngine:
-    from pipeline.recognise.ocr.engines import DEFAULT_ENGINE
-    from pipeline.recognise.ocr.engines import make_engine as make_ocr_engine
+    from sudoku_batch.pipeline.recognise.ocr.engines import DEFAULT_ENGINE
+    from sudoku_batch.pipeline.recognise.ocr.engines import make_engine as make_ocr_engine
 
-    set_offline_defaults()  # also for a worker started by `celery -A workers.app worker`
+    # Also for a worker started by `celery -A sudoku_batch.workers.app worker`.
+    set_offline_defaults()
     return make_ocr_engine(settings().ocr_engine or DEFAULT_ENGINE, files=settings().engine_files())
 
 
@@ -85,7 +86,7 @@ def caption_reader() -> CaptionReader | None:
 
 @cache
 def sat_backend() -> SatBackend:
-    from pipeline.solve.backends import DEFAULT_BACKEND, make_backend
+    from sudoku_batch.pipeline.solve.backends import DEFAULT_BACKEND, make_backend
 
     name = settings().sat_backend
     return make_backend(name or DEFAULT_BACKEND, settings().kissat)
@@ -95,8 +96,8 @@ def sat_backend() -> SatBackend:
 def inline_backend() -> SatBackend:
     """What the OCR task solves a reading with: only what is cheap and certain
     (``pipeline.solve.inline``); the rest goes to a solve task."""
-    from pipeline.solve.backends import DEFAULT_BACKEND
-    from pipeline.solve.inline import budgeted_backend
+    from sudoku_batch.pipeline.solve.backends import DEFAULT_BACKEND
+    from sudoku_batch.pipeline.solve.inline import budgeted_backend
 
     name = settings().sat_backend or DEFAULT_BACKEND
     return budgeted_backend(name, settings().inline_solve_conflicts)

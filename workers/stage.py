@@ -33,14 +33,14 @@ from celery.exceptions import Retry, SoftTimeLimitExceeded, TimeLimitExceeded, W
 from celery.signals import task_failure
 from sqlalchemy.orm import Session
 
-from jobs.steps import Clock
-from jobs.table import Stage, Step, Subject, job_step
-from pipeline.errors import InternalError, SudokuBatchError
-from store.db import transaction
-from store.handover import Claimed, all_still_waiting, claim, still_waiting
-from store.record import record_failure
-from store.storage import StorageUnavailable
-from workers import runtime
+from sudoku_batch.jobs.steps import Clock
+from sudoku_batch.jobs.table import Stage, Step, Subject, job_step
+from sudoku_batch.pipeline.errors import InternalError, SudokuBatchError
+from sudoku_batch.store.db import transaction
+from sudoku_batch.store.handover import Claimed, all_still_waiting, claim, still_waiting
+from sudoku_batch.store.record import record_failure
+from sudoku_batch.store.storage import StorageUnavailable
+from sudoku_batch.workers import runtime
 
 logger = logging.getLogger(__name__)
 

@@ -29,13 +29,13 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
 
-from jobs.table import Step, job_steps, queues
-from settings import Settings
-from store.db import transaction
-from store.handover import Deadlines, Handoff, sent, stranded, waiting
-from store.models import WorkerHeartbeat, utc_now
-from workers import runtime
-from workers.publish import send
+from sudoku_batch.jobs.table import Step, job_steps, queues
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import transaction
+from sudoku_batch.store.handover import Deadlines, Handoff, sent, stranded, waiting
+from sudoku_batch.store.models import WorkerHeartbeat, utc_now
+from sudoku_batch.workers import runtime
+from sudoku_batch.workers.publish import send
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ SWEEP_BATCH = 2000
 
 
 def deadlines(settings: Settings) -> Deadlines:
-    from workers.app import longest_task
+    from sudoku_batch.workers.app import longest_task
 
     reclaim = settings.reclaim_after or (
         longest_task(settings) + settings.outage_backoff_max + RETRY_MARGIN
@@ -155,7 +155,7 @@ _timer: SweepTimer | None = None
 @worker_ready.connect
 def _start_timer(sender: object = None, **_: object) -> None:
     global _timer
-    from workers.app import app
+    from sudoku_batch.workers.app import app
 
     _timer = SweepTimer(app, getattr(sender, "hostname", "worker"))
     _timer.start()

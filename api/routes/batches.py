@@ -7,14 +7,14 @@ from uuid import UUID
 
 from fastapi import APIRouter, File, Query, UploadFile
 
-from api.auth import ApiKeyId, KeyBeforeBody
-from api.batch_status import MAX_WAIT_SECONDS, batch_status
-from api.deps import Db, Limit, Offset, Sessions, Submit
-from api.responses import ERRORS, NOT_FOUND, UPLOAD_ERRORS
-from api.schemas import BatchPage, BatchStatus, BatchSummary, Submitted
-from api.submission import Label
-from jobs.table import Step
-from store.progress import batches_of_key
+from sudoku_batch.api.auth import ApiKeyId, KeyBeforeBody
+from sudoku_batch.api.batch_status import MAX_WAIT_SECONDS, batch_status
+from sudoku_batch.api.deps import Db, Limit, Offset, Sessions, Submit
+from sudoku_batch.api.responses import ERRORS, NOT_FOUND, UPLOAD_ERRORS
+from sudoku_batch.api.schemas import BatchPage, BatchStatus, BatchSummary, Submitted
+from sudoku_batch.api.submission import Label
+from sudoku_batch.jobs.table import Step
+from sudoku_batch.store.progress import batches_of_key
 
 router = APIRouter()
 # Uploads: the key is checked before the body is read.

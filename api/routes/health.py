@@ -6,9 +6,9 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
-from api.deps import Queue, Sessions, StoredFiles
-from api.schemas import Health
-from api.submission import BROKER_ERRORS, DATABASE_ERRORS
+from sudoku_batch.api.deps import Queue, Sessions, StoredFiles
+from sudoku_batch.api.schemas import Health
+from sudoku_batch.api.submission import BROKER_ERRORS, DATABASE_ERRORS
 
 router = APIRouter()
 

@@ -10,11 +10,11 @@ from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse, Response, StreamingResponse
 from sqlalchemy import select
 
-from api.auth import ApiKeyId
-from api.deps import Db, StoredFiles, owned_puzzle
-from api.responses import with_content
-from store.artifacts import Artifacts
-from store.models import Solution
+from sudoku_batch.api.auth import ApiKeyId
+from sudoku_batch.api.deps import Db, StoredFiles, owned_puzzle
+from sudoku_batch.api.responses import with_content
+from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.store.models import Solution
 
 router = APIRouter()
 

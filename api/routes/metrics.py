@@ -18,11 +18,11 @@ from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Met
 from prometheus_client.registry import Collector
 from sqlalchemy.orm import Session
 
-from api.auth import ApiKeyId
-from api.deps import AppSettings, Db
-from jobs.table import queues
-from settings import Settings
-from store import metrics
+from sudoku_batch.api.auth import ApiKeyId
+from sudoku_batch.api.deps import AppSettings, Db
+from sudoku_batch.jobs.table import queues
+from sudoku_batch.settings import Settings
+from sudoku_batch.store import metrics
 
 router = APIRouter()
 PREFIX = "sudoku_batch"

@@ -8,14 +8,14 @@ from uuid import UUID
 
 from fastapi import APIRouter, HTTPException, Path
 
-from api.auth import ApiKeyId
-from api.deps import Db, Queue, Sessions, owned_puzzle, public_record
-from api.responses import CORRECTION_ERRORS, NOT_FOUND
-from api.schemas import CellCorrected, CellCorrectionRecord, CellEdit, PuzzleDetail
-from api.submission import BROKER_ERRORS, DATABASE_ERRORS
-from jobs.table import Step
-from pipeline.board import CellKind
-from store.corrections import (
+from sudoku_batch.api.auth import ApiKeyId
+from sudoku_batch.api.deps import Db, Queue, Sessions, owned_puzzle, public_record
+from sudoku_batch.api.responses import CORRECTION_ERRORS, NOT_FOUND
+from sudoku_batch.api.schemas import CellCorrected, CellCorrectionRecord, CellEdit, PuzzleDetail
+from sudoku_batch.api.submission import BROKER_ERRORS, DATABASE_ERRORS
+from sudoku_batch.jobs.table import Step
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.store.corrections import (
     BadCorrection,
     CellValue,
     Correction,
@@ -23,8 +23,8 @@ from store.corrections import (
     correct_cell,
     correction_history,
 )
-from store.results import puzzle_result
-from workers.publish import hand_over
+from sudoku_batch.store.results import puzzle_result
+from sudoku_batch.workers.publish import hand_over
 
 logger = logging.getLogger(__name__)
 

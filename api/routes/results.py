@@ -9,14 +9,14 @@ from uuid import UUID
 from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, Response
 
-from api.auth import ApiKeyId
-from api.deps import Db, Limit, Offset, owned_batch, public_puzzle_ids, public_record
-from api.responses import NOT_FOUND, with_content
-from api.schemas import ResultPage, ResultRecord
-from reports.book_report import build_report
-from reports.html import render_report_html
-from store.exports import write_csv
-from store.results import count_records, result_records
+from sudoku_batch.api.auth import ApiKeyId
+from sudoku_batch.api.deps import Db, Limit, Offset, owned_batch, public_puzzle_ids, public_record
+from sudoku_batch.api.responses import NOT_FOUND, with_content
+from sudoku_batch.api.schemas import ResultPage, ResultRecord
+from sudoku_batch.reports.book_report import build_report
+from sudoku_batch.reports.html import render_report_html
+from sudoku_batch.store.exports import write_csv
+from sudoku_batch.store.results import count_records, result_records
 
 STATUS_PATTERN = r"^[a-z_]{1,40}$"
 

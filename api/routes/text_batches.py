@@ -6,12 +6,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, File, UploadFile
 
-from api.auth import ApiKeyId, KeyBeforeBody
-from api.deps import Submit
-from api.responses import UPLOAD_ERRORS
-from api.schemas import Submitted
-from api.submission import Box, Label, box_shape
-from jobs.table import Step
+from sudoku_batch.api.auth import ApiKeyId, KeyBeforeBody
+from sudoku_batch.api.deps import Submit
+from sudoku_batch.api.responses import UPLOAD_ERRORS
+from sudoku_batch.api.schemas import Submitted
+from sudoku_batch.api.submission import Box, Label, box_shape
+from sudoku_batch.jobs.table import Step
 
 # The key is checked before the body is read.
 router = APIRouter(route_class=KeyBeforeBody)

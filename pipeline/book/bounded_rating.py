@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import time
 
-from pipeline.grid import Grid, Puzzle
-from pipeline.rating import Rating, level_of, rate_puzzle
-from pipeline.rating.budget import Budget, BudgetExhausted
+from sudoku_batch.pipeline.grid import Grid, Puzzle
+from sudoku_batch.pipeline.rating import Rating, level_of, rate_puzzle
+from sudoku_batch.pipeline.rating.budget import Budget, BudgetExhausted
 
 DEFAULT_RATING_SECONDS = 2.0
 # A little under the compiled core's units a CPU second on the 9x9 chain tiers

@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pipeline.book.bounded_rating import BACKSTOP, DEFAULT_RATING_SECONDS, rate_within
-from pipeline.grid import Puzzle
-from pipeline.rating import Rating
-from pipeline.rating.levels import UNRATED
-from pipeline.solve.canonical import CanonicalForm, FormTooCostly, canonical_form
-from pipeline.solve.result import SolveResult, Verdict
+from sudoku_batch.pipeline.book.bounded_rating import BACKSTOP, DEFAULT_RATING_SECONDS, rate_within
+from sudoku_batch.pipeline.grid import Puzzle
+from sudoku_batch.pipeline.rating import Rating
+from sudoku_batch.pipeline.rating.levels import UNRATED
+from sudoku_batch.pipeline.solve.canonical import CanonicalForm, FormTooCostly, canonical_form
+from sudoku_batch.pipeline.solve.result import SolveResult, Verdict
 
 
 class Role(StrEnum):

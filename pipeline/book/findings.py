@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from pipeline.grid import Grid
-from pipeline.solve.answer_key import KeyAnswer, KeyPuzzle, check_answer_key
+from sudoku_batch.pipeline.grid import Grid
+from sudoku_batch.pipeline.solve.answer_key import KeyAnswer, KeyPuzzle, check_answer_key
 
 PUZZLE, ANSWER = "puzzle", "answer"
 

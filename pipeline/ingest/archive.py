@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from pipeline.errors import (
+from sudoku_batch.pipeline.errors import (
     EncryptedInput,
     SudokuBatchError,
     TooLarge,
@@ -25,8 +25,14 @@ from pipeline.errors import (
     UnsafePath,
     UnsupportedInput,
 )
-from pipeline.ingest.limits import MIB, InputLimits
-from pipeline.ingest.walk import ARCHIVE_SUFFIXES, IMAGE_SUFFIXES, PDF_SUFFIXES, is_hidden, suffix
+from sudoku_batch.pipeline.ingest.limits import MIB, InputLimits
+from sudoku_batch.pipeline.ingest.walk import (
+    ARCHIVE_SUFFIXES,
+    IMAGE_SUFFIXES,
+    PDF_SUFFIXES,
+    is_hidden,
+    suffix,
+)
 
 _CHUNK = 1 * MIB
 _DRIVE = re.compile(r"^[A-Za-z]:")

@@ -21,8 +21,8 @@ import cv2
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from pipeline.board import PageImage
-from pipeline.errors import (
+from sudoku_batch.pipeline.board import PageImage
+from sudoku_batch.pipeline.errors import (
     EncryptedInput,
     SudokuBatchError,
     TooLarge,
@@ -31,11 +31,11 @@ from pipeline.errors import (
     UnsupportedInput,
     error_for_code,
 )
-from pipeline.ingest import archive
-from pipeline.ingest.damage import image_damage, pdf_page_damage
-from pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
-from pipeline.ingest.pdf_cache import cached_document
-from pipeline.ingest.walk import (
+from sudoku_batch.pipeline.ingest import archive
+from sudoku_batch.pipeline.ingest.damage import image_damage, pdf_page_damage
+from sudoku_batch.pipeline.ingest.limits import DEFAULT_LIMITS, InputLimits
+from sudoku_batch.pipeline.ingest.pdf_cache import cached_document
+from sudoku_batch.pipeline.ingest.walk import (
     ARCHIVE_SUFFIXES,
     IMAGE_SUFFIXES,
     PDF_SUFFIXES,

@@ -25,9 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from pipeline.errors import InvalidPuzzle, MalformedPuzzleText, NotUtf8, UnreadableInput
-from pipeline.geometry import Regions
-from pipeline.grid import Grid, GridShape, Puzzle
+from sudoku_batch.pipeline.errors import (
+    InvalidPuzzle,
+    MalformedPuzzleText,
+    NotUtf8,
+    UnreadableInput,
+)
+from sudoku_batch.pipeline.geometry import Regions
+from sudoku_batch.pipeline.grid import Grid, GridShape, Puzzle
 
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # symbol i stands for digit i + 1
 EMPTY_SYMBOLS = ".0"

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.errors import UnreadableInput, UnsupportedInput
+from sudoku_batch.pipeline.errors import UnreadableInput, UnsupportedInput
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".tif", ".tiff", ".webp", ".bmp"})
 PDF_SUFFIXES = frozenset({".pdf"})

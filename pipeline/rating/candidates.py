@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from pipeline.grid import Grid, GridShape, Puzzle
-from pipeline.rating.budget import Budget
+from sudoku_batch.pipeline.grid import Grid, GridShape, Puzzle
+from sudoku_batch.pipeline.rating.budget import Budget
 
 T = TypeVar("T")
 

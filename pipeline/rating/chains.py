@@ -21,8 +21,8 @@ each of the thresholds 4, 6, 8, 12, 16, 24, 32, 48, ... it exceeds.
 
 from __future__ import annotations
 
-from pipeline.rating.candidates import Board, Geometry, board_places, memo, part_memo
-from pipeline.rating.implication import (
+from sudoku_batch.pipeline.rating.candidates import Board, Geometry, board_places, memo, part_memo
+from sudoku_batch.pipeline.rating.implication import (
     X_LINK,
     Y_LINK,
     Consequences,
@@ -31,7 +31,7 @@ from pipeline.rating.implication import (
     follow_dynamic,
     off_base,
 )
-from pipeline.rating.step import Step
+from sudoku_batch.pipeline.rating.step import Step
 
 X_CHAIN = 6.6
 Y_CHAIN = 6.6

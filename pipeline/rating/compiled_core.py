@@ -58,10 +58,10 @@ def stale_reason(package_dir: Path, compiled: set[str]) -> str | None:
 def missing_library(package: str) -> str | None:
     """Why the extensions cannot load their shared library (None when it is importable).
 
-    mypyc puts the group's code in one top-level module (setup.py's ``group_name`` plus
-    ``__mypyc``), built beside the repository's folders; an editable install made afterwards
+    mypyc puts the group's code in one module beside the package (setup.py's ``GROUP``, the
+    package's name plus ``_core``, then ``__mypyc``); an editable install made afterwards
     without compiling no longer maps it, and the extensions would fail at import."""
-    library = f"{package.replace('.', '_')}__mypyc"
+    library = f"{package}_core__mypyc"
     if importlib.util.find_spec(library) is None:
         return f"its shared library {library} is not importable"
     return None

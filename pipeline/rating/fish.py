@@ -10,10 +10,10 @@ from collections.abc import Iterator
 from itertools import combinations
 from math import comb
 
-from pipeline.rating.budget import Budget
-from pipeline.rating.candidates import Board, Geometry, board_places, costly_part_memo
-from pipeline.rating.intersections import Finding, eliminations_step
-from pipeline.rating.step import Step
+from sudoku_batch.pipeline.rating.budget import Budget
+from sudoku_batch.pipeline.rating.candidates import Board, Geometry, board_places, costly_part_memo
+from sudoku_batch.pipeline.rating.intersections import Finding, eliminations_step
+from sudoku_batch.pipeline.rating.step import Step
 
 FISH = {2: ("X-wing", 3.2), 3: ("Swordfish", 3.8), 4: ("Jellyfish", 5.2)}
 

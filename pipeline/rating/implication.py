@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.rating.candidates import Board, Geometry, board_places, part_memo
+from sudoku_batch.pipeline.rating.candidates import Board, Geometry, board_places, part_memo
 
 X_LINK = 1  # strong link between the two places of a digit in a unit
 Y_LINK = 2  # strong link between the two digits of a cell

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pipeline.rating.candidates import Board, Geometry, board_places, memo, part_memo
-from pipeline.rating.step import Step
+from sudoku_batch.pipeline.rating.candidates import Board, Geometry, board_places, memo, part_memo
+from sudoku_batch.pipeline.rating.step import Step
 
 DIRECT_POINTING = 1.7
 DIRECT_CLAIMING = 1.9

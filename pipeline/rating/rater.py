@@ -25,9 +25,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pipeline.geometry import CLASSIC
-from pipeline.grid import Grid, Puzzle
-from pipeline.rating import (
+from sudoku_batch.pipeline.geometry import CLASSIC
+from sudoku_batch.pipeline.grid import Grid, Puzzle
+from sudoku_batch.pipeline.rating import (
     chains,
     fish,
     intersections,
@@ -37,12 +37,12 @@ from pipeline.rating import (
     uniqueness,
     wings,
 )
-from pipeline.rating.budget import Budget
-from pipeline.rating.candidates import Board, Contradiction
-from pipeline.rating.levels import level_of
-from pipeline.rating.search import search
-from pipeline.rating.step import Step, apply_step
-from pipeline.solve.check import solution_problems
+from sudoku_batch.pipeline.rating.budget import Budget
+from sudoku_batch.pipeline.rating.candidates import Board, Contradiction
+from sudoku_batch.pipeline.rating.levels import level_of
+from sudoku_batch.pipeline.rating.search import search
+from sudoku_batch.pipeline.rating.step import Step, apply_step
+from sudoku_batch.pipeline.solve.check import solution_problems
 
 Technique = Callable[[Board], Step | None]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.rating.candidates import Board, Contradiction
+from sudoku_batch.pipeline.rating.candidates import Board, Contradiction
 
 
 @dataclass(frozen=True)

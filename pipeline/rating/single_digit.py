@@ -16,9 +16,15 @@ meets the other arm.
 
 from __future__ import annotations
 
-from pipeline.rating.budget import Budget
-from pipeline.rating.candidates import Board, Geometry, board_places, costly_part_memo, part_memo
-from pipeline.rating.step import Step
+from sudoku_batch.pipeline.rating.budget import Budget
+from sudoku_batch.pipeline.rating.candidates import (
+    Board,
+    Geometry,
+    board_places,
+    costly_part_memo,
+    part_memo,
+)
+from sudoku_batch.pipeline.rating.step import Step
 
 SKYSCRAPER = 4.0
 TWO_STRING_KITE = 4.1

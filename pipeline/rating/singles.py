@@ -8,8 +8,8 @@ its kind at once: they are independent deductions of the same difficulty.
 
 from __future__ import annotations
 
-from pipeline.rating.candidates import Board
-from pipeline.rating.step import Step
+from sudoku_batch.pipeline.rating.candidates import Board
+from sudoku_batch.pipeline.rating.step import Step
 
 FULL_HOUSE = 1.0
 HIDDEN_SINGLE_BOX = 1.2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.rating.candidates import Board
+from sudoku_batch.pipeline.rating.candidates import Board
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from itertools import combinations
 from math import comb
 
-from pipeline.rating.budget import Budget
-from pipeline.rating.candidates import Board, Geometry, costly_part_memo, memo
-from pipeline.rating.intersections import Finding, eliminations_step
-from pipeline.rating.step import Step
+from sudoku_batch.pipeline.rating.budget import Budget
+from sudoku_batch.pipeline.rating.candidates import Board, Geometry, costly_part_memo, memo
+from sudoku_batch.pipeline.rating.intersections import Finding, eliminations_step
+from sudoku_batch.pipeline.rating.step import Step
 
 NAKED = {2: ("Naked pair", 3.0), 3: ("Naked triple", 3.6), 4: ("Naked quad", 5.0)}
 HIDDEN = {2: ("Hidden pair", 3.4), 3: ("Hidden triple", 4.0), 4: ("Hidden quad", 5.4)}

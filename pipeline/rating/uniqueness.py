@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from pipeline.rating.candidates import Board, Geometry, part_memo
-from pipeline.rating.step import Step
+from sudoku_batch.pipeline.rating.candidates import Board, Geometry, part_memo
+from sudoku_batch.pipeline.rating.step import Step
 
 UNIQUE_LOOP = 4.5
 BUG_1 = 5.6

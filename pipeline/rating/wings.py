@@ -7,8 +7,8 @@ cells losing z must see the pivot too.
 
 from __future__ import annotations
 
-from pipeline.rating.candidates import Board, board_places, digits_of
-from pipeline.rating.step import Step
+from sudoku_batch.pipeline.rating.candidates import Board, board_places, digits_of
+from sudoku_batch.pipeline.rating.step import Step
 
 XY_WING = 4.2
 XYZ_WING = 4.4

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from pipeline.board import Lattice
-from pipeline.recognise.window_lines import crossing_ink, line_mask
-from pipeline.vision.levels import grey_levels
+from sudoku_batch.pipeline.board import Lattice
+from sudoku_batch.pipeline.recognise.window_lines import crossing_ink, line_mask
+from sudoku_batch.pipeline.vision.levels import grey_levels
 
 # Share of a cell looked at around a cell whose glyph reaches its interior's edge.
 SPILL_REACH = 0.5

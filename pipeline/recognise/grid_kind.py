@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.vision.lattice import SIZES
+from sudoku_batch.pipeline.vision.lattice import SIZES
 
 # A cell counts as holding a number beyond the grid's symbols when its reading as a number
 # (1..99) is one above N at this confidence or more.

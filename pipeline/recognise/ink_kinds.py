@@ -29,8 +29,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from pipeline.reading import InkKind
-from pipeline.recognise.ink_marks import Blob, CellInk
+from sudoku_batch.pipeline.reading import InkKind
+from sudoku_batch.pipeline.recognise.ink_marks import Blob, CellInk
 
 MIN_PRINTED = 8
 # Read as one digit with at least this confidence, a cell holds one digit, not candidates:

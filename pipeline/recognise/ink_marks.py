@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from pipeline.board import Lattice
+from sudoku_batch.pipeline.board import Lattice
 
 # Lines are trimmed by this share of the cell on each side; the board's long strokes (lines,
 # what a lattice a few pixels off leaves of them) are painted out before that, so a small

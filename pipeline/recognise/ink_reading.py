@@ -17,9 +17,9 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage, CellKind
-from pipeline.reading import BoardReading, CellReading, InkKind
-from pipeline.recognise.ink_kinds import (
+from sudoku_batch.pipeline.board import BoardImage, CellKind
+from sudoku_batch.pipeline.reading import BoardReading, CellReading, InkKind
+from sudoku_batch.pipeline.recognise.ink_kinds import (
     ONE_DIGIT,
     RUN_ASPECT,
     SMALLEST_CANDIDATE,
@@ -29,8 +29,8 @@ from pipeline.recognise.ink_kinds import (
     ink_kinds,
     printed_ink,
 )
-from pipeline.recognise.ink_marks import Blob, CellInk, measure_ink
-from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
+from sudoku_batch.pipeline.recognise.ink_marks import Blob, CellInk, measure_ink
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 
 # Paper kept around a candidate's glyph, as a share of its height.
 CANDIDATE_PADDING = 0.35

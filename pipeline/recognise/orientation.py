@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from pipeline.reading import DigitReading
-from pipeline.recognise.glyphs import Glyph
-from pipeline.recognise.ocr.base import OcrEngine
+from sudoku_batch.pipeline.reading import DigitReading
+from sudoku_batch.pipeline.recognise.glyphs import Glyph
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine
 
 # Givens read both ways to choose between upright and upside down.
 ORIENTATION_SAMPLE = 8

@@ -26,9 +26,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from pipeline.engine_files import WHEEL_FILES, EngineFiles
-from pipeline.errors import EngineUnavailable
-from pipeline.recognise.ocr.text_lines import FRAME_WIDTH, LINE_HEIGHT, model_input
+from sudoku_batch.pipeline.engine_files import WHEEL_FILES, EngineFiles
+from sudoku_batch.pipeline.errors import EngineUnavailable
+from sudoku_batch.pipeline.recognise.ocr.text_lines import FRAME_WIDTH, LINE_HEIGHT, model_input
 
 log = logging.getLogger(__name__)
 
@@ -461,7 +461,7 @@ class CaptionReader:
         self, model_path: str | Path | None = None, threads: int = 1, cache_dir: Path | None = None
     ) -> None:
         # Imported here: the store and the steps name ``Caption`` without loading ONNX Runtime.
-        from pipeline.recognise.ocr.ppocr_onnx import find_model
+        from sudoku_batch.pipeline.recognise.ocr.ppocr_onnx import find_model
 
         self._path = find_model(model_path)
         self._threads = threads
@@ -473,7 +473,7 @@ class CaptionReader:
     def _ready(self) -> bool:
         """Whether the session is there, made now if it is the first time asked."""
         if self._session is None and not self._failed:
-            from pipeline.recognise.ocr.ppocr_onnx import recogniser_session
+            from sudoku_batch.pipeline.recognise.ocr.ppocr_onnx import recogniser_session
 
             try:
                 self._session, self._characters = recogniser_session(

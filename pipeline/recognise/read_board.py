@@ -9,15 +9,15 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage, CellImage, CellKind
-from pipeline.reading import (
+from sudoku_batch.pipeline.board import BoardImage, CellImage, CellKind
+from sudoku_batch.pipeline.reading import (
     BoardReading,
     CellReading,
     RecognisedBoard,
     printed_symbols,
 )
-from pipeline.recognise.glyphs import Glyph, board_glyphs
-from pipeline.recognise.grid_kind import (
+from sudoku_batch.pipeline.recognise.glyphs import Glyph, board_glyphs
+from sudoku_batch.pipeline.recognise.grid_kind import (
     SURE_NUMBER,
     NumberReading,
     crossed_reason,
@@ -25,16 +25,16 @@ from pipeline.recognise.grid_kind import (
     fragment_reason,
     other_reason,
 )
-from pipeline.recognise.ink_reading import with_ink
-from pipeline.recognise.ocr.base import OcrEngine, digit_symbols
-from pipeline.recognise.orientation import read_upright
-from pipeline.recognise.remeasure import alternative_boards, contradicts
-from pipeline.recognise.turns import turn_board, turn_cell
-from pipeline.solve.encode import clashing_pairs
-from pipeline.vision.cells import classify_cells
-from pipeline.vision.diagonals import without_drawn_diagonals
-from pipeline.vision.lattice import cell_parts
-from pipeline.vision.regions import read_regions, read_shape
+from sudoku_batch.pipeline.recognise.ink_reading import with_ink
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine, digit_symbols
+from sudoku_batch.pipeline.recognise.orientation import read_upright
+from sudoku_batch.pipeline.recognise.remeasure import alternative_boards, contradicts
+from sudoku_batch.pipeline.recognise.turns import turn_board, turn_cell
+from sudoku_batch.pipeline.solve.encode import clashing_pairs
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.pipeline.vision.diagonals import without_drawn_diagonals
+from sudoku_batch.pipeline.vision.lattice import cell_parts
+from sudoku_batch.pipeline.vision.regions import read_regions, read_shape
 
 # The recogniser reads the whole cell interior, unstretched, better than a tight, contrast-
 # stretched digit box: on the wichtounet photos warped with their true corners
@@ -60,8 +60,9 @@ def recognise_board(
 
     A lattice that is no Sudoku grid (``pipeline.recognise.grid_kind``) comes back with its
     reading's ``other_reason`` set: one on a damaged page, one whose cells run out of the
-    image, or one whose readings contradict each other and whose cells are crossed by further
-    lines or, read as numbers, hold numbers beyond its size or no one symbol."""
+    image, one whose cells are crossed by further lines (unless it contradicts its lattice and
+    a re-measured one fits), or one whose readings contradict each other and whose cells,
+    read as numbers, hold numbers beyond its size or no one symbol."""
     recognised = read_every_mark(board, cells, engine)
     location = board.location
     if location.page_damage is not None:
@@ -71,18 +72,21 @@ def recognise_board(
         return _other(recognised, fragment)
     # The lattice is judged on every mark, as printed: a lattice measured at another size
     # holds several printed digits in a cell, which look like pencil marks.
-    if not contradicts(recognised.reading):
-        return _with_ink(recognised, engine)
-    for other in alternative_boards(board):
-        candidate = read_every_mark(other, classify_cells(other), engine)
-        if not clashing_pairs(candidate.reading.puzzle()):
-            return _with_ink(candidate, engine)
+    contradicting = contradicts(recognised.reading)
+    if contradicting:
+        for other in alternative_boards(board):
+            candidate = read_every_mark(other, classify_cells(other), engine)
+            if not clashing_pairs(candidate.reading.puzzle()):
+                return _with_ink(candidate, engine)
+    # Asked of every board, not only of contradicting ones: cut cells can read as a few digits
+    # that happen not to repeat, and a lattice across printed numbers is never a Sudoku's.
     parts = cell_parts(recognised.board.pixels, recognised.board.lattice)
     if parts > 1:
         return _other(recognised, crossed_reason(recognised.board.shape.size, parts))
-    beyond = _numbers_reason(recognised, engine)
-    if beyond is not None:
-        return _other(recognised, beyond)
+    if contradicting:
+        beyond = _numbers_reason(recognised, engine)
+        if beyond is not None:
+            return _other(recognised, beyond)
     return _with_ink(recognised, engine)
 
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from pipeline.board import BoardImage, Lattice
-from pipeline.grid import GridShape
-from pipeline.reading import BoardReading
-from pipeline.solve.encode import clashing_pairs
-from pipeline.vision.lattice import fitting_lattices
+from sudoku_batch.pipeline.board import BoardImage, Lattice
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.reading import BoardReading
+from sudoku_batch.pipeline.solve.encode import clashing_pairs
+from sudoku_batch.pipeline.vision.lattice import fitting_lattices
 
 
 def contradicts(reading: BoardReading) -> bool:

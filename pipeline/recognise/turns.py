@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from pipeline.board import BoardImage, Lattice
-from pipeline.grid import GridShape
+from sudoku_batch.pipeline.board import BoardImage, Lattice
+from sudoku_batch.pipeline.grid import GridShape
 
 
 def turn_board(board: BoardImage, quarter_turns: int) -> BoardImage:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from pipeline.grid import Grid
+from sudoku_batch.pipeline.grid import Grid
 
 
 @dataclass(frozen=True)

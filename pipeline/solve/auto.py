@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import time
 
-from pipeline.solve.backend import Cnf, SatBackend, SatOutcome, SatStatus, blocking_clause
+from sudoku_batch.pipeline.solve.backend import (
+    Cnf,
+    SatBackend,
+    SatOutcome,
+    SatStatus,
+    blocking_clause,
+)
 
 # Slices of pysat_backend.SLICE_CONFLICTS conflicts per search: more than any puzzle of the
 # public sets but the hardest 25x25s needs in one search, so only those go on to Kissat, and

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.errors import EngineUnavailable
-from pipeline.solve.backend import SatBackend
+from sudoku_batch.pipeline.errors import EngineUnavailable
+from sudoku_batch.pipeline.solve.backend import SatBackend
 
 DEFAULT_BACKEND = "auto"  # best or tied for best on every benchmark set (pipeline.solve.auto)
 # python-sat's in-process solvers we offer, by our name: theirs.
@@ -18,11 +18,11 @@ def make_backend(name: str = DEFAULT_BACKEND, kissat: Path | None = None) -> Sat
     ``kissat``: the kissat binary to run (None: the wheel's)."""
     # Imported here so that using one backend never requires the other to be installed.
     if name == "auto":
-        from pipeline.solve.auto import QUICK_SLICES, AutoBackend
+        from sudoku_batch.pipeline.solve.auto import QUICK_SLICES, AutoBackend
 
         return AutoBackend(_pysat("minisat", QUICK_SLICES), make_backend("kissat", kissat))
     if name == "kissat":
-        from pipeline.solve.kissat import KissatBackend
+        from sudoku_batch.pipeline.solve.kissat import KissatBackend
 
         return KissatBackend(kissat)
     if name in PYSAT_SOLVERS:
@@ -34,7 +34,7 @@ def make_backend(name: str = DEFAULT_BACKEND, kissat: Path | None = None) -> Sat
 
 def _pysat(name: str, slices: int | None = None) -> SatBackend:
     try:
-        from pipeline.solve.pysat_backend import PysatBackend
+        from sudoku_batch.pipeline.solve.pysat_backend import PysatBackend
     except ImportError as error:
         raise EngineUnavailable(f"the {name} backend needs python-sat: {error}") from error
     return PysatBackend(name, PYSAT_SOLVERS[name], slices)

@@ -39,8 +39,8 @@ from itertools import permutations, product
 
 import numpy as np
 
-from pipeline.geometry import CLASSIC
-from pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.geometry import CLASSIC
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
 
 MAX_COLUMN_ORDERS = 100_000
 # Far above what published grids need; only grids with next to no givens pass it (figures:

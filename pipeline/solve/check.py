@@ -8,7 +8,7 @@ diagonals from the shape, not from the unit lists the encoder writes its clauses
 
 from __future__ import annotations
 
-from pipeline.grid import Grid, Puzzle
+from sudoku_batch.pipeline.grid import Grid, Puzzle
 
 
 def solution_problems(puzzle: Puzzle, solution: Grid) -> list[str]:

@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pipeline.errors import InvalidPuzzle
-from pipeline.grid import Puzzle
-from pipeline.solve.backend import Cnf
-from pipeline.solve.propagate import propagate, units_of
+from sudoku_batch.pipeline.errors import InvalidPuzzle
+from sudoku_batch.pipeline.grid import Puzzle
+from sudoku_batch.pipeline.solve.backend import Cnf
+from sudoku_batch.pipeline.solve.propagate import propagate, units_of
 
 CellDigit = tuple[int, int, int]  # (row, col, digit), 0-based row/col, digit 1..N
 

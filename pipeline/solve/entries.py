@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from pipeline.grid import Grid
-from pipeline.reading import BoardReading, CellReading, InkKind
-from pipeline.solve.result import PuzzleSolution, Verdict
+from sudoku_batch.pipeline.grid import Grid
+from sudoku_batch.pipeline.reading import BoardReading, CellReading, InkKind
+from sudoku_batch.pipeline.solve.result import PuzzleSolution, Verdict
 
 
 @dataclass(frozen=True)

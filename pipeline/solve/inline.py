@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 
-from pipeline.solve.backend import Cnf, SatBackend, SatOutcome, SatStatus
-from pipeline.solve.backends import PYSAT_SOLVERS
+from sudoku_batch.pipeline.solve.backend import Cnf, SatBackend, SatOutcome, SatStatus
+from sudoku_batch.pipeline.solve.backends import PYSAT_SOLVERS
 
 # The in-process solver each backend's inline searches run on: MiniSat for auto (its quick
 # half), the backend itself when it is in-process; Kissat runs only in a solve task.
@@ -50,7 +50,7 @@ def budgeted_backend(name: str, conflicts: int) -> BudgetedBackend:
     ``conflicts`` conflicts a search (rounded up to whole slices of
     ``pysat_backend.SLICE_CONFLICTS``); no search at all for Kissat or a budget of 0, so only
     what propagation decides is settled."""
-    from pipeline.solve.pysat_backend import SLICE_CONFLICTS, PysatBackend
+    from sudoku_batch.pipeline.solve.pysat_backend import SLICE_CONFLICTS, PysatBackend
 
     solver = INLINE_SOLVER.get(name, "minisat")
     slices = math.ceil(conflicts / SLICE_CONFLICTS) if name in INLINE_SOLVER else 0

@@ -32,9 +32,9 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from pipeline.errors import EngineUnavailable, SolverFailed
-from pipeline.solve.backend import Cnf, SatOutcome, SatStatus, blocking_clause
-from pipeline.solve.drat import Clause, surviving_lemmas
+from sudoku_batch.pipeline.errors import EngineUnavailable, SolverFailed
+from sudoku_batch.pipeline.solve.backend import Cnf, SatOutcome, SatStatus, blocking_clause
+from sudoku_batch.pipeline.solve.drat import Clause, surviving_lemmas
 
 WHEEL = "passagemath-kissat"
 BINARY_SETTING = "SUDOKU_BATCH_KISSAT"  # named in errors; read by settings

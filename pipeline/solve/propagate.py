@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pipeline.grid import Puzzle
+from sudoku_batch.pipeline.grid import Puzzle
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 from pysat.solvers import Solver
 
-from pipeline.errors import SolverFailed
-from pipeline.solve.backend import Cnf, SatOutcome, SatStatus, blocking_clause
+from sudoku_batch.pipeline.errors import SolverFailed
+from sudoku_batch.pipeline.solve.backend import Cnf, SatOutcome, SatStatus, blocking_clause
 
 # Conflicts are cheap even on the hardest 25x25s, so a slice overshoots the deadline by little;
 # 9x9 puzzles rarely need a second slice.

@@ -20,13 +20,13 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from pipeline.board import CellKind
-from pipeline.grid import Puzzle
-from pipeline.reading import BoardReading
-from pipeline.solve.backend import SatBackend
-from pipeline.solve.encode import find_clashes
-from pipeline.solve.result import Doubt, PuzzleSolution, SolveResult, Verdict
-from pipeline.solve.solver import solve_puzzle
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.grid import Puzzle
+from sudoku_batch.pipeline.reading import BoardReading
+from sudoku_batch.pipeline.solve.backend import SatBackend
+from sudoku_batch.pipeline.solve.encode import find_clashes
+from sudoku_batch.pipeline.solve.result import Doubt, PuzzleSolution, SolveResult, Verdict
+from sudoku_batch.pipeline.solve.solver import solve_puzzle
 
 MAX_CHANGES = 3  # readings doubted at once
 DOUBTABLE_CELLS = 12  # the least confident givens are the only ones doubted

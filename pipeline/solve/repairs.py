@@ -10,8 +10,8 @@ solution is only a suggestion for whoever fixes the misprint.
 
 from __future__ import annotations
 
-from pipeline.grid import Puzzle
-from pipeline.solve.result import PuzzleSolution, SolveResult, Suggestion, Verdict
+from sudoku_batch.pipeline.grid import Puzzle
+from sudoku_batch.pipeline.solve.result import PuzzleSolution, SolveResult, Suggestion, Verdict
 
 
 def confident_doubts(solution: PuzzleSolution, confident: float) -> list[str]:

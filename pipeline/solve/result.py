@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from pipeline.grid import Grid, Puzzle
+from sudoku_batch.pipeline.grid import Grid, Puzzle
 
 if TYPE_CHECKING:  # entries checks solutions: it imports this module
-    from pipeline.solve.entries import EntryCheck
+    from sudoku_batch.pipeline.solve.entries import EntryCheck
 
 
 class Verdict(StrEnum):

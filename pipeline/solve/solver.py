@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import time
 
-from pipeline.errors import InvalidPuzzle, SolverFailed
-from pipeline.grid import Grid, Puzzle
-from pipeline.solve.backend import SatBackend, SatStatus
-from pipeline.solve.check import solution_problems
-from pipeline.solve.encode import DEFAULT_POLICY, Encoding, EncodingPolicy, encode_puzzle
-from pipeline.solve.result import SolveResult, Verdict
+from sudoku_batch.pipeline.errors import InvalidPuzzle, SolverFailed
+from sudoku_batch.pipeline.grid import Grid, Puzzle
+from sudoku_batch.pipeline.solve.backend import SatBackend, SatStatus
+from sudoku_batch.pipeline.solve.check import solution_problems
+from sudoku_batch.pipeline.solve.encode import (
+    DEFAULT_POLICY,
+    Encoding,
+    EncodingPolicy,
+    encode_puzzle,
+)
+from sudoku_batch.pipeline.solve.result import SolveResult, Verdict
 
 
 def solve_puzzle(

@@ -13,9 +13,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage
-from pipeline.vision.quad import intersect_lines
-from pipeline.vision.surround import inked_runs, surround
+from sudoku_batch.pipeline.board import BoardImage
+from sudoku_batch.pipeline.vision.quad import intersect_lines
+from sudoku_batch.pipeline.vision.surround import inked_runs, surround
 
 # The border is looked for within this share of a cell of the lattice's outer line.
 SEARCH_FRACTION = 0.3

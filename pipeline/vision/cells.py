@@ -14,9 +14,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage, CellImage, CellKind, Lattice
-from pipeline.vision.diagonals import without_drawn_diagonals
-from pipeline.vision.levels import grey_level_each, grey_levels
+from sudoku_batch.pipeline.board import BoardImage, CellImage, CellKind, Lattice
+from sudoku_batch.pipeline.vision.diagonals import without_drawn_diagonals
+from sudoku_batch.pipeline.vision.levels import grey_level_each, grey_levels
 
 # A blocked cell is filled solid: its background is at most this share of the paper around it
 # (the median background of it and its 8 neighbours, so a shadow across the board darkens

@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from pipeline.board import Lattice
+from sudoku_batch.pipeline.board import Lattice
 
 # The path through a cell is followed from this share of the way in to the same share short of
 # its far corner (clear of the grid lines), at this many points.

@@ -16,14 +16,18 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage, BoardLocation, CellKind
-from pipeline.errors import LatticeNotFound
-from pipeline.vision.border import fit_border, grid_continues_outside
-from pipeline.vision.cells import classify_cells
-from pipeline.vision.gridlines import fit_to_lines
-from pipeline.vision.outlines import candidate_quads
-from pipeline.vision.rectify import survey_board
-from pipeline.vision.touching import parts_across_a_border, parts_of_board, parts_of_outline
+from sudoku_batch.pipeline.board import BoardImage, BoardLocation, CellKind
+from sudoku_batch.pipeline.errors import LatticeNotFound
+from sudoku_batch.pipeline.vision.border import fit_border, grid_continues_outside
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.pipeline.vision.gridlines import fit_to_lines
+from sudoku_batch.pipeline.vision.outlines import candidate_quads
+from sudoku_batch.pipeline.vision.rectify import survey_board
+from sudoku_batch.pipeline.vision.touching import (
+    parts_across_a_border,
+    parts_of_board,
+    parts_of_outline,
+)
 
 # Candidates are looked for on a copy of the page with its longer side at most this many
 # pixels: plenty to place corners within a fraction of a cell, and quick.

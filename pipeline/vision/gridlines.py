@@ -15,8 +15,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage
-from pipeline.vision.surround import Runs, Surround, inked_runs, surround
+from sudoku_batch.pipeline.board import BoardImage
+from sudoku_batch.pipeline.vision.surround import Runs, Surround, inked_runs, surround
 
 # The board is warped again with this margin (cells) around it: a side may lie outside the
 # corners by up to a row at a corner, half of that on average.

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from pipeline.board import Lattice
-from pipeline.errors import LatticeNotFound
-from pipeline.grid import GridShape
-from pipeline.vision.levels import grey_levels
+from sudoku_batch.pipeline.board import Lattice
+from sudoku_batch.pipeline.errors import LatticeNotFound
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.vision.levels import grey_levels
 
 # Sizes tried, largest first (see the module docstring for why largest first).
 SIZES = (25, 16, 12, 9, 8, 6, 4)
@@ -383,9 +383,11 @@ def _box_shape(
 
 def cell_parts(board_pixels: np.ndarray, lattice: Lattice) -> int:
     """Into how many parts lines running most of the board cut the lattice's cells, in most
-    rows and columns of cells (1: the cells are whole). A grid of more lines than any
-    supported size (a 36x36) has a comb of a smaller size that fits it (a 12x12, every third
-    line), with the other lines through every cell."""
+    rows or in most columns of cells, whichever are cut more (1: the cells are whole). A grid
+    of more lines than any supported size (a 36x36) has a comb of a smaller size that fits it
+    (a 12x12, every third line), with the other lines through every cell. A table or calendar
+    taken for a square grid has its lines cross the cells one way at least: its lines the
+    other way may fit the comb, or be bent out of line by straightening."""
     gray = (
         board_pixels if board_pixels.ndim == 2 else cv2.cvtColor(board_pixels, cv2.COLOR_BGR2GRAY)
     )
@@ -401,4 +403,4 @@ def cell_parts(board_pixels: np.ndarray, lattice: Lattice) -> int:
             crossing = (inside >= MID_CELL_COVERAGE).astype(np.int8)
             counts.append(int(np.count_nonzero(np.diff(crossing, prepend=0) == 1)))
         parts.append(1 + int(np.median(counts)))
-    return min(parts)
+    return max(parts)

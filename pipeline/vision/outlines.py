@@ -8,9 +8,9 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from pipeline.vision.inward_corners import pieces_at_inward_corners
-from pipeline.vision.levels import grey_levels
-from pipeline.vision.quad import order_corners
+from sudoku_batch.pipeline.vision.inward_corners import pieces_at_inward_corners
+from sudoku_batch.pipeline.vision.levels import grey_levels
+from sudoku_batch.pipeline.vision.quad import order_corners
 
 # A board covers at least this share of the page (a book page of 6 boards gives each ~8%; a
 # 25x25 grid smaller than this could not be read anyway).

@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from pipeline.board import RectifiedBoard
-from pipeline.errors import LatticeNotFound, NoGridFound
-from pipeline.vision.cells import classify_cells
-from pipeline.vision.find_boards import find_boards
-from pipeline.vision.rectify import rectify_board
+from sudoku_batch.pipeline.board import RectifiedBoard
+from sudoku_batch.pipeline.errors import LatticeNotFound, NoGridFound
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.pipeline.vision.find_boards import find_boards
+from sudoku_batch.pipeline.vision.rectify import rectify_board
 
 
 def rectify_page(pixels: np.ndarray, damaged: str | None = None) -> list[RectifiedBoard]:

@@ -7,10 +7,10 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage, BoardLocation, Lattice
-from pipeline.vision.lattice import detect_lattice
-from pipeline.vision.straighten import straightened
-from pipeline.vision.warp import warp
+from sudoku_batch.pipeline.board import BoardImage, BoardLocation, Lattice
+from sudoku_batch.pipeline.vision.lattice import detect_lattice
+from sudoku_batch.pipeline.vision.straighten import straightened
+from sudoku_batch.pipeline.vision.warp import warp
 
 # The lattice is measured on a warp whose side follows the board's size on the page, within
 # these bounds: at least 14 px per cell of a 25x25 grid, at most enough for 25 px cells.

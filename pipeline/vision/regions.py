@@ -19,10 +19,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage, Lattice
-from pipeline.geometry import DIAGONAL, Regions, box_regions, variant_name
-from pipeline.grid import GridShape
-from pipeline.vision.diagonals import cell_colours, has_diagonals
+from sudoku_batch.pipeline.board import BoardImage, Lattice
+from sudoku_batch.pipeline.geometry import DIAGONAL, Regions, box_regions, variant_name
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.vision.diagonals import cell_colours, has_diagonals
 
 # An edge's line is measured over the middle of the edge (clear of the crossings at its ends)
 # and within this share of a cell either side of it: all of a blurred heavy line, short of the

@@ -13,9 +13,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage, Lattice
-from pipeline.vision.gridlines import traced_crossings
-from pipeline.vision.surround import surround
+from sudoku_batch.pipeline.board import BoardImage, Lattice
+from sudoku_batch.pipeline.vision.gridlines import traced_crossings
+from sudoku_batch.pipeline.vision.surround import surround
 
 # Lines off the even grid by less than this share of a cell everywhere are left as they are:
 # the cells stage trims more than that from each side of a cell.

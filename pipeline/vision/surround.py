@@ -9,10 +9,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage
-from pipeline.vision.lattice import ink_mask, line_strokes
-from pipeline.vision.levels import grey_levels
-from pipeline.vision.warp import warp
+from sudoku_batch.pipeline.board import BoardImage
+from sudoku_batch.pipeline.vision.lattice import ink_mask, line_strokes
+from sudoku_batch.pipeline.vision.levels import grey_levels
+from sudoku_batch.pipeline.vision.warp import warp
 
 # The paper's shade is the grey level this share of the board's pixels is darker than (cells
 # are mostly paper; the lines and digits are the darkest tenth at most).

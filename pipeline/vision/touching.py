@@ -22,10 +22,10 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage
-from pipeline.vision.outlines import candidate_quads
-from pipeline.vision.quad import order_corners
-from pipeline.vision.warp import warp
+from sudoku_batch.pipeline.board import BoardImage
+from sudoku_batch.pipeline.vision.outlines import candidate_quads
+from sudoku_batch.pipeline.vision.quad import order_corners
+from sudoku_batch.pipeline.vision.warp import warp
 
 # A Sudoku is square; an outline whose sides differ by about a whole factor (within this share
 # of it) is that many grids in a row.

@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _answer_key(args: argparse.Namespace) -> int:
-    from reports.answer_key import write_batch_answer_key
+    from sudoku_batch.reports.answer_key import write_batch_answer_key
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with batch_session(args) as (session, batch_id):

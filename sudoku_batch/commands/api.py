@@ -25,6 +25,10 @@ def _api(args: argparse.Namespace) -> int:
     import uvicorn
 
     uvicorn.run(
-        "api.app:create_app", factory=True, host=args.host, port=args.port, workers=args.workers
+        "sudoku_batch.api.app:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
     )
     return 0

@@ -28,11 +28,11 @@ def batch_session(args: argparse.Namespace) -> Iterator[tuple[object, int]]:
     """A session on the batch's database and the batch's row id."""
     from sqlalchemy import select
 
-    from settings import Settings
-    from store.db import make_engine, make_session_factory
-    from store.models import Batch
     from sudoku_batch.embedded import DATABASE_NAME
     from sudoku_batch.embedded_store import open_database
+    from sudoku_batch.settings import Settings
+    from sudoku_batch.store.db import make_engine, make_session_factory
+    from sudoku_batch.store.models import Batch
 
     folder = Path(args.batch)
     in_folder = not args.database_url and (folder / DATABASE_NAME).is_file()
@@ -67,7 +67,7 @@ def _reachable(engine) -> Iterator[None]:
     """A database that cannot be opened is one line and exit 3 (``DatabaseUnavailable``)."""
     from sqlalchemy.exc import InterfaceError, OperationalError
 
-    from store.migrate import database_unavailable
+    from sudoku_batch.store.migrate import database_unavailable
 
     try:
         yield

@@ -26,8 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from store import exports
-    from store.results import result_records
+    from sudoku_batch.store import exports
+    from sudoku_batch.store.results import result_records
 
     with batch_session(args) as (session, batch_id):
         records = result_records(session, batch_id)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from pipeline.errors import SudokuBatchError
 from sudoku_batch.commands import option_types
+from sudoku_batch.pipeline.errors import SudokuBatchError
 
 
 class FlowerAuthMissing(SudokuBatchError):
@@ -24,13 +24,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _flower(args: argparse.Namespace) -> int:
-    from settings import Settings  # pydantic: imported when used
+    from sudoku_batch.settings import Settings  # pydantic: imported when used
 
     problem = auth_problem(Settings.from_env().flower_basic_auth)
     if problem:
         # Flower shows task arguments and can shut workers down: never serve it unprotected.
         raise FlowerAuthMissing(f"FLOWER_BASIC_AUTH: {problem}")
-    from workers.app import app
+    from sudoku_batch.workers.app import app
 
     # Flower reads FLOWER_BASIC_AUTH itself, which keeps the password off the command line.
     app.start(argv=["flower", f"--address={args.address}", f"--port={args.port}"])

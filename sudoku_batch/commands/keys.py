@@ -23,9 +23,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _keys(args: argparse.Namespace) -> int:
-    from settings import Settings  # pydantic: imported when used
-    from store import keys
-    from store.db import make_engine, make_session_factory, transaction
+    from sudoku_batch.settings import Settings  # pydantic: imported when used
+    from sudoku_batch.store import keys
+    from sudoku_batch.store.db import make_engine, make_session_factory, transaction
 
     engine = make_engine(Settings.from_env().database_url)
     try:

@@ -16,8 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from settings import Settings  # pydantic: imported when used
-    from store.migrate import upgrade
+    from sudoku_batch.settings import Settings  # pydantic: imported when used
+    from sudoku_batch.store.migrate import upgrade
 
     upgrade(args.database_url or Settings.from_env().database_url)
     return 0

@@ -22,10 +22,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _recover(args: argparse.Namespace) -> int:
-    from settings import Settings  # pydantic: imported when used
-    from store.db import make_engine, make_session_factory
-    from workers.app import make_celery
-    from workers.sweep import sweep_once
+    from sudoku_batch.settings import Settings  # pydantic: imported when used
+    from sudoku_batch.store.db import make_engine, make_session_factory
+    from sudoku_batch.workers.app import make_celery
+    from sudoku_batch.workers.sweep import sweep_once
 
     settings = Settings.from_env()
     engine = make_engine(settings.database_url)

@@ -30,9 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from reports.book_report import build_report
-    from reports.html import render_report_html
-    from reports.pdf import ChromiumMissing, print_to_pdf
+    from sudoku_batch.reports.book_report import build_report
+    from sudoku_batch.reports.html import render_report_html
+    from sudoku_batch.reports.pdf import ChromiumMissing, print_to_pdf
 
     with batch_session(args) as (session, batch_id):
         report = build_report(session, batch_id)

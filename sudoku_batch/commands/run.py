@@ -6,14 +6,14 @@ import argparse
 import os
 import sys
 
-from pipeline.ingest.sources import DEFAULT_PDF_DPI
-from pipeline.recognise.ocr.engines import DEFAULT_ENGINE, ENGINES
-from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND
-from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
-from settings.environment import any_setting_given
 from sudoku_batch.commands import option_types
 from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
 from sudoku_batch.outcome import ExitCode, exit_code, summary_lines
+from sudoku_batch.pipeline.ingest.sources import DEFAULT_PDF_DPI
+from sudoku_batch.pipeline.recognise.ocr.engines import DEFAULT_ENGINE, ENGINES
+from sudoku_batch.pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND
+from sudoku_batch.pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
+from sudoku_batch.settings.environment import any_setting_given
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -129,7 +129,7 @@ def _from_settings() -> dict:
     (``startup``)."""
     if not any_setting_given():
         return {}
-    from settings import Settings
+    from sudoku_batch.settings import Settings
 
     settings = Settings.from_env()
     return {

@@ -14,23 +14,23 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from pipeline.errors import SudokuBatchError, UnreadableInput
-from pipeline.grid import GridShape
-from pipeline.ingest.textpuzzle import (
+from sudoku_batch.commands import option_types
+from sudoku_batch.commands.text_options import box_argument
+from sudoku_batch.engine_files import engine_files
+from sudoku_batch.outcome import exit_code
+from sudoku_batch.pipeline.errors import SudokuBatchError, UnreadableInput
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.ingest.textpuzzle import (
     format_grid,
     is_puzzle_line,
     numbered_lines,
     parse_line,
 )
-from pipeline.solve.backend import SatBackend
-from pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend
-from pipeline.solve.result import Verdict
-from pipeline.solve.solver import solve_puzzle
-from pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
-from sudoku_batch.commands import option_types
-from sudoku_batch.commands.text_options import box_argument
-from sudoku_batch.engine_files import engine_files
-from sudoku_batch.outcome import exit_code
+from sudoku_batch.pipeline.solve.backend import SatBackend
+from sudoku_batch.pipeline.solve.backends import BACKEND_NAMES, DEFAULT_BACKEND, make_backend
+from sudoku_batch.pipeline.solve.result import Verdict
+from sudoku_batch.pipeline.solve.solver import solve_puzzle
+from sudoku_batch.pipeline.solve.timeouts import COMMAND_SOLVE_TIMEOUT
 
 SKIPPED = "skipped"  # a comment or blank line: no puzzle, no status
 LINES_PER_TASK = 64  # big enough that a worker's backend start-up and IPC are noise

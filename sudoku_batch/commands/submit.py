@@ -14,12 +14,12 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import SudokuBatchError
 from sudoku_batch.commands import option_types
 from sudoku_batch.commands.text_options import add_text_batch_arguments, text_batch_box
 from sudoku_batch.errors import BadArguments
 from sudoku_batch.follow import follow_batch
 from sudoku_batch.outcome import ExitCode, exit_code, summary_lines
+from sudoku_batch.pipeline.errors import SudokuBatchError
 
 RESULTS_PAGE = 1000
 
@@ -59,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _submit(args: argparse.Namespace) -> int:
     box = text_batch_box(args)
-    from settings import Settings  # pydantic: imported when used
+    from sudoku_batch.settings import Settings  # pydantic: imported when used
 
     settings = Settings.from_env()
     files, refused = upload_names(args.inputs)
@@ -147,7 +147,7 @@ def upload_names(inputs: list[Path]) -> tuple[list[tuple[str, Path]], list[str]]
     (pipeline.ingest.walk: a folder's notes and truth.json stay home); and the messages of
     paths that are no input (missing, a FIFO, a dangling link), which are not uploaded. Only
     base names leave this machine: a client's folders are nobody else's business."""
-    from pipeline.ingest.walk import input_paths
+    from sudoku_batch.pipeline.ingest.walk import input_paths
 
     files, refused = [], []
     for found in input_paths(inputs):

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import argparse
 
-from pipeline.errors import SudokuBatchError
-from pipeline.grid import GridShape
-from pipeline.ingest.textpuzzle import parse_box
 from sudoku_batch.errors import BadArguments
+from sudoku_batch.pipeline.errors import SudokuBatchError
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.ingest.textpuzzle import parse_box
 
 
 def box_argument(text: str) -> GridShape:

@@ -174,7 +174,7 @@ def _detail(response: Any) -> str:
 
 def _watch(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
-    from settings import Settings  # pydantic: imported when used
+    from sudoku_batch.settings import Settings  # pydantic: imported when used
 
     settings = Settings.from_env()
     folder = args.folder.resolve()

@@ -7,9 +7,9 @@ import socket
 import sys
 from typing import TYPE_CHECKING
 
-from jobs.table import queues as job_queues
-from pipeline.errors import SudokuBatchError
 from sudoku_batch.commands import option_types
+from sudoku_batch.jobs.table import queues as job_queues
+from sudoku_batch.pipeline.errors import SudokuBatchError
 
 if TYPE_CHECKING:
     from celery import Celery
@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _worker(args: argparse.Namespace) -> int:
-    from workers.app import app
+    from sudoku_batch.workers.app import app
 
     queues = [queue.strip() for queue in args.queues.split(",") if queue.strip()]
     unknown = sorted(set(queues) - set(job_queues()))
@@ -81,7 +81,7 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 def _ping(app: Celery, hostname: str) -> int:
-    from workers import runtime
+    from sudoku_batch.workers import runtime
 
     problem = runtime.artifacts().storage.problem()
     if problem is not None:

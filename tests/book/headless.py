@@ -8,7 +8,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from reports.pdf import chromium_command
+from sudoku_batch.reports.pdf import chromium_command
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,12 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-from pipeline.grid import GridShape, Puzzle
-from pipeline.reading import LETTERS, NUMBERS
 from sudoku_batch.cli import main
 from sudoku_batch.embedded import EmbeddedOptions, run_batch
-from synth.grid_image import render_grid
-from synth.puzzles import random_solution
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.reading import LETTERS, NUMBERS
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.puzzles import random_solution
 
 
 @pytest.mark.parametrize("labels", [NUMBERS, LETTERS])

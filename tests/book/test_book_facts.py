@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.book.bounded_rating import rate_within
-from pipeline.book.facts import Role, puzzle_facts, role_of
-from pipeline.book.findings import GridEntry, book_findings
-from pipeline.grid import GridShape, Puzzle
-from pipeline.solve.result import SolveResult, Verdict
-from synth.answer_pages import answer_grid, disguise
-from synth.unique import unique_puzzle
+from sudoku_batch.pipeline.book.bounded_rating import rate_within
+from sudoku_batch.pipeline.book.facts import Role, puzzle_facts, role_of
+from sudoku_batch.pipeline.book.findings import GridEntry, book_findings
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.solve.result import SolveResult, Verdict
+from sudoku_batch.synth.answer_pages import answer_grid, disguise
+from sudoku_batch.synth.unique import unique_puzzle
 
 NINE = GridShape(3, 3)
 # A hard 9x9 (SE 9+ on published lists): the chain tiers take far longer than a millisecond.
@@ -45,7 +45,7 @@ def test_a_puzzle_without_a_unique_solution_is_not_rated() -> None:
 
 
 def _entry(id_, page, index, generated, role="puzzle") -> GridEntry:
-    from pipeline.solve.canonical import canonical_form
+    from sudoku_batch.pipeline.solve.canonical import canonical_form
 
     givens = generated.puzzle.givens
     return GridEntry(

@@ -14,14 +14,14 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-from pipeline.grid import GridShape
-from pipeline.rating import LEVELS
-from reports.pdf import find_chromium
 from sudoku_batch.cli import main
 from sudoku_batch.embedded import EmbeddedOptions, run_batch
-from synth.answer_pages import answer_grid, disguise
-from synth.book import ScanStyle, draw_page, scan, write_book
-from synth.unique import unique_puzzle
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.rating import LEVELS
+from sudoku_batch.reports.pdf import find_chromium
+from sudoku_batch.synth.answer_pages import answer_grid, disguise
+from sudoku_batch.synth.book import ScanStyle, draw_page, scan, write_book
+from sudoku_batch.synth.unique import unique_puzzle
 from tests.book.headless import open_page
 from tests.conftest import REPO_ROOT
 

@@ -12,8 +12,8 @@ import pytest
 
 from sudoku_batch.embedded import EmbeddedOptions, run_batch
 from sudoku_batch.outcome import ExitCode, exit_code, summarise
-from synth.other_grids import mixed_book
-from synth.pdf import write_jpeg_pdf
+from sudoku_batch.synth.other_grids import mixed_book
+from sudoku_batch.synth.pdf import write_jpeg_pdf
 
 
 @pytest.fixture(scope="module")
@@ -41,16 +41,19 @@ def test_exactly_the_puzzles_are_counted_and_every_answer_pairs_and_matches(mixe
 def test_other_grids_get_no_verdict_and_leave_the_exit_code_alone(mixed_run) -> None:
     others = {key: r for key, r in mixed_run.items() if r["role"] == "other"}
     # The hints page's two grids and the number table; and the calendar wherever the finder
-    # takes its 7-column lattice for a grid (a 4x4 whose cells cut across the dates). Whether
-    # it does depends on the fonts installed (synth.fonts draws with what the machine has); a
-    # calendar found or not, nothing on pages 2-3 is a puzzle or an answer (the test above).
+    # takes its 7-column lattice for a grid. Whether it does, and as what lattice, depends on
+    # the fonts installed (synth.fonts draws with what the machine has; with DejaVu alone it
+    # is a 4x4 whose cells cut across the dates, tests/pipeline/test_grid_kind.py): found, it
+    # is another grid like the rest of pages 2-3.
     assert {(2, 0), (2, 1), (3, 0)} <= set(others) <= {(2, 0), (2, 1), (3, 0), (3, 1)}
     assert set(others) == {key for key in mixed_run if key[0] in (2, 3)}
     for key, record in others.items():
         assert record["status"] == "not_sudoku"
         assert record["error_code"] == "not_sudoku"
         assert record["message"].startswith("not a Sudoku"), record["message"]
-        if key != (3, 1):  # the calendar's reason depends on how its lattice was measured
+        # The calendar's reason depends on the lattice measured: lines crossing its cells,
+        # cells holding no one symbol, or numbers beyond its size.
+        if key != (3, 1):
             assert "numbers beyond" in record["message"], record["message"]
         assert record["rating"] is None and record["render_path"] is None
         assert record["answer_key"] is None and record["duplicate_of"] is None

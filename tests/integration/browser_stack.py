@@ -17,9 +17,9 @@ import httpx
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
-from settings import Settings
-from store.db import transaction
-from store.keys import create_key
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import transaction
+from sudoku_batch.store.keys import create_key
 from tests.integration.conftest import (
     RUN_ID,
     Service,

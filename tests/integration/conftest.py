@@ -32,14 +32,14 @@ from sqlalchemy import select
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from api.app import create_app
-from settings import Settings
-from store.db import make_engine, make_session_factory, transaction
-from store.keys import create_key
-from store.migrate import upgrade
-from store.models import Batch, InputFile, Page, Puzzle
+from sudoku_batch.api.app import create_app
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import make_engine, make_session_factory, transaction
+from sudoku_batch.store.keys import create_key
+from sudoku_batch.store.migrate import upgrade
+from sudoku_batch.store.models import Batch, InputFile, Page, Puzzle
+from sudoku_batch.workers import runtime
 from tests.conftest import REPO_ROOT
-from workers import runtime
 
 ADMIN_POSTGRES_URL = os.environ.get(
     "SUDOKU_BATCH_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test"
@@ -288,7 +288,7 @@ class Service:
 
 
 def celery_argv(*args: str) -> list[str]:
-    return [sys.executable, "-m", "celery", "-A", "workers.app", *args]
+    return [sys.executable, "-m", "celery", "-A", "sudoku_batch.workers.app", *args]
 
 
 def image_worker(hostname: str, env: dict[str, str], log_dir: Path) -> Service:

@@ -24,9 +24,9 @@ import pytest
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
-from settings import Settings
-from store.db import make_engine, make_session_factory
-from store.models import Batch, InputFile, Page, Puzzle, Solution
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import make_engine, make_session_factory
+from sudoku_batch.store.models import Batch, InputFile, Page, Puzzle, Solution
 from tests.integration.conftest import Service, api_client, settings_env, wait_until
 from tests.integration.services import PrivateRedis
 from tests.integration.test_text_batches import SOLVABLE

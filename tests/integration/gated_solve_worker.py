@@ -12,8 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-from workers.app import app
-from workers.tasks import solve
+from sudoku_batch.workers.app import app
+from sudoku_batch.workers.tasks import solve
 
 
 def main(name: str, begun: Path, gate: Path) -> None:

@@ -24,13 +24,13 @@ import pytest
 from sqlalchemy import insert, select, text
 from sqlalchemy.engine import make_url
 
-from pipeline.ingest.textpuzzle import format_grid
-from store.db import make_engine, make_session_factory
-from store.migrate import upgrade
-from store.models import Base, Batch, InputFile, InputStatus, Page, PageStatus, Puzzle
 from sudoku_batch.embedded import DATABASE_NAME, RESULTS_NAME, EmbeddedOptions, run_batch
 from sudoku_batch.embedded_text import run_text_batch
-from synth.book import random_book, write_book
+from sudoku_batch.pipeline.ingest.textpuzzle import format_grid
+from sudoku_batch.store.db import make_engine, make_session_factory
+from sudoku_batch.store.migrate import upgrade
+from sudoku_batch.store.models import Base, Batch, InputFile, InputStatus, Page, PageStatus, Puzzle
+from sudoku_batch.synth.book import random_book, write_book
 from tests.conftest import REPO_ROOT
 from tests.integration.conftest import ADMIN_POSTGRES_URL, RUN_ID
 

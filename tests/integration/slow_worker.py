@@ -13,8 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-from workers.app import app
-from workers.tasks import solve_text
+from sudoku_batch.workers.app import app
+from sudoku_batch.workers.tasks import solve_text
 
 
 def main(name: str, seconds: float, log: Path) -> None:

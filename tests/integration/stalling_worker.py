@@ -14,8 +14,8 @@ from pathlib import Path
 
 from celery.exceptions import SoftTimeLimitExceeded
 
-from workers.app import app
-from workers.tasks import rectify
+from sudoku_batch.workers.app import app
+from sudoku_batch.workers.tasks import rectify
 
 TIME_LIMITS = (2, 4)  # soft, hard: Celery kills at the hard limit only after the soft one
 

@@ -11,9 +11,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from api.app import create_app
-from settings import Settings
-from store.models import Batch, InputFile
+from sudoku_batch.api.app import create_app
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.models import Batch, InputFile
 from tests.integration.conftest import add_read_puzzle, api_client, queued
 
 pytestmark = pytest.mark.services
@@ -96,8 +96,8 @@ def test_every_route_but_health_needs_a_live_key(settings: Settings) -> None:
 
 
 def test_a_revoked_key_is_refused(settings: Settings, sessions: sessionmaker[Session]) -> None:
-    from store.db import transaction
-    from store.keys import revoke_key
+    from sudoku_batch.store.db import transaction
+    from sudoku_batch.store.keys import revoke_key
 
     name = f"revoked-{uuid.uuid4().hex[:8]}"
     with api_client(settings, name) as client:

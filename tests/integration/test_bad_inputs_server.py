@@ -12,8 +12,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from settings import Settings
 from sudoku_batch.commands.submit import upload_names
+from sudoku_batch.settings import Settings
 from tests.bad_inputs import make_corpus
 from tests.integration.conftest import (
     RUN_ID,

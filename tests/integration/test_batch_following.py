@@ -19,17 +19,26 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, create_engine, delete, event, select
 from sqlalchemy.orm import Session, sessionmaker
 
-import api.app
-import api.batch_status
-from pipeline.errors import NoGridFound
-from settings import Settings
-from store.db import make_engine, make_session_factory, normalise_url, transaction
-from store.models import Base, Batch, InputFile, Page, PageStatus, Puzzle, StageRun, utc_now
-from store.progress import run_states, stage_progress, subject_states
-from store.progress_token import batch_progress, progress_of
-from store.record import Stage, add_input_file, create_batch, record_failure
-from store.results import state_counts
+import sudoku_batch.api.app as api_app
+import sudoku_batch.api.batch_status as batch_status
 from sudoku_batch.commands.submit import wait_for
+from sudoku_batch.pipeline.errors import NoGridFound
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import make_engine, make_session_factory, normalise_url, transaction
+from sudoku_batch.store.models import (
+    Base,
+    Batch,
+    InputFile,
+    Page,
+    PageStatus,
+    Puzzle,
+    StageRun,
+    utc_now,
+)
+from sudoku_batch.store.progress import run_states, stage_progress, subject_states
+from sudoku_batch.store.progress_token import batch_progress, progress_of
+from sudoku_batch.store.record import Stage, add_input_file, create_batch, record_failure
+from sudoku_batch.store.results import state_counts
 from tests.integration.conftest import api_client
 from tests.integration.test_api import PNG, submit
 
@@ -171,7 +180,7 @@ class ServerClock:
     ) -> None:
         self.now = 0.0
         self.checks: list[float] = []  # when each check after the first one was made
-        check = api.batch_status._progress
+        check = batch_status._progress
 
         def counted(sessions: sessionmaker[Session], batch_id: int) -> Any:
             nonlocal move
@@ -181,9 +190,9 @@ class ServerClock:
             self.checks.append(self.now)
             return check(sessions, batch_id)
 
-        monkeypatch.setattr(api.batch_status, "time", self)
-        monkeypatch.setattr(api.batch_status, "asyncio", self)
-        monkeypatch.setattr(api.batch_status, "_progress", counted)
+        monkeypatch.setattr(batch_status, "time", self)
+        monkeypatch.setattr(batch_status, "asyncio", self)
+        monkeypatch.setattr(batch_status, "_progress", counted)
 
     def monotonic(self) -> float:
         return self.now
@@ -202,7 +211,7 @@ def test_a_held_request_answers_when_the_wait_is_over_if_nothing_moves(
     assert response.status_code == 200 and response.json()["progress"] == token
     # Held for the whole wait, the batch checked every CHECK_SECONDS and no more often.
     assert clock.now == pytest.approx(1.5)
-    step = api.batch_status.CHECK_SECONDS
+    step = batch_status.CHECK_SECONDS
     assert clock.checks == pytest.approx([step * n for n in range(1, round(1.5 / step) + 1)])
 
 
@@ -279,7 +288,7 @@ def one_connection(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Itera
     def single(url: str) -> Engine:
         return create_engine(normalise_url(url), pool_size=1, max_overflow=0, pool_timeout=3)
 
-    monkeypatch.setattr(api.app, "make_engine", single)
+    monkeypatch.setattr(api_app, "make_engine", single)
     with api_client(settings) as client:
         yield client
 
@@ -307,7 +316,7 @@ def test_a_database_outage_while_waiting_answers_503(
 ) -> None:
     url, _, token = batch_seen(client, sessions)
     checks = []
-    real = api.batch_status.batch_progress
+    real = batch_status.batch_progress
 
     def going_down(db: Session, batch_id: int) -> Any:
         checks.append(batch_id)
@@ -315,7 +324,7 @@ def test_a_database_outage_while_waiting_answers_503(
             raise sqlalchemy.exc.OperationalError("SELECT", {}, ConnectionRefusedError())
         return real(db, batch_id)
 
-    monkeypatch.setattr(api.batch_status, "batch_progress", going_down)
+    monkeypatch.setattr(batch_status, "batch_progress", going_down)
     response = client.get(url, params={"since": token, "wait": 10})
     assert response.status_code == 503 and len(checks) == 3
     assert "database is unreachable" in response.json()["detail"]
@@ -347,7 +356,7 @@ def test_a_status_answer_asks_few_statements(
     statements.clear()
     get_timed(client, url, since=token, wait=1)
     # The same, and one cheap statement per check: one at once, then every CHECK_SECONDS.
-    checks = 1 + round(1 / api.batch_status.CHECK_SECONDS)
+    checks = 1 + round(1 / batch_status.CHECK_SECONDS)
     assert len(statements) <= 4 + checks, statements
 
 

@@ -76,8 +76,8 @@ def test_compose_has_no_default_secrets(missing: str) -> None:
 def test_compose_publishes_on_localhost_checks_health_and_outlasts_tasks() -> None:
     import yaml
 
-    from settings import Settings
-    from workers.app import longest_task
+    from sudoku_batch.settings import Settings
+    from sudoku_batch.workers.app import longest_task
 
     services = yaml.safe_load(compose())["services"]
     for name in ("api", "flower"):

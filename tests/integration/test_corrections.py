@@ -14,15 +14,24 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from api.auth import KEY_COOKIE, UI_HEADER
-from api.schemas import PuzzleDetail
-from pipeline.board import CellKind
-from pipeline.grid import GridShape
-from settings import Settings
-from store import load
-from store.models import ApiKey, Batch, Cell, CellCorrection, InputFile, Page, Puzzle, Solution
-from store.results_view import cell_readings
-from synth.unique import unique_puzzle
+from sudoku_batch.api.auth import KEY_COOKIE, UI_HEADER
+from sudoku_batch.api.schemas import PuzzleDetail
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.settings import Settings
+from sudoku_batch.store import load
+from sudoku_batch.store.models import (
+    ApiKey,
+    Batch,
+    Cell,
+    CellCorrection,
+    InputFile,
+    Page,
+    Puzzle,
+    Solution,
+)
+from sudoku_batch.store.results_view import cell_readings
+from sudoku_batch.synth.unique import unique_puzzle
 from tests.integration.conftest import api_client, form_token
 
 pytestmark = pytest.mark.services

@@ -18,11 +18,11 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from pipeline.grid import GridShape
-from pipeline.grid import Puzzle as GridPuzzle
-from settings import Settings
-from store.models import Batch, Cell, Page, Puzzle, Solution
 from sudoku_batch.outcome import ExitCode
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.grid import Puzzle as GridPuzzle
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.models import Batch, Cell, Page, Puzzle, Solution
 from tests.integration.conftest import (
     RUN_ID,
     Service,
@@ -110,14 +110,14 @@ def _flower_lists_worker(stack: Stack) -> bool:
 
 
 def grid_page() -> bytes:
-    from synth.unique import unique_puzzle
+    from sudoku_batch.synth.unique import unique_puzzle
 
     return page_of(unique_puzzle(GridShape(3, 3), np.random.default_rng(7), givens=32).puzzle)
 
 
 def page_of(puzzle: GridPuzzle) -> bytes:
     """A page with ``puzzle`` printed on it, as PNG."""
-    from synth.grid_image import render_grid
+    from sudoku_batch.synth.grid_image import render_grid
 
     image = render_grid(puzzle, cell_px=48).image
     page = np.full((image.shape[0] + 200, image.shape[1] + 200, 3), 255, np.uint8)

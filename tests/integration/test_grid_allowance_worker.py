@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from settings import Settings
-from store.db import make_engine, make_session_factory
-from store.models import Batch, Puzzle, StageRun
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import make_engine, make_session_factory
+from sudoku_batch.store.models import Batch, Puzzle, StageRun
 from tests.integration.conftest import (
     Service,
     api_client,

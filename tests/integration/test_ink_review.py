@@ -12,16 +12,16 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from api.auth import KEY_COOKIE
-from pipeline.board import CellKind
-from pipeline.grid import GridShape
-from pipeline.reading import BoardReading, CellReading, InkKind
-from pipeline.solve.entries import check_entries, entries_json
-from settings import Settings
-from store.models import Batch, Cell, InputFile, Page, Puzzle, Solution
-from store.record import ink_grid
-from store.results_view import cell_readings
-from synth.unique import unique_puzzle
+from sudoku_batch.api.auth import KEY_COOKIE
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.reading import BoardReading, CellReading, InkKind
+from sudoku_batch.pipeline.solve.entries import check_entries, entries_json
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.models import Batch, Cell, InputFile, Page, Puzzle, Solution
+from sudoku_batch.store.record import ink_grid
+from sudoku_batch.store.results_view import cell_readings
+from sudoku_batch.synth.unique import unique_puzzle
 from tests.integration.conftest import api_client
 
 pytestmark = pytest.mark.services

@@ -13,15 +13,15 @@ import pytest
 import redis
 from sqlalchemy.orm import Session, sessionmaker
 
-from jobs.table import Step
-from settings import Settings
-from store.models import Page
-from store.progress import subject_states
-from store.results import state_counts
+from sudoku_batch.jobs.table import Step
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.models import Page
+from sudoku_batch.store.progress import subject_states
+from sudoku_batch.store.results import state_counts
+from sudoku_batch.workers.app import make_celery
+from sudoku_batch.workers.publish import hand_over
 from tests.integration.conftest import Service, queued, settings_env, wait_until
 from tests.integration.test_stage_failures import PNG, new_page
-from workers.app import make_celery
-from workers.publish import hand_over
 
 pytestmark = pytest.mark.services
 

@@ -11,8 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
-from api.app import create_app
-from settings import Settings
+from sudoku_batch.api.app import create_app
+from sudoku_batch.settings import Settings
 from tests.integration.conftest import Service, api_client, celery_argv, settings_env, wait_until
 
 pytestmark = pytest.mark.services

@@ -12,17 +12,17 @@ from typing import Any
 import pytest
 from celery.exceptions import WorkerLostError
 
-from jobs.steps import BoardContext
-from jobs.table import Step
-from pipeline.errors import SudokuBatchError
-from pipeline.solve.inline import BeyondBudget
-from settings import Settings
-from store.handover import Handoff
-from store.models import Puzzle, PuzzleStatus, StageRun
+from sudoku_batch.jobs.steps import BoardContext
+from sudoku_batch.jobs.table import Step
+from sudoku_batch.pipeline.errors import SudokuBatchError
+from sudoku_batch.pipeline.solve.inline import BeyondBudget
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.handover import Handoff
+from sudoku_batch.store.models import Puzzle, PuzzleStatus, StageRun
+from sudoku_batch.workers import publish, runtime, stage
+from sudoku_batch.workers.app import app
+from sudoku_batch.workers.tasks import ingest, ocr, rectify, solve  # noqa: F401 - registers the tasks
 from tests.integration.test_statements_per_task import page_to_ingest
-from workers import publish, runtime, stage
-from workers.app import app
-from workers.tasks import ingest, ocr, rectify, solve  # noqa: F401 - registers the tasks
 
 pytestmark = pytest.mark.services
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from store.migrate import upgrade
+from sudoku_batch.store.migrate import upgrade
 from tests.integration.fault_run import FAST, Run
 from tests.integration.services import PrivatePostgres, PrivateRedis
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from pipeline.grid import GridShape, Puzzle
-from pipeline.solve.canonical import FormTooCostly, canonical_text
-from store.db import make_engine
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.solve.canonical import FormTooCostly, canonical_text
+from sudoku_batch.store.db import make_engine
 from tests.conftest import REPO_ROOT
 from tests.integration.results_run import RealRun, both_urls
 

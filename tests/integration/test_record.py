@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from pipeline.board import (
+from sudoku_batch.pipeline.board import (
     BoardImage,
     BoardLocation,
     CellImage,
@@ -19,11 +19,11 @@ from pipeline.board import (
     Lattice,
     RectifiedBoard,
 )
-from pipeline.errors import NoGridFound, UnreadableInput
-from pipeline.grid import GridShape, Puzzle
-from pipeline.ingest.sources import PageFormat, PageSource
-from pipeline.reading import BoardReading, CellReading, RecognisedBoard
-from pipeline.solve.result import (
+from sudoku_batch.pipeline.errors import NoGridFound, UnreadableInput
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.ingest.sources import PageFormat, PageSource
+from sudoku_batch.pipeline.reading import BoardReading, CellReading, RecognisedBoard
+from sudoku_batch.pipeline.solve.result import (
     Certificate,
     Doubt,
     PuzzleSolution,
@@ -32,12 +32,12 @@ from pipeline.solve.result import (
     Suggestion,
     Verdict,
 )
-from store.db import make_engine, make_session_factory, transaction
-from store.migrate import upgrade
-from store.models import Cell, Page, PuzzleStatus, Solution, StageRun
-from store.models import Puzzle as PuzzleRow
-from store.progress import subject_states
-from store.record import (
+from sudoku_batch.store.db import make_engine, make_session_factory, transaction
+from sudoku_batch.store.migrate import upgrade
+from sudoku_batch.store.models import Cell, Page, PuzzleStatus, Solution, StageRun
+from sudoku_batch.store.models import Puzzle as PuzzleRow
+from sudoku_batch.store.progress import subject_states
+from sudoku_batch.store.record import (
     Stage,
     add_input_file,
     add_pages,
@@ -47,7 +47,7 @@ from store.record import (
     record_reading,
     record_solution,
 )
-from store.results import puzzle_result, result_records, state_counts
+from sudoku_batch.store.results import puzzle_result, result_records, state_counts
 
 pytestmark = pytest.mark.services
 

@@ -13,15 +13,15 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect, text, update
 
-from api.app import create_app
-from settings import Settings
-from store.db import make_engine, make_session_factory
-from store.exports import CSV_COLUMNS
-from store.keys import create_key
-from store.models import Batch
-from store.results import result_records, with_book_check
-from store.results_view import cell_readings, results
+from sudoku_batch.api.app import create_app
 from sudoku_batch.cli import main
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import make_engine, make_session_factory
+from sudoku_batch.store.exports import CSV_COLUMNS
+from sudoku_batch.store.keys import create_key
+from sudoku_batch.store.models import Batch
+from sudoku_batch.store.results import result_records, with_book_check
+from sudoku_batch.store.results_view import cell_readings, results
 from tests import results_from_tables
 from tests.integration.results_run import RealRun, both_urls
 

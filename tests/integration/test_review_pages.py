@@ -19,23 +19,23 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from jobs.table import Step
-from pipeline.board import CellKind
-from pipeline.grid import GridShape
-from pipeline.reading import BoardReading, CellReading, RecognisedBoard
-from store import load
-from store.artifacts import Artifacts
-from store.db import transaction
-from store.models import Batch, CellCorrection, Puzzle
-from store.record import record_reading
-from synth.unique import unique_puzzle
+from sudoku_batch.jobs.table import Step
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.reading import BoardReading, CellReading, RecognisedBoard
+from sudoku_batch.store import load
+from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.store.db import transaction
+from sudoku_batch.store.models import Batch, CellCorrection, Puzzle
+from sudoku_batch.store.record import record_reading
+from sudoku_batch.synth.unique import unique_puzzle
+from sudoku_batch.workers.app import make_celery
+from sudoku_batch.workers.publish import hand_over
 from tests.integration.browser_stack import BATCH_LIMIT, PAGE_LIMIT, Stack
 from tests.integration.conftest import (
     wait_until,
 )
 from tests.integration.test_end_to_end import page_of
-from workers.app import make_celery
-from workers.publish import hand_over
 
 pytestmark = pytest.mark.services
 

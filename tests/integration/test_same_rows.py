@@ -18,15 +18,15 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from pipeline.grid import GridShape
-from settings import Settings
-from store.db import make_engine, make_session_factory
-from store.models import Batch, Cell, InputFile, Page, Puzzle, Solution, StageRun
 from sudoku_batch.embedded import DATABASE_NAME, EmbeddedOptions, run_batch
 from sudoku_batch.embedded_text import run_text_batch
-from synth.grid_image import render_grid
-from synth.pdf import write_jpeg_pdf
-from synth.unique import unique_puzzle
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import make_engine, make_session_factory
+from sudoku_batch.store.models import Batch, Cell, InputFile, Page, Puzzle, Solution, StageRun
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.pdf import write_jpeg_pdf
+from sudoku_batch.synth.unique import unique_puzzle
 from tests.conftest import REPO_ROOT
 from tests.integration.conftest import (
     Service,

@@ -14,10 +14,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from api.app import create_app
-from api.auth import KEY_COOKIE, UI_HEADER
-from settings import Settings
-from store.models import Batch, InputFile, Puzzle
+from sudoku_batch.api.app import create_app
+from sudoku_batch.api.auth import KEY_COOKIE, UI_HEADER
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.models import Batch, InputFile, Puzzle
 from tests.integration.conftest import add_read_puzzle, api_client, form_token, queued
 from tests.raw_http import raw_upload, served
 

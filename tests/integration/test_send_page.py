@@ -22,7 +22,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from store.models import Batch
+from sudoku_batch.store.models import Batch
 from tests.conftest import REPO_ROOT
 from tests.integration.browser_stack import BATCH_LIMIT, PAGE_LIMIT, Stack, chromium
 from tests.integration.conftest import free_port, wait_until

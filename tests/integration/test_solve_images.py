@@ -7,16 +7,16 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import update
 
-from jobs.table import Step
-from settings import Settings
-from store.db import transaction
-from store.handover import solve_again
-from store.models import Cell, Puzzle, PuzzleStatus
+from sudoku_batch.jobs.table import Step
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import transaction
+from sudoku_batch.store.handover import solve_again
+from sudoku_batch.store.models import Cell, Puzzle, PuzzleStatus
+from sudoku_batch.workers import runtime
+from sudoku_batch.workers.app import app
+from sudoku_batch.workers.tasks import ingest, ocr, rectify, solve  # noqa: F401 - registers the tasks
 from tests.integration.test_statements_per_task import page_to_ingest
 from tests.test_cached_artifacts import decoded_images
-from workers import runtime
-from workers.app import app
-from workers.tasks import ingest, ocr, rectify, solve  # noqa: F401 - registers the tasks
 
 pytestmark = pytest.mark.services
 

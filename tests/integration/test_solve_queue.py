@@ -14,16 +14,20 @@ import numpy as np
 import pytest
 from sqlalchemy import select
 
-from pipeline.grid import GridShape, Puzzle
-from pipeline.ingest.textpuzzle import is_puzzle_line, parse_puzzle_line
-from pipeline.solve.inline import DEFAULT_INLINE_CONFLICTS, BeyondBudget, budgeted_backend
-from pipeline.solve.solver import solve_puzzle
-from settings import Settings
-from store.db import make_engine, make_session_factory
-from store.models import Batch, PuzzleStatus, StageRun
-from store.models import Puzzle as PuzzleRow
-from synth.grid_image import render_grid
-from synth.unique import unique_puzzle
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.ingest.textpuzzle import is_puzzle_line, parse_puzzle_line
+from sudoku_batch.pipeline.solve.inline import (
+    DEFAULT_INLINE_CONFLICTS,
+    BeyondBudget,
+    budgeted_backend,
+)
+from sudoku_batch.pipeline.solve.solver import solve_puzzle
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import make_engine, make_session_factory
+from sudoku_batch.store.models import Batch, PuzzleStatus, StageRun
+from sudoku_batch.store.models import Puzzle as PuzzleRow
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.unique import unique_puzzle
 from tests.integration.conftest import (
     Service,
     api_client,

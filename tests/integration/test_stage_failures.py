@@ -12,14 +12,14 @@ import redis
 from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 from sqlalchemy.orm import Session, sessionmaker
 
-from pipeline.errors import UnsupportedInput
-from pipeline.ingest.sources import PageFormat, PageSource
-from settings import Settings
-from store.db import transaction
-from store.models import Page, StageRun
-from store.record import add_input_file, add_pages, create_batch
-from workers.stage import UNEXPECTED_ERROR_RETRIES, StageTask, record_final_failure
-from workers.tasks import rectify
+from sudoku_batch.pipeline.errors import UnsupportedInput
+from sudoku_batch.pipeline.ingest.sources import PageFormat, PageSource
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import transaction
+from sudoku_batch.store.models import Page, StageRun
+from sudoku_batch.store.record import add_input_file, add_pages, create_batch
+from sudoku_batch.workers.stage import UNEXPECTED_ERROR_RETRIES, StageTask, record_final_failure
+from sudoku_batch.workers.tasks import rectify
 
 pytestmark = pytest.mark.services
 

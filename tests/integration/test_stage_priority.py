@@ -8,9 +8,9 @@ from collections.abc import Callable
 import pytest
 from kombu import Consumer
 
-from jobs.table import Step, queues
-from settings import Settings
-from workers.app import make_celery
+from sudoku_batch.jobs.table import Step, queues
+from sudoku_batch.settings import Settings
+from sudoku_batch.workers.app import make_celery
 
 pytestmark = pytest.mark.services
 

@@ -17,18 +17,18 @@ import pytest
 from sqlalchemy import Engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-from jobs.table import Step
-from pipeline.grid import GridShape
-from settings import Settings
-from store.db import transaction
-from store.handover import solve_again
-from store.models import Puzzle, PuzzleStatus
-from store.record import add_input_file, create_batch
-from synth.grid_image import render_grid
-from synth.unique import unique_puzzle
-from workers import publish, runtime
-from workers.app import app
-from workers.tasks import ingest, ocr, rectify, solve  # noqa: F401 - registers the tasks
+from sudoku_batch.jobs.table import Step
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import transaction
+from sudoku_batch.store.handover import solve_again
+from sudoku_batch.store.models import Puzzle, PuzzleStatus
+from sudoku_batch.store.record import add_input_file, create_batch
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.unique import unique_puzzle
+from sudoku_batch.workers import publish, runtime
+from sudoku_batch.workers.app import app
+from sudoku_batch.workers.tasks import ingest, ocr, rectify, solve  # noqa: F401 - registers the tasks
 
 pytestmark = pytest.mark.services
 

@@ -20,9 +20,9 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from settings import Settings
-from store.data_folder import MARKER
-from store.models import Batch, InputFile, Page, Puzzle
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.data_folder import MARKER
+from sudoku_batch.store.models import Batch, InputFile, Page, Puzzle
 from tests.integration.conftest import (
     Service,
     api_client,
@@ -182,8 +182,8 @@ def page_of_index(index: int) -> bytes:
     """A page with a puzzle of its own (every page a different grid)."""
     import numpy as np
 
-    from pipeline.grid import GridShape
-    from synth.unique import unique_puzzle
+    from sudoku_batch.pipeline.grid import GridShape
+    from sudoku_batch.synth.unique import unique_puzzle
 
     rng = np.random.default_rng(100 + index)
     return page_of(unique_puzzle(GridShape(3, 3), rng, givens=32).puzzle)

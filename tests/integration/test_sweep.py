@@ -14,15 +14,15 @@ import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
-from jobs.table import Step
-from settings import Settings
-from store.db import transaction
-from store.handover import Deadlines, stranded
-from store.models import Page, WorkerHeartbeat, utc_now
+from sudoku_batch.jobs.table import Step
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import transaction
+from sudoku_batch.store.handover import Deadlines, stranded
+from sudoku_batch.store.models import Page, WorkerHeartbeat, utc_now
+from sudoku_batch.workers.app import make_celery
+from sudoku_batch.workers.sweep import beat, sweep_once
 from tests.integration.conftest import queued, settings_env
 from tests.integration.test_stage_failures import PNG, new_page
-from workers.app import make_celery
-from workers.sweep import beat, sweep_once
 
 pytestmark = pytest.mark.services
 

@@ -12,14 +12,17 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from api.schemas import ResultRecord
-from jobs.table import Step
-from settings import Settings
-from store.db import transaction
-from store.models import Batch, InputFile, Solution
-from store.progress import subject_states
-from store.record import add_input_file, create_batch
-from store.results import result_records, state_counts
+from sudoku_batch.api.schemas import ResultRecord
+from sudoku_batch.jobs.table import Step
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import transaction
+from sudoku_batch.store.models import Batch, InputFile, Solution
+from sudoku_batch.store.progress import subject_states
+from sudoku_batch.store.record import add_input_file, create_batch
+from sudoku_batch.store.results import result_records, state_counts
+from sudoku_batch.workers.app import app
+from sudoku_batch.workers.tasks.ingest_text import ingest_text_file
+from sudoku_batch.workers.tasks.solve_text import solve_text_puzzle
 from tests.integration.conftest import api_client, queued
 from tests.solve.variants import (
     DIAGONAL,
@@ -29,9 +32,6 @@ from tests.solve.variants import (
     JIGSAW_SOLVED,
     grid_of,
 )
-from workers.app import app
-from workers.tasks.ingest_text import ingest_text_file
-from workers.tasks.solve_text import solve_text_puzzle
 
 pytestmark = pytest.mark.services
 

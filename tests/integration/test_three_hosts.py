@@ -26,14 +26,14 @@ from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from bench.seaweedfs import SeaweedFS, free_ports
-from pipeline.grid import GridShape
-from settings import Settings
-from store.db import make_engine, make_session_factory, transaction
-from store.keys import create_key
-from store.models import Batch, InputFile, Page, Puzzle, Solution, StageRun
-from synth.grid_image import render_grid
-from synth.pdf import write_jpeg_pdf
-from synth.unique import unique_puzzle
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import make_engine, make_session_factory, transaction
+from sudoku_batch.store.keys import create_key
+from sudoku_batch.store.models import Batch, InputFile, Page, Puzzle, Solution, StageRun
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.pdf import write_jpeg_pdf
+from sudoku_batch.synth.unique import unique_puzzle
 from tests.integration.conftest import RUN_ID, Service, settings_env, wait_until
 from tests.integration.services import PrivateRedis
 from tests.seaweedfs import needs_weed

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from settings import Settings
 from sudoku_batch.commands.watch import JOURNAL, Watcher
+from sudoku_batch.settings import Settings
 from tests.integration.conftest import api_client
 
 pytestmark = pytest.mark.services

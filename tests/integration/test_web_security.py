@@ -15,11 +15,11 @@ from fastapi.testclient import TestClient
 from markupsafe import escape
 from sqlalchemy.orm import Session, sessionmaker
 
-from api.app import create_app
-from api.auth import KEY_COOKIE
-from api.headers import UI_CSP
-from reports.html import REPORT_CSP
-from settings import Settings
+from sudoku_batch.api.app import create_app
+from sudoku_batch.api.auth import KEY_COOKIE
+from sudoku_batch.api.headers import UI_CSP
+from sudoku_batch.reports.html import REPORT_CSP
+from sudoku_batch.settings import Settings
 from tests.integration.conftest import add_read_puzzle, api_client, form_token
 from tests.raw_http import raw_upload, served
 
@@ -232,7 +232,7 @@ def test_a_label_the_database_cannot_hold_answers_422(client: TestClient) -> Non
 def test_the_largest_offsets_allowed_answer_an_empty_page(
     client: TestClient, crafted: tuple[str, str]
 ) -> None:
-    from api.deps import MAX_OFFSET
+    from sudoku_batch.api.deps import MAX_OFFSET
 
     batch_id, _ = crafted
     for path in ("/batches", f"/batches/{batch_id}/results"):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from pipeline.board import BoardImage, BoardLocation, Lattice
-from pipeline.grid import GridShape
-from pipeline.vision.rectify import square_homography
+from sudoku_batch.pipeline.board import BoardImage, BoardLocation, Lattice
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.vision.rectify import square_homography
 
 
 def board_from_corners(

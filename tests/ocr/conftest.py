@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine
+from sudoku_batch.pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine
 
 
 @pytest.fixture(scope="session")

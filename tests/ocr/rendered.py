@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.grid import GridShape, Puzzle
-from synth.degrade import blur, sensor_noise
-from synth.grid_image import Labels, render_grid
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.synth.degrade import blur, sensor_noise
+from sudoku_batch.synth.grid_image import Labels, render_grid
 
 CELL_PX = 56
 

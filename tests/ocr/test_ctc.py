@@ -3,7 +3,7 @@ import itertools
 import numpy as np
 import pytest
 
-from pipeline.recognise.ocr.ctc import sequence_log_likelihoods
+from sudoku_batch.pipeline.recognise.ocr.ctc import sequence_log_likelihoods
 
 
 def brute_force(probs: np.ndarray, labels: tuple[int, ...]) -> float:

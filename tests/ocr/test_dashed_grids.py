@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.grid import GridShape
-from pipeline.recognise.read_board import recognise_board
-from pipeline.vision.page_boards import rectify_page
-from synth.styles import DASHED_CELL_LINES, PrintStyle, random_puzzles, styled_page
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth.styles import DASHED_CELL_LINES, PrintStyle, random_puzzles, styled_page
 
 
 @pytest.mark.parametrize(

@@ -7,21 +7,21 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.board import CellKind
-from pipeline.grid import GridShape
-from pipeline.reading import DigitReading
-from pipeline.recognise.ocr import glyph_groups as grouping
-from pipeline.recognise.ocr.base import digit_symbols
-from pipeline.recognise.ocr.glyph_groups import (
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.reading import DigitReading
+from sudoku_batch.pipeline.recognise.ocr import glyph_groups as grouping
+from sudoku_batch.pipeline.recognise.ocr.base import digit_symbols
+from sudoku_batch.pipeline.recognise.ocr.glyph_groups import (
     GlyphGroupingEngine,
     glyph_distances,
     glyph_groups,
 )
-from pipeline.recognise.read_board import recognise_board
-from pipeline.vision.cells import classify_cells
-from synth.fonts import available_fonts
-from synth.grid_image import render_grid
-from synth.puzzles import random_puzzle
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.synth.fonts import available_fonts
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.puzzles import random_puzzle
 from tests.ocr.boards import board_from_corners
 from tests.ocr.rendered import rendered_crops
 

@@ -9,13 +9,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from pipeline.grid import GridShape, Puzzle
-from pipeline.ingest.sources import expand_input, load_page
-from pipeline.recognise.read_board import cell_glyphs, recognise_board
-from pipeline.recognise.turns import turn_board, turn_cell
-from pipeline.vision.page_boards import rectify_page
-from synth import degrade
-from synth.grid_image import render_grid
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.ingest.sources import expand_input, load_page
+from sudoku_batch.pipeline.recognise.read_board import cell_glyphs, recognise_board
+from sudoku_batch.pipeline.recognise.turns import turn_board, turn_cell
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth import degrade
+from sudoku_batch.synth.grid_image import render_grid
 from tests.ocr.boards import board_from_corners
 from tests.ocr.test_recognise import GIVENS
 

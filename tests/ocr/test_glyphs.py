@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.grid import GridShape, Puzzle
-from pipeline.recognise.glyphs import glyph_crop
-from pipeline.recognise.read_board import recognise_board
-from pipeline.vision.cells import classify_cells
-from pipeline.vision.page_boards import rectify_page
-from synth.grid_image import render_grid
-from synth.styles import PrintStyle, random_puzzles, styled_page
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.recognise.glyphs import glyph_crop
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.styles import PrintStyle, random_puzzles, styled_page
 from tests.ocr.boards import board_from_corners
 from tests.ocr.test_recognise import GIVENS, read_grid
 

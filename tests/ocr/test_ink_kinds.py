@@ -6,20 +6,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.board import BoardLocation, CellKind
-from pipeline.reading import CellReading, InkKind
-from pipeline.recognise.ink_kinds import holds_candidates, ink_kinds, printed_ink
-from pipeline.recognise.ink_marks import Blob, CellInk
-from pipeline.recognise.read_board import recognise_board
-from pipeline.solve.backends import make_backend
-from pipeline.solve.entries import check_entries, with_entries_checked
-from pipeline.solve.reconcile import solve_reading
-from pipeline.solve.result import Verdict
-from pipeline.vision.cells import classify_cells
-from pipeline.vision.page_boards import rectify_page
-from pipeline.vision.rectify import rectify_board
-from synth.phantom_styles import STYLES
-from synth.solver_marks import marked_photo
+from sudoku_batch.pipeline.board import BoardLocation, CellKind
+from sudoku_batch.pipeline.reading import CellReading, InkKind
+from sudoku_batch.pipeline.recognise.ink_kinds import holds_candidates, ink_kinds, printed_ink
+from sudoku_batch.pipeline.recognise.ink_marks import Blob, CellInk
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.solve.backends import make_backend
+from sudoku_batch.pipeline.solve.entries import check_entries, with_entries_checked
+from sudoku_batch.pipeline.solve.reconcile import solve_reading
+from sudoku_batch.pipeline.solve.result import Verdict
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.pipeline.vision.rectify import rectify_board
+from sudoku_batch.synth.phantom_styles import STYLES
+from sudoku_batch.synth.solver_marks import marked_photo
 
 SEEDS = (0, 1, 2, 3)
 

@@ -9,13 +9,13 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline.board import CellKind
-from pipeline.reading import InkKind
-from pipeline.recognise.read_board import recognise_board
-from pipeline.solve.backends import make_backend
-from pipeline.solve.reconcile import solve_reading
-from pipeline.solve.result import Verdict
-from pipeline.vision.page_boards import rectify_page
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.reading import InkKind
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.solve.backends import make_backend
+from sudoku_batch.pipeline.solve.reconcile import solve_reading
+from sudoku_batch.pipeline.solve.result import Verdict
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
 
 pytestmark = pytest.mark.shared_data
 

@@ -6,10 +6,10 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from pipeline.recognise.ocr.base import digit_symbols
-from pipeline.recognise.ocr.ctc_lines import BLANK, SINGLE_SLOT
-from pipeline.recognise.ocr.output_classes import UnexpectedGraph, keep_output_classes
-from pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine
+from sudoku_batch.pipeline.recognise.ocr.base import digit_symbols
+from sudoku_batch.pipeline.recognise.ocr.ctc_lines import BLANK, SINGLE_SLOT
+from sudoku_batch.pipeline.recognise.ocr.output_classes import UnexpectedGraph, keep_output_classes
+from sudoku_batch.pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine
 from tests.ocr.rendered import rendered_crops
 
 CHARACTERS = list("0123456789AB")

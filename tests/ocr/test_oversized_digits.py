@@ -8,13 +8,13 @@ import pytest
 
 from bench.ocr_calibration import board_from_corners as board_from_sample
 from bench.recognition import DATASET, load_samples
-from pipeline.board import Lattice
-from pipeline.grid import GridShape
-from pipeline.recognise.glyphs import board_glyphs, glyph_crop
-from pipeline.recognise.read_board import recognise_board
-from pipeline.recognise.window_lines import line_mask
-from pipeline.vision.page_boards import rectify_page
-from synth.styles import PrintStyle, random_puzzles, styled_page
+from sudoku_batch.pipeline.board import Lattice
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.recognise.glyphs import board_glyphs, glyph_crop
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.recognise.window_lines import line_mask
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth.styles import PrintStyle, random_puzzles, styled_page
 
 CELL = 60
 # A 3x3 board of 60 px cells, its lines 2 px wide.

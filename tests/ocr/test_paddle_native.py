@@ -4,11 +4,11 @@ import os
 
 import pytest
 
-from pipeline.errors import EngineUnavailable
-from pipeline.recognise.ocr.base import digit_symbols
-from pipeline.recognise.ocr.paddle_native import MODEL_DIR_SETTING, find_model_dir
-from settings import Settings
-from synth.fonts import available_fonts
+from sudoku_batch.pipeline.errors import EngineUnavailable
+from sudoku_batch.pipeline.recognise.ocr.base import digit_symbols
+from sudoku_batch.pipeline.recognise.ocr.paddle_native import MODEL_DIR_SETTING, find_model_dir
+from sudoku_batch.settings import Settings
+from sudoku_batch.synth.fonts import available_fonts
 from tests.ocr.rendered import rendered_crops
 
 INSTALLED = {path.name for path in available_fonts()}
@@ -23,7 +23,7 @@ REQUIRED = os.environ.get("SUDOKU_BATCH_REQUIRE_PADDLE") == "1"
 def paddle_engine():
     if not REQUIRED:
         pytest.importorskip("paddleocr", reason="the 'paddle' extra is not installed")
-    from pipeline.recognise.ocr.engines import make_engine
+    from sudoku_batch.pipeline.recognise.ocr.engines import make_engine
 
     try:
         return make_engine("paddle-native")

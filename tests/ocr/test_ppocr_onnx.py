@@ -1,12 +1,12 @@
 import numpy as np
 import pytest
 
-from pipeline.errors import EngineUnavailable
-from pipeline.recognise.ocr.base import digit_symbols
-from pipeline.recognise.ocr.engines import make_engine
-from pipeline.recognise.ocr.ppocr_onnx import MODEL_SETTING, PpOcrOnnxEngine
-from settings import Settings
-from synth.fonts import available_fonts
+from sudoku_batch.pipeline.errors import EngineUnavailable
+from sudoku_batch.pipeline.recognise.ocr.base import digit_symbols
+from sudoku_batch.pipeline.recognise.ocr.engines import make_engine
+from sudoku_batch.pipeline.recognise.ocr.ppocr_onnx import MODEL_SETTING, PpOcrOnnxEngine
+from sudoku_batch.settings import Settings
+from sudoku_batch.synth.fonts import available_fonts
 from tests.ocr.rendered import rendered_crops
 
 # Faces unlike one another: sans, serif, mono, condensed, geometric, bold.

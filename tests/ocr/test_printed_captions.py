@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline.ingest.sources import expand_input, load_page
-from pipeline.recognise.printed_captions import (
+from sudoku_batch.pipeline.ingest.sources import expand_input, load_page
+from sudoku_batch.pipeline.recognise.printed_captions import (
     ANSWER,
     PUZZLE,
     CaptionReader,
@@ -17,7 +17,7 @@ from pipeline.recognise.printed_captions import (
     parse_caption,
     spans_side_by_side,
 )
-from pipeline.vision.page_boards import rectify_page
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
 
 
 @pytest.mark.parametrize(

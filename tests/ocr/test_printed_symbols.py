@@ -6,15 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.grid import GridShape, Puzzle
-from pipeline.reading import LETTERS, NUMBERS, DigitReading, printed_symbols, symbol_of
-from pipeline.recognise.ocr.base import digit_symbols
-from pipeline.recognise.ocr.ctc_lines import DOUBLE_SLOT, CtcLineEngine
-from pipeline.recognise.ocr.text_lines import FRAME_WIDTH
-from pipeline.recognise.read_board import recognise_board
-from pipeline.vision.cells import classify_cells
-from synth.grid_image import render_grid
-from synth.puzzles import random_solution
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.reading import LETTERS, NUMBERS, DigitReading, printed_symbols, symbol_of
+from sudoku_batch.pipeline.recognise.ocr.base import digit_symbols
+from sudoku_batch.pipeline.recognise.ocr.ctc_lines import DOUBLE_SLOT, CtcLineEngine
+from sudoku_batch.pipeline.recognise.ocr.text_lines import FRAME_WIDTH
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.puzzles import random_solution
 from tests.ocr.boards import board_from_corners
 
 CHARACTERS = ["<blank>", *"0123456789ABCDEFG"]

@@ -4,14 +4,18 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline.board import CellKind
-from pipeline.grid import GridShape, Puzzle
-from pipeline.reading import DigitReading
-from pipeline.recognise.orientation import ORIENTATION_SAMPLE, read_upright, settled_upright
-from pipeline.recognise.read_board import recognise_board
-from pipeline.recognise.turns import turn_board
-from pipeline.vision.cells import classify_cells
-from synth.grid_image import render_grid
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.reading import DigitReading
+from sudoku_batch.pipeline.recognise.orientation import (
+    ORIENTATION_SAMPLE,
+    read_upright,
+    settled_upright,
+)
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.recognise.turns import turn_board
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.synth.grid_image import render_grid
 from tests.ocr.boards import board_from_corners
 
 GIVENS = (

@@ -7,15 +7,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from pipeline.board import CellKind, Lattice
-from pipeline.grid import GridShape
-from pipeline.reading import BoardReading, CellReading
-from pipeline.recognise.read_board import recognise_board
-from pipeline.recognise.remeasure import contradicts
-from pipeline.vision.cells import classify_cells
-from pipeline.vision.page_boards import rectify_page
-from synth.grid_image import render_grid
-from synth.styles import NO_BOX_LINES, random_puzzles, styled_page
+from sudoku_batch.pipeline.board import CellKind, Lattice
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.reading import BoardReading, CellReading
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.recognise.remeasure import contradicts
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.styles import NO_BOX_LINES, random_puzzles, styled_page
 from tests.ocr.boards import board_from_corners
 
 

@@ -13,10 +13,10 @@ import numpy as np
 import onnxruntime as ort
 import pytest
 
-from pipeline.recognise.ocr import ppocr_onnx, saved_graphs
-from pipeline.recognise.ocr.base import digit_symbols
-from pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine, find_model
-from pipeline.recognise.printed_captions import CaptionReader
+from sudoku_batch.pipeline.recognise.ocr import ppocr_onnx, saved_graphs
+from sudoku_batch.pipeline.recognise.ocr.base import digit_symbols
+from sudoku_batch.pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine, find_model
+from sudoku_batch.pipeline.recognise.printed_captions import CaptionReader
 from tests.ocr.rendered import rendered_crops
 from tests.ocr.test_printed_captions import _page_with_two_boards
 

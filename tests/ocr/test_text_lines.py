@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from pipeline.recognise.ocr.text_lines import (
+from sudoku_batch.pipeline.recognise.ocr.text_lines import (
     LINE_HEIGHT,
     erase_edge_lines,
     line_batch,

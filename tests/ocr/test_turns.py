@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
-from pipeline.board import BoardImage, BoardLocation, Lattice
-from pipeline.grid import GridShape
-from pipeline.recognise.turns import turn_board, turn_cell
+from sudoku_batch.pipeline.board import BoardImage, BoardLocation, Lattice
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.recognise.turns import turn_board, turn_cell
 
 
 def cell_board(shape: GridShape, cell_px: int = 10) -> BoardImage:

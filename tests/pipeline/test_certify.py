@@ -8,14 +8,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from jobs.steps import SolveOptions, solve_reading_step, solve_text_step
-from pipeline.board import CellKind
-from pipeline.certify import BoardFacts, CertifyPolicy, certify
-from pipeline.grid import GridShape, Puzzle
-from pipeline.reading import BoardReading, CellReading
-from pipeline.solve.backends import make_backend
-from pipeline.solve.result import PuzzleSolution, SolveResult, Verdict
-from synth.unique import unique_puzzle
+from sudoku_batch.jobs.steps import SolveOptions, solve_reading_step, solve_text_step
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.certify import BoardFacts, CertifyPolicy, certify
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.reading import BoardReading, CellReading
+from sudoku_batch.pipeline.solve.backends import make_backend
+from sudoku_batch.pipeline.solve.result import PuzzleSolution, SolveResult, Verdict
+from sudoku_batch.synth.unique import unique_puzzle
 
 POLICY = CertifyPolicy(confident_reading=0.99, confident_empty=0.9)
 TIMEOUT = 30.0

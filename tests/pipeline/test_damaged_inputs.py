@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from pipeline.ingest.damage import image_damage
 from sudoku_batch.embedded import EmbeddedOptions, run_batch
-from synth.pdf import write_jpeg_pdf
+from sudoku_batch.pipeline.ingest.damage import image_damage
+from sudoku_batch.synth.pdf import write_jpeg_pdf
 from tests.bad_inputs import EXAMPLES
 
 PHOTO = (EXAMPLES / "photo.jpg").read_bytes()

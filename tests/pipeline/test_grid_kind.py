@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from pipeline.recognise.grid_kind import NumberReading, fragment_reason, other_reason
+from sudoku_batch.pipeline.recognise.grid_kind import NumberReading, fragment_reason, other_reason
 
 
 def numbers(values: list[int], confidence: float = 0.99) -> list[NumberReading]:
@@ -35,10 +36,10 @@ def test_a_lattice_running_out_of_the_image_is_a_fragment() -> None:
 
 
 def test_a_36x36_is_said_to_be_beyond_the_sizes_read_never_read_as_a_12x12() -> None:
-    from pipeline.recognise.ocr.engines import DEFAULT_ENGINE, make_engine
-    from pipeline.recognise.read_board import recognise_board
-    from pipeline.vision.page_boards import rectify_page
-    from synth.other_grids import OtherGrid, draw_other_page
+    from sudoku_batch.pipeline.recognise.ocr.engines import DEFAULT_ENGINE, make_engine
+    from sudoku_batch.pipeline.recognise.read_board import recognise_board
+    from sudoku_batch.pipeline.vision.page_boards import rectify_page
+    from sudoku_batch.synth.other_grids import OtherGrid, draw_other_page
 
     rng = np.random.default_rng(5)
     cells = tuple(
@@ -51,3 +52,75 @@ def test_a_36x36_is_said_to_be_beyond_the_sizes_read_never_read_as_a_12x12() -> 
     reading = recognise_board(found.board, found.cells, engine).reading
     assert reading.other_reason is not None
     assert "36x36" in reading.other_reason and "up to 25x25" in reading.other_reason
+
+
+# The mixed book's faces on a machine with only the DejaVu fonts (synth.fonts' list in order):
+# there its calendar is taken for a 4x4 lattice whose cells cut across the dates.
+DEJAVU_FONTS = (
+    "DejaVuSans.ttf",
+    "DejaVuSans-Bold.ttf",
+    "DejaVuSerif.ttf",
+    "DejaVuSerif-Bold.ttf",
+    "DejaVuSansMono.ttf",
+    "DejaVuSansCondensed.ttf",
+)
+# A 4x4 Sudoku's solution, row by row: readings that contradict nothing.
+FULL_4X4 = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
+
+
+@pytest.fixture(scope="module")
+def calendar_page_boards(tmp_path_factory: pytest.TempPathFactory) -> list:
+    from sudoku_batch.pipeline.ingest.sources import expand_input, load_page
+    from sudoku_batch.pipeline.vision.page_boards import rectify_page
+    from sudoku_batch.synth.fonts import font_path
+    from sudoku_batch.synth.other_grids import mixed_book
+    from sudoku_batch.synth.pdf import write_jpeg_pdf
+
+    try:
+        fonts = [font_path(name) for name in DEJAVU_FONTS]
+    except FileNotFoundError as missing:
+        pytest.skip(str(missing))
+    book = mixed_book(np.random.default_rng(27), fonts=fonts)
+    assert book.kinds[2] == ("table", "calendar")
+    path = tmp_path_factory.mktemp("calendar") / "page.pdf"
+    write_jpeg_pdf(path, iter(book.pages[2:3]), 150)
+    (source,) = expand_input(path, path.name)
+    found = rectify_page(load_page(source).pixels)
+    # The case reproduced: the calendar's 7 columns and 6 rows measured as a 4x4.
+    assert [board.board.shape.size for board in found] == [9, 4]
+    return found
+
+
+def test_a_calendar_taken_for_a_4x4_lattice_is_another_grid(calendar_page_boards) -> None:
+    from sudoku_batch.pipeline.recognise.ocr.engines import DEFAULT_ENGINE, make_engine
+    from sudoku_batch.pipeline.recognise.read_board import recognise_board
+
+    engine = make_engine(DEFAULT_ENGINE)
+    for board in calendar_page_boards:
+        reason = recognise_board(board.board, board.cells, engine).reading.other_reason
+        assert reason is not None and reason.startswith("not a Sudoku"), reason
+
+
+class Full4x4Engine:
+    """Reads a board's cells, in the order given, as a 4x4 Sudoku's solution."""
+
+    name = "full-4x4"
+
+    def read_digits(self, crops, symbols):
+        from sudoku_batch.pipeline.reading import DigitReading
+
+        return [DigitReading(FULL_4X4[k % 16], 1.0) for k in range(len(crops))]
+
+
+def test_a_lattice_across_printed_numbers_is_another_grid_whatever_its_cells_read(
+    calendar_page_boards,
+) -> None:
+    from sudoku_batch.pipeline.recognise.read_board import recognise_board
+
+    calendar = calendar_page_boards[1]
+    recognised = recognise_board(calendar.board, calendar.cells, Full4x4Engine())
+    assert recognised.reading.puzzle().givens == (
+        tuple(FULL_4X4[r * 4 : r * 4 + 4] for r in range(4))
+    )
+    reason = recognised.reading.other_reason
+    assert reason is not None and "further lines cross the cells" in reason, reason

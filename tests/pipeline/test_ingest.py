@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from pipeline.errors import UnreadableInput, UnsupportedInput
-from pipeline.ingest.sources import PageFormat, expand_inputs, load_page
+from sudoku_batch.pipeline.errors import UnreadableInput, UnsupportedInput
+from sudoku_batch.pipeline.ingest.sources import PageFormat, expand_inputs, load_page
 
 
 def _coloured(height: int, width: int, bgr: tuple[int, int, int]) -> np.ndarray:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.grid import GridShape
-from pipeline.recognise.ocr.engines import make_engine
-from pipeline.recognise.read_board import recognise_board
-from pipeline.vision.page_boards import rectify_page
-from synth.grid_image import render_grid
-from synth.puzzles import random_puzzle
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.recognise.ocr.engines import make_engine
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.puzzles import random_puzzle
 
 
 @pytest.fixture(scope="module")

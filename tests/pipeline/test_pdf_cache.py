@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from pipeline.ingest import pdf_cache, sources
-from pipeline.ingest.sources import expand_inputs, load_page
+from sudoku_batch.pipeline.ingest import pdf_cache, sources
+from sudoku_batch.pipeline.ingest.sources import expand_inputs, load_page
 
 
 def _save_pdf(path: Path, shades: list[int]) -> None:

@@ -6,12 +6,18 @@ import numpy as np
 import pypdfium2 as pdfium
 from reportlab.lib.pagesizes import A4
 
-from pipeline.answer_key_pdf import KeyEntry, grid_box, layout_for, slots, write_answer_key_pdf
-from pipeline.geometry import box_regions
-from pipeline.grid import GridShape
-from pipeline.region_lines import diagonal_lines, region_borders
-from pipeline.render import board_region, render_solution
-from synth.variant_images import random_variant, regions_of
+from sudoku_batch.pipeline.answer_key_pdf import (
+    KeyEntry,
+    grid_box,
+    layout_for,
+    slots,
+    write_answer_key_pdf,
+)
+from sudoku_batch.pipeline.geometry import box_regions
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.region_lines import diagonal_lines, region_borders
+from sudoku_batch.pipeline.render import board_region, render_solution
+from sudoku_batch.synth.variant_images import random_variant, regions_of
 from tests.pipeline.test_render import BOARD_PX, _skewed_board
 
 NINE = GridShape(3, 3)

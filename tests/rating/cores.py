@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-import pipeline.rating
-from settings.environment import PURE_RATER as PURE_ENV
+import sudoku_batch.pipeline.rating as pipeline_rating
+from sudoku_batch.settings.environment import PURE_RATER as PURE_ENV
 from tests.conftest import REPO_ROOT
 
 
@@ -34,7 +34,7 @@ def printed_by(script: str, *args: str, pure: bool, timeout: float = 600) -> Any
 def require_compiled() -> None:
     """Skip unless the rating core is compiled here; under CI=true fail instead (.ci/run
     compiles it, so its tests never skip there)."""
-    if pipeline.rating.COMPILED:
+    if pipeline_rating.COMPILED:
         return
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail("the rating core is not compiled (CI=true: .ci/run compiles it)")

@@ -6,9 +6,9 @@ import random
 
 import numpy as np
 
-from pipeline.grid import GridShape
-from pipeline.solve.answer_key import KeyAnswer, KeyPuzzle, check_answer_key
-from synth.puzzles import random_solution
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.solve.answer_key import KeyAnswer, KeyPuzzle, check_answer_key
+from sudoku_batch.synth.puzzles import random_solution
 
 
 def _book(count: int, seed: int = 7):

@@ -8,7 +8,7 @@ import pypdfium2 as pdfium
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from pipeline.answer_key_pdf import (
+from sudoku_batch.pipeline.answer_key_pdf import (
     MARGIN,
     KeyEntry,
     caption_lines,
@@ -17,9 +17,9 @@ from pipeline.answer_key_pdf import (
     slots,
     write_answer_key_pdf,
 )
-from pipeline.grid import GridShape
-from pipeline.reading import LETTERS, NUMBERS
-from synth.puzzles import random_solution
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.reading import LETTERS, NUMBERS
+from sudoku_batch.synth.puzzles import random_solution
 
 SHAPES = [GridShape(2, 2), GridShape(2, 3), GridShape(3, 3), GridShape(3, 4), GridShape(4, 4)]
 SHAPES += [GridShape(4, 5), GridShape(5, 5)]

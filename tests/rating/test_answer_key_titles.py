@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reports.answer_key import puzzle_titles
+from sudoku_batch.reports.answer_key import puzzle_titles
 
 
 def _records(*printed):

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from pipeline.grid import GridShape, Puzzle
-from pipeline.ingest.textpuzzle import is_puzzle_line, parse_puzzle_line
-from pipeline.solve.canonical import canonical_form
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.ingest.textpuzzle import is_puzzle_line, parse_puzzle_line
+from sudoku_batch.pipeline.solve.canonical import canonical_form
 from tests.solve.grids import cut, random_solution
 
 # A 17-clue puzzle (from the public list of all known 17-clue puzzles).
@@ -77,9 +77,9 @@ def test_a_thousand_distinct_puzzles_have_a_thousand_forms(shared_data):
 def test_a_grid_whose_ties_run_past_the_bound_gets_no_form_and_says_why():
     """A blank 25x25 ties on nearly every row choice (19 million cells compared, seconds of
     work): past ``MAX_FORM_CELLS`` it gets no form, counted not timed, and the facts say why."""
-    from pipeline.book.facts import puzzle_facts
-    from pipeline.solve.canonical import MAX_FORM_CELLS, FormTooCostly
-    from pipeline.solve.result import SolveResult, Verdict
+    from sudoku_batch.pipeline.book.facts import puzzle_facts
+    from sudoku_batch.pipeline.solve.canonical import MAX_FORM_CELLS, FormTooCostly
+    from sudoku_batch.pipeline.solve.result import SolveResult, Verdict
 
     blank = Puzzle.from_rows([[0] * 25 for _ in range(25)], GridShape(5, 5))
     with pytest.raises(FormTooCostly, match=f"{MAX_FORM_CELLS:,} cells"):

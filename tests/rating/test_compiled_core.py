@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.rating.compiled_core import MANIFEST, select, source_hash
+from sudoku_batch.pipeline.rating.compiled_core import MANIFEST, select, source_hash
 from tests.conftest import REPO_ROOT
 from tests.rating.cores import printed_by, require_compiled
 
@@ -32,7 +32,7 @@ def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, Path]
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
     (where / f"mod{suffix}").write_bytes(b"not a shared library")
     (where / MANIFEST).write_text(json.dumps({"mod": source_hash(where / "mod.py")}))
-    (tmp_path / f"{name}__mypyc.py").write_text("")  # the group's shared library, found
+    (tmp_path / f"{name}_core__mypyc.py").write_text("")  # the group's shared library, found
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
     return name, where
@@ -69,9 +69,9 @@ def test_a_build_without_its_manifest_is_not_trusted(package):
 def test_a_build_whose_shared_library_is_not_importable_is_not_trusted(package):
     """As after an editable install made without compiling, run from another folder."""
     name, where = package
-    (where.parent / f"{name}__mypyc.py").unlink()
+    (where.parent / f"{name}_core__mypyc.py").unlink()
     compiled, said = _selected(name, where)
-    assert not compiled and f"shared library {name}__mypyc is not importable" in said[0]
+    assert not compiled and f"shared library {name}_core__mypyc is not importable" in said[0]
     assert importlib.import_module(f"{name}.mod").ORIGIN == "source"
 
 
@@ -98,8 +98,8 @@ def test_the_compiled_and_pure_cores_rate_alike():
     lines = [line.split()[0] for line in SAMPLE.read_text().splitlines() if line[:1].isdigit()]
     script = (
         "import json, sys, importlib.machinery\n"
-        "import pipeline.rating as r, pipeline.rating.singles as s\n"
-        "from pipeline.ingest.textpuzzle import parse_puzzle_line\n"
+        "import sudoku_batch.pipeline.rating as r, pipeline.rating.singles as s\n"
+        "from sudoku_batch.pipeline.ingest.textpuzzle import parse_puzzle_line\n"
         "compiled = s.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))\n"
         "assert r.COMPILED == compiled, (r.COMPILED, s.__file__)\n"
         "out = [r.rate_puzzle(parse_puzzle_line(t).puzzle) for t in sys.argv[1:]]\n"

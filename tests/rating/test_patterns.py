@@ -3,15 +3,15 @@ pattern is found, with the eliminations it implies and SE's rating for it."""
 
 from __future__ import annotations
 
-from pipeline.ingest.textpuzzle import parse_puzzle_line
-from pipeline.rating.candidates import Board
-from pipeline.rating.single_digit import (
+from sudoku_batch.pipeline.ingest.textpuzzle import parse_puzzle_line
+from sudoku_batch.pipeline.rating.candidates import Board
+from sudoku_batch.pipeline.rating.single_digit import (
     empty_rectangle,
     three_strong_links,
     two_strong_links,
 )
-from pipeline.rating.uniqueness import unique_loops
-from pipeline.rating.wings import wxyz_wing
+from sudoku_batch.pipeline.rating.uniqueness import unique_loops
+from sudoku_batch.pipeline.rating.wings import wxyz_wing
 
 ONE = 1
 
@@ -146,8 +146,8 @@ def test_a_uniqueness_step_is_not_trusted_on_a_puzzle_with_two_solutions(monkeyp
     # A solved grid with a deadly rectangle left open (r1c1, r1c2, r4c1, r4c2 can swap 1 and
     # 2): two solutions. A step named as a uniqueness pattern that picks one of them lets the
     # singles finish a valid grid; the rater must count the solutions and refuse.
-    from pipeline.rating import rate_puzzle, rater
-    from pipeline.rating.step import Step
+    from sudoku_batch.pipeline.rating import rate_puzzle, rater
+    from sudoku_batch.pipeline.rating.step import Step
 
     solved = "123456789456789123789123456214365897365897214897214365531642978642978531978531642"
     grid = list(solved)

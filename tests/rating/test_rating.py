@@ -7,15 +7,15 @@ import random
 
 import pytest
 
-from pipeline.grid import GridShape, Puzzle
-from pipeline.ingest.textpuzzle import parse_puzzle_line
-from pipeline.rating import level_of, rate_puzzle
-from pipeline.rating.candidates import Board, digit_places
-from pipeline.rating.chains import dynamic_forcing_chains, forcing_chains, length_bonus
-from pipeline.rating.fish import fish
-from pipeline.rating.singles import full_house, hidden_single_box, naked_single
-from pipeline.rating.subsets import hidden_subset, naked_subset
-from pipeline.rating.wings import xy_wing, xyz_wing
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.ingest.textpuzzle import parse_puzzle_line
+from sudoku_batch.pipeline.rating import level_of, rate_puzzle
+from sudoku_batch.pipeline.rating.candidates import Board, digit_places
+from sudoku_batch.pipeline.rating.chains import dynamic_forcing_chains, forcing_chains, length_bonus
+from sudoku_batch.pipeline.rating.fish import fish
+from sudoku_batch.pipeline.rating.singles import full_house, hidden_single_box, naked_single
+from sudoku_batch.pipeline.rating.subsets import hidden_subset, naked_subset
+from sudoku_batch.pipeline.rating.wings import xy_wing, xyz_wing
 from tests.solve.grids import cut, random_solution
 
 # Puzzles from the calibration sample (bench/data), each published with the SE rating of the

@@ -20,10 +20,10 @@ HARD = (("gecode_25x25.txt", 3), ("eliejaz_25x25.txt", 0), ("eliejaz_16x16.txt",
 
 RATE = """
 import json, sys, time
-import pipeline.rating
-from pipeline.book.bounded_rating import rate_within
-from pipeline.ingest.textpuzzle import parse_puzzle_line
-out = {"compiled": pipeline.rating.COMPILED, "ratings": []}
+import sudoku_batch.pipeline.rating as pipeline_rating
+from sudoku_batch.pipeline.book.bounded_rating import rate_within
+from sudoku_batch.pipeline.ingest.textpuzzle import parse_puzzle_line
+out = {"compiled": pipeline_rating.COMPILED, "ratings": []}
 for text in sys.argv[2:]:
     puzzle = parse_puzzle_line(text).puzzle
     started = time.process_time()
@@ -64,8 +64,8 @@ def test_a_budget_in_units_stops_both_cores_at_the_same_point():
     units spent before a hard 9x9 runs out are counted, not timed."""
     script = (
         "import json, sys\n"
-        "import pipeline.rating as r\n"
-        "from pipeline.rating.budget import Budget, BudgetExhausted\n"
+        "import sudoku_batch.pipeline.rating as r\n"
+        "from sudoku_batch.pipeline.rating.budget import Budget, BudgetExhausted\n"
         "from tests.book.test_book_facts import hard_puzzle\n"
         "spent = []\n"
         "for share in (0, 1, 2):\n"
@@ -94,9 +94,9 @@ def test_a_budget_in_units_stops_both_cores_at_the_same_point():
 def test_the_clock_backstop_stops_a_rating_with_units_to_spare(shared_data):
     """The wall-clock deadline, for a machine far slower than the one the units were measured
     on, is read inside the same loops (whichever core this process runs)."""
-    from pipeline.ingest.textpuzzle import parse_puzzle_line
-    from pipeline.rating import rate_puzzle
-    from pipeline.rating.budget import Budget, BudgetExhausted
+    from sudoku_batch.pipeline.ingest.textpuzzle import parse_puzzle_line
+    from sudoku_batch.pipeline.rating import rate_puzzle
+    from sudoku_batch.pipeline.rating.budget import Budget, BudgetExhausted
 
     puzzle = parse_puzzle_line(hard_lines(shared_data)[0]).puzzle
     budget = Budget(deadline=time.perf_counter() + BUDGET)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pipeline.grid import GridShape, Puzzle
-from pipeline.rating import rate_puzzle
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.rating import rate_puzzle
 
 REFERENCE = Path(__file__).parent / "fixtures" / "reference_ratings.json"
 

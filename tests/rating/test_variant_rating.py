@@ -7,11 +7,11 @@ import dataclasses
 import numpy as np
 import pytest
 
-from pipeline.grid import GridShape, Puzzle
-from pipeline.rating import rate_puzzle
-from pipeline.rating.candidates import Board
-from pipeline.rating.singles import hidden_single_box
-from pipeline.solve.canonical import canonical_form
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.rating import rate_puzzle
+from sudoku_batch.pipeline.rating.candidates import Board
+from sudoku_batch.pipeline.rating.singles import hidden_single_box
+from sudoku_batch.pipeline.solve.canonical import canonical_form
 from tests.solve.variants import (
     DIAGONAL,
     JIGSAW,

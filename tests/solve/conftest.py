@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.solve.backends import BACKEND_NAMES, make_backend
+from sudoku_batch.pipeline.solve.backends import BACKEND_NAMES, make_backend
 
 
 @pytest.fixture(scope="session", params=BACKEND_NAMES)

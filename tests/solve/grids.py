@@ -6,8 +6,8 @@ import random
 
 import numpy as np
 
-from pipeline.grid import GridShape, Puzzle
-from synth.puzzles import random_solution as synth_random_solution
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.synth.puzzles import random_solution as synth_random_solution
 
 SHAPES = [
     GridShape(2, 2),

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pipeline.solve.auto import AutoBackend
-from pipeline.solve.backend import Cnf, SatOutcome, SatStatus
-from pipeline.solve.pysat_backend import PysatBackend
+from sudoku_batch.pipeline.solve.auto import AutoBackend
+from sudoku_batch.pipeline.solve.backend import Cnf, SatOutcome, SatStatus
+from sudoku_batch.pipeline.solve.pysat_backend import PysatBackend
 from tests.solve.test_kissat import pigeonhole
 
 TWO_MODELS = Cnf(2, ((1, 2), (-1, -2)))  # exactly one of x1, x2

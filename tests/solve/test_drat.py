@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from pysat.solvers import Solver
 
-from pipeline.errors import SolverFailed
-from pipeline.ingest.textpuzzle import parse_puzzle_line
-from pipeline.solve.backend import SatStatus
-from pipeline.solve.drat import surviving_lemmas
-from pipeline.solve.encode import encode_puzzle
-from pipeline.solve.kissat import KissatBackend
-from pipeline.solve.result import Verdict
-from pipeline.solve.solver import solve_puzzle
+from sudoku_batch.pipeline.errors import SolverFailed
+from sudoku_batch.pipeline.ingest.textpuzzle import parse_puzzle_line
+from sudoku_batch.pipeline.solve.backend import SatStatus
+from sudoku_batch.pipeline.solve.drat import surviving_lemmas
+from sudoku_batch.pipeline.solve.encode import encode_puzzle
+from sudoku_batch.pipeline.solve.kissat import KissatBackend
+from sudoku_batch.pipeline.solve.result import Verdict
+from sudoku_batch.pipeline.solve.solver import solve_puzzle
 
 # The first puzzles of the forum's hardest list (puzzles6_forum_hardest_1106 in shared data):
 # Kissat needs real search on them, so its trace holds learned clauses.

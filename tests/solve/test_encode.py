@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.errors import InvalidPuzzle
-from pipeline.grid import GridShape, Puzzle
-from pipeline.solve.backend import Cnf, SatStatus, blocking_clause
-from pipeline.solve.encode import AtMostOne, EncodingPolicy, encode_puzzle
+from sudoku_batch.pipeline.errors import InvalidPuzzle
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.solve.backend import Cnf, SatStatus, blocking_clause
+from sudoku_batch.pipeline.solve.encode import AtMostOne, EncodingPolicy, encode_puzzle
 
 
 def test_clashing_givens_name_the_cells():

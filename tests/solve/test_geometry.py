@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.errors import InvalidPuzzle, InvalidRegions
-from pipeline.geometry import box_regions
-from pipeline.grid import GridShape
+from sudoku_batch.pipeline.errors import InvalidPuzzle, InvalidRegions
+from sudoku_batch.pipeline.geometry import box_regions
+from sudoku_batch.pipeline.grid import GridShape
 from tests.solve.variants import JIGSAW_REGIONS
 
 

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.ingest.textpuzzle import parse_puzzle_line
-from pipeline.solve.backends import make_backend
-from pipeline.solve.inline import DEFAULT_INLINE_CONFLICTS, BeyondBudget, budgeted_backend
-from pipeline.solve.solver import solve_puzzle
+from sudoku_batch.pipeline.ingest.textpuzzle import parse_puzzle_line
+from sudoku_batch.pipeline.solve.backends import make_backend
+from sudoku_batch.pipeline.solve.inline import (
+    DEFAULT_INLINE_CONFLICTS,
+    BeyondBudget,
+    budgeted_backend,
+)
+from sudoku_batch.pipeline.solve.solver import solve_puzzle
 from tests.solve.test_drat import HARD_9X9
 from tests.solve.test_kissat import pigeonhole
 

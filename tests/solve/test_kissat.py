@@ -12,16 +12,16 @@ import time
 import psutil
 import pytest
 
-from pipeline.errors import EngineUnavailable, SolverFailed
-from pipeline.solve.backend import Cnf, SatStatus
-from pipeline.solve.backends import make_backend
-from pipeline.solve.kissat import (
+from sudoku_batch.pipeline.errors import EngineUnavailable, SolverFailed
+from sudoku_batch.pipeline.solve.backend import Cnf, SatStatus
+from sudoku_batch.pipeline.solve.backends import make_backend
+from sudoku_batch.pipeline.solve.kissat import (
     BINARY_SETTING,
     KissatBackend,
     find_kissat,
     parse_kissat_output,
 )
-from settings import Settings
+from sudoku_batch.settings import Settings
 from tests.conftest import REPO_ROOT
 
 
@@ -85,7 +85,7 @@ def test_kissat_dies_with_a_killed_parent(how):
     """A parent killed outright (as a Celery worker past its hard limit is) takes kissat along."""
     script = textwrap.dedent(
         f"""
-        from pipeline.solve.kissat import KissatBackend
+        from sudoku_batch.pipeline.solve.kissat import KissatBackend
         from tests.solve.test_kissat import pigeonhole
         backend = KissatBackend()
         if {how!r} == "prctl":

@@ -8,11 +8,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.grid import GridShape, Puzzle
-from pipeline.solve.encode import EncodingPolicy, find_clashes
-from pipeline.solve.propagate import propagate, units_of
-from pipeline.solve.result import Verdict
-from pipeline.solve.solver import solve_puzzle
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.solve.encode import EncodingPolicy, find_clashes
+from sudoku_batch.pipeline.solve.propagate import propagate, units_of
+from sudoku_batch.pipeline.solve.result import Verdict
+from sudoku_batch.pipeline.solve.solver import solve_puzzle
 from tests.solve.grids import SHAPES, cut, random_solution
 
 TIMEOUT = 60.0

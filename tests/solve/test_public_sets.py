@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-from pipeline.ingest.textpuzzle import is_puzzle_line, parse_puzzle_line
-from pipeline.solve.result import Verdict
-from pipeline.solve.solver import solve_puzzle
+from sudoku_batch.pipeline.ingest.textpuzzle import is_puzzle_line, parse_puzzle_line
+from sudoku_batch.pipeline.solve.result import Verdict
+from sudoku_batch.pipeline.solve.solver import solve_puzzle
 from tests.solve.test_kissat import kissat_processes_under
 
 pytestmark = pytest.mark.shared_data

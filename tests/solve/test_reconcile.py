@@ -2,13 +2,13 @@ from __future__ import annotations
 
 import random
 
-from pipeline.board import CellKind
-from pipeline.grid import GridShape
-from pipeline.reading import BoardReading, CellReading
-from pipeline.solve.backends import make_backend
-from pipeline.solve.reconcile import solve_reading
-from pipeline.solve.result import Doubt, Verdict
-from pipeline.solve.solver import solve_puzzle
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.reading import BoardReading, CellReading
+from sudoku_batch.pipeline.solve.backends import make_backend
+from sudoku_batch.pipeline.solve.reconcile import solve_reading
+from sudoku_batch.pipeline.solve.result import Doubt, Verdict
+from sudoku_batch.pipeline.solve.solver import solve_puzzle
 from tests.solve.grids import random_solution
 
 SHAPE = GridShape(3, 3)

@@ -9,9 +9,9 @@ import pytest
 from pysat.solvers import Solver
 
 from bench.uniqueness_proof import with_segment_variables
-from pipeline.grid import GridShape
-from pipeline.solve.backend import Cnf, blocking_clause
-from pipeline.solve.encode import encode_puzzle
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.solve.backend import Cnf, blocking_clause
+from sudoku_batch.pipeline.solve.encode import encode_puzzle
 from tests.solve.grids import cut, random_solution
 
 ENOUGH = 6  # solutions enumerated per formula; more means "many", which both must agree on

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.grid import GridShape, Puzzle
-from pipeline.solve.check import solution_problems
-from pipeline.solve.encode import EncodingPolicy, encode_puzzle
-from pipeline.solve.result import Verdict
-from pipeline.solve.solver import solve_puzzle
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.solve.check import solution_problems
+from sudoku_batch.pipeline.solve.encode import EncodingPolicy, encode_puzzle
+from sudoku_batch.pipeline.solve.result import Verdict
+from sudoku_batch.pipeline.solve.solver import solve_puzzle
 from tests.solve.grids import SHAPES, cut, random_solution
 
 TIMEOUT = 60.0

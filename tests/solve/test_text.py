@@ -7,11 +7,16 @@ import json
 
 import pytest
 
-from pipeline.errors import InvalidPuzzle, MalformedPuzzleText
-from pipeline.grid import GridShape
-from pipeline.ingest.textpuzzle import format_grid, is_puzzle_line, parse_box, parse_puzzle_line
 from sudoku_batch.commands import solve_text
 from sudoku_batch.outcome import ExitCode
+from sudoku_batch.pipeline.errors import InvalidPuzzle, MalformedPuzzleText
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.ingest.textpuzzle import (
+    format_grid,
+    is_puzzle_line,
+    parse_box,
+    parse_puzzle_line,
+)
 from tests.solve.variants import JIGSAW_REGIONS, VARIANTS
 
 HARD = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"

@@ -7,17 +7,22 @@ import dataclasses
 
 import pytest
 
-from pipeline.board import CellKind
-from pipeline.errors import InvalidRegions, MalformedPuzzleText
-from pipeline.grid import GridShape
-from pipeline.ingest.textpuzzle import format_grid, format_puzzle, parse_line, parse_puzzle_line
-from pipeline.reading import BoardReading, CellReading
-from pipeline.solve.check import solution_problems
-from pipeline.solve.encode import find_clashes
-from pipeline.solve.propagate import propagate, units_of
-from pipeline.solve.reconcile import solve_reading
-from pipeline.solve.result import Verdict
-from pipeline.solve.solver import solve_puzzle
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.errors import InvalidRegions, MalformedPuzzleText
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.ingest.textpuzzle import (
+    format_grid,
+    format_puzzle,
+    parse_line,
+    parse_puzzle_line,
+)
+from sudoku_batch.pipeline.reading import BoardReading, CellReading
+from sudoku_batch.pipeline.solve.check import solution_problems
+from sudoku_batch.pipeline.solve.encode import find_clashes
+from sudoku_batch.pipeline.solve.propagate import propagate, units_of
+from sudoku_batch.pipeline.solve.reconcile import solve_reading
+from sudoku_batch.pipeline.solve.result import Verdict
+from sudoku_batch.pipeline.solve.solver import solve_puzzle
 from tests.solve.variants import (
     DIAGONAL,
     DIAGONAL_SOLVED,

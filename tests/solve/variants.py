@@ -3,8 +3,8 @@ checked unique there by its own SAT encoding), written as text lines (docs/solvi
 
 from __future__ import annotations
 
-from pipeline.grid import Puzzle
-from pipeline.ingest.textpuzzle import parse_puzzle_line
+from sudoku_batch.pipeline.grid import Puzzle
+from sudoku_batch.pipeline.ingest.textpuzzle import parse_puzzle_line
 
 JIGSAW_REGIONS = "001112222000112122000011123444555523454566333455567773466666873468888873488877773"
 JIGSAW = (

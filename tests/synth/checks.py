@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from pipeline.grid import GridShape
+from sudoku_batch.pipeline.grid import GridShape
 
 
 def assert_valid_solution(shape: GridShape, solution) -> None:

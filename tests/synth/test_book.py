@@ -4,8 +4,8 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-from pipeline.grid import GridShape
-from synth.book import main
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.synth.book import main
 from tests.synth.checks import (
     assert_corners_inside,
     assert_givens_fit,

@@ -4,8 +4,8 @@ from pathlib import Path
 import cv2
 import pypdfium2 as pdfium
 
-from pipeline.grid import GridShape, Puzzle
-from synth.unique import count_solutions
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.synth.unique import count_solutions
 from tests.synth.checks import assert_corners_inside, assert_givens_fit, assert_valid_solution
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

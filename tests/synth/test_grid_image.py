@@ -1,11 +1,11 @@
 import numpy as np
 import pytest
 
-from pipeline.board import CellKind
-from pipeline.grid import GridShape, Puzzle
-from synth.fonts import available_fonts
-from synth.grid_image import SHADE_RGB, label_text, render_grid
-from synth.puzzles import random_puzzle
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.synth.fonts import available_fonts
+from sudoku_batch.synth.grid_image import SHADE_RGB, label_text, render_grid
+from sudoku_batch.synth.puzzles import random_puzzle
 from tests.synth.checks import assert_corners_inside
 
 

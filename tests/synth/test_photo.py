@@ -1,9 +1,9 @@
 import numpy as np
 
-from pipeline.grid import GridShape
-from synth.grid_image import render_grid
-from synth.photo import PhotoStyle, photograph
-from synth.puzzles import random_puzzle
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.photo import PhotoStyle, photograph
+from sudoku_batch.synth.puzzles import random_puzzle
 from tests.synth.checks import assert_corners_inside
 
 

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from pipeline.grid import GridShape
-from synth.puzzles import random_puzzle, random_solution
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.synth.puzzles import random_puzzle, random_solution
 from tests.synth.checks import assert_givens_fit, assert_valid_solution
 
 SHAPES = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.grid import GridShape
-from synth.styles import PrintStyle, random_puzzles, styled_page
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.synth.styles import PrintStyle, random_puzzles, styled_page
 
 
 def _page(style: PrintStyle):

@@ -1,7 +1,7 @@
 import numpy as np
 
-from pipeline.grid import GridShape, Puzzle
-from synth.unique import count_solutions, unique_puzzle
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.synth.unique import count_solutions, unique_puzzle
 from tests.synth.checks import assert_givens_fit
 
 

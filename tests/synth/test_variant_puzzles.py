@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.grid import GridShape
-from pipeline.solve.backends import make_backend
-from pipeline.solve.check import solution_problems
-from pipeline.solve.result import Verdict
-from pipeline.solve.solver import solve_puzzle
-from synth.variant_puzzles import random_regions, random_variant_puzzle
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.solve.backends import make_backend
+from sudoku_batch.pipeline.solve.check import solution_problems
+from sudoku_batch.pipeline.solve.result import Verdict
+from sudoku_batch.pipeline.solve.solver import solve_puzzle
+from sudoku_batch.synth.variant_puzzles import random_regions, random_variant_puzzle
 
 
 @pytest.mark.parametrize("size", [4, 5, 6, 9])

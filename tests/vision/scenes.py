@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.grid import GridShape
-from synth.grid_image import RenderedGrid, render_grid
-from synth.photo import Photo, PhotoStyle, photograph
-from synth.puzzles import random_puzzle
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.synth.grid_image import RenderedGrid, render_grid
+from sudoku_batch.synth.photo import Photo, PhotoStyle, photograph
+from sudoku_batch.synth.puzzles import random_puzzle
 
 
 def rendered(

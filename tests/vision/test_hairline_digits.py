@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.grid import GridShape
-from pipeline.vision.page_boards import rectify_page
-from synth.grid_image import cell_kind
-from synth.styles import HAIRLINE_FONT_TOP, random_puzzles, styled_page
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth.grid_image import cell_kind
+from sudoku_batch.synth.styles import HAIRLINE_FONT_TOP, random_puzzles, styled_page
 
 
 @pytest.mark.parametrize("dpi", [300])

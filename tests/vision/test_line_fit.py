@@ -8,13 +8,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from pipeline.board import BoardLocation
-from pipeline.grid import GridShape
-from pipeline.vision.cells import classify_cells
-from pipeline.vision.find_boards import find_boards
-from pipeline.vision.gridlines import fit_to_lines
-from pipeline.vision.rectify import rectify_board, survey_board
-from pipeline.vision.straighten import straightened
+from sudoku_batch.pipeline.board import BoardLocation
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.pipeline.vision.find_boards import find_boards
+from sudoku_batch.pipeline.vision.gridlines import fit_to_lines
+from sudoku_batch.pipeline.vision.rectify import rectify_board, survey_board
+from sudoku_batch.pipeline.vision.straighten import straightened
 from tests.vision.scenes import corner_error, photo_of, rendered
 
 

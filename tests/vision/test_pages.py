@@ -6,12 +6,12 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline.grid import GridShape, Puzzle
-from pipeline.vision.find_boards import find_boards
-from pipeline.vision.rectify import rectify_board
-from synth.book import random_book
-from synth.grid_image import render_grid
-from synth.puzzles import random_solution
+from sudoku_batch.pipeline.grid import GridShape, Puzzle
+from sudoku_batch.pipeline.vision.find_boards import find_boards
+from sudoku_batch.pipeline.vision.rectify import rectify_board
+from sudoku_batch.synth.book import random_book
+from sudoku_batch.synth.grid_image import render_grid
+from sudoku_batch.synth.puzzles import random_solution
 from tests.vision.scenes import corner_error, rendered
 
 

@@ -15,11 +15,11 @@ from bench.books import DATASET as BOOKS
 from bench.books import load_pages, render
 from bench.recognition import DATASET as PHOTOS
 from bench.recognition import load_samples, read_photo
-from pipeline.board import BoardImage, BoardLocation, CellKind
-from pipeline.vision.cells import classify_cells
-from pipeline.vision.page_boards import rectify_page
-from pipeline.vision.rectify import rectify_board
-from synth.phantom_styles import STYLES
+from sudoku_batch.pipeline.board import BoardImage, BoardLocation, CellKind
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.pipeline.vision.rectify import rectify_board
+from sudoku_batch.synth.phantom_styles import STYLES
 from tests.vision.test_wichtounet import PHOTOS as DEVELOPMENT_PHOTOS
 
 SEEDS = (1, 2, 3)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.board import CellKind
-from pipeline.grid import GridShape
-from pipeline.vision.page_boards import rectify_page
-from synth.degrade import scan
-from synth.grid_image import Align, cell_kind
-from synth.styles import (
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth.degrade import scan
+from sudoku_batch.synth.grid_image import Align, cell_kind
+from sudoku_batch.synth.styles import (
     DASHED_CELL_LINES,
     DOUBLED_BOX_LINES,
     HAIRLINE_BOXES,

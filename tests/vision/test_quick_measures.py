@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.vision.cells import _neighbourhood_median
-from pipeline.vision.gridlines import _row_means
-from pipeline.vision.lattice import _line_sums
-from pipeline.vision.levels import SMALL_IMAGE, grey_level_each, grey_levels
+from sudoku_batch.pipeline.vision.cells import _neighbourhood_median
+from sudoku_batch.pipeline.vision.gridlines import _row_means
+from sudoku_batch.pipeline.vision.lattice import _line_sums
+from sudoku_batch.pipeline.vision.levels import SMALL_IMAGE, grey_level_each, grey_levels
 
 
 @pytest.fixture

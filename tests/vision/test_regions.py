@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 
 from bench.recognition import DATASET, load_samples, read_photo
-from pipeline.geometry import box_regions
-from pipeline.grid import GridShape
-from pipeline.recognise.ocr.engines import make_engine
-from pipeline.recognise.read_board import recognise_board
-from pipeline.vision.page_boards import rectify_page
-from pipeline.vision.regions import read_regions
-from synth.grid_image import PAPER_RGB
-from synth.variant_images import (
+from sudoku_batch.pipeline.geometry import box_regions
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.recognise.ocr.engines import make_engine
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.pipeline.vision.regions import read_regions
+from sudoku_batch.synth.grid_image import PAPER_RGB
+from sudoku_batch.synth.variant_images import (
     VariantStyle,
     random_variant,
     regions_of,

@@ -8,10 +8,10 @@ import zlib
 import cv2
 import numpy as np
 
-from pipeline.grid import GridShape
-from pipeline.vision.find_boards import find_boards
-from synth.degrade import ROUGH, scan
-from synth.styles import HAIRLINE_GREY, random_puzzles, styled_page
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.vision.find_boards import find_boards
+from sudoku_batch.synth.degrade import ROUGH, scan
+from sudoku_batch.synth.styles import HAIRLINE_GREY, random_puzzles, styled_page
 
 # bench.styles' page of hairline-grey under the rough condition.
 SEED = zlib.crc32(b"hairline-grey:1")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.board import BoardLocation, CellKind
-from pipeline.errors import LatticeNotFound
-from pipeline.grid import GridShape
-from pipeline.vision.cells import classify_cells
-from pipeline.vision.find_boards import find_boards
-from pipeline.vision.rectify import rectify_board
+from sudoku_batch.pipeline.board import BoardLocation, CellKind
+from sudoku_batch.pipeline.errors import LatticeNotFound
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.pipeline.vision.find_boards import find_boards
+from sudoku_batch.pipeline.vision.rectify import rectify_board
 from tests.vision.scenes import corner_error, photo_of, rendered
 
 SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3), (3, 4), (4, 3), (4, 4)]

@@ -9,18 +9,18 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline.board import BoardLocation
-from pipeline.grid import GridShape
-from pipeline.vision.find_boards import find_boards
-from pipeline.vision.rectify import survey_board
-from pipeline.vision.touching import parts_of_board
-from synth.hard_photos import (
+from sudoku_batch.pipeline.board import BoardLocation
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.vision.find_boards import find_boards
+from sudoku_batch.pipeline.vision.rectify import survey_board
+from sudoku_batch.pipeline.vision.touching import parts_of_board
+from sudoku_batch.synth.hard_photos import (
     KINDS,
     grids_in_rows,
     small_grid_beside_9x9,
     small_grids_around_9x9,
 )
-from synth.styles import PrintStyle, random_puzzles, styled_page
+from sudoku_batch.synth.styles import PrintStyle, random_puzzles, styled_page
 from tests.vision.scenes import corner_error
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from bench.recognition import DATASET, corner_error, load_samples, read_photo
-from pipeline.board import CellKind
-from pipeline.vision.cells import classify_cells
-from pipeline.vision.find_boards import find_boards
-from pipeline.vision.rectify import rectify_board
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.pipeline.vision.find_boards import find_boards
+from sudoku_batch.pipeline.vision.rectify import rectify_board
 
 PHOTOS = ["image1", "image189", "image1067", "image1045"]
 

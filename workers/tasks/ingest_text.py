@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from jobs.table import Step
-from pipeline.ingest.textpuzzle import read_puzzle_file
-from store import load
-from store.db import autocommit, transaction
-from store.handover import still_waiting
-from store.record import add_text_puzzles
-from workers import runtime
-from workers.app import app
-from workers.publish import hand_over
-from workers.stage import StageTask, claimed, failures_recorded, stage_task
+from sudoku_batch.jobs.table import Step
+from sudoku_batch.pipeline.ingest.textpuzzle import read_puzzle_file
+from sudoku_batch.store import load
+from sudoku_batch.store.db import autocommit, transaction
+from sudoku_batch.store.handover import still_waiting
+from sudoku_batch.store.record import add_text_puzzles
+from sudoku_batch.workers import runtime
+from sudoku_batch.workers.app import app
+from sudoku_batch.workers.publish import hand_over
+from sudoku_batch.workers.stage import StageTask, claimed, failures_recorded, stage_task
 
 
 @stage_task(app, Step.INGEST_TEXT)

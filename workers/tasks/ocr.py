@@ -28,13 +28,13 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from jobs.steps import BoardContext, Clock, read_board_step
-from jobs.table import Stage, Step
-from pipeline.solve.inline import BeyondBudget
-from store import load
-from store.artifacts import Artifacts
-from store.db import autocommit, transaction
-from store.handover import (
+from sudoku_batch.jobs.steps import BoardContext, Clock, read_board_step
+from sudoku_batch.jobs.table import Stage, Step
+from sudoku_batch.pipeline.solve.inline import BeyondBudget
+from sudoku_batch.store import load
+from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.store.db import autocommit, transaction
+from sudoku_batch.store.handover import (
     Claimed,
     Handoff,
     all_still_waiting,
@@ -43,23 +43,23 @@ from store.handover import (
     taken_at_once,
     unsent,
 )
-from store.record import (
+from sudoku_batch.store.record import (
     ReadingToRecord,
     SolutionToRecord,
     record_readings,
     record_solutions,
 )
-from workers import runtime
-from workers.app import READING_WINDOW, app
-from workers.publish import send_all
-from workers.stage import (
+from sudoku_batch.workers import runtime
+from sudoku_batch.workers.app import READING_WINDOW, app
+from sudoku_batch.workers.publish import send_all
+from sudoku_batch.workers.stage import (
     StageTask,
     failures_recorded,
     flukes_retried,
     outages_retried,
     stage_task,
 )
-from workers.tasks.solve import solved_reading
+from sudoku_batch.workers.tasks.solve import solved_reading
 
 logger = logging.getLogger(__name__)
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from jobs.steps import PageContext, find_boards_step, load_page_step
-from jobs.table import Step
-from pipeline.ingest.sources import DEFAULT_PDF_DPI
-from store import load
-from store.db import autocommit, transaction
-from store.handover import Handoff, puzzle_label, still_waiting
-from store.record import record_boards, record_page_image
-from workers import runtime
-from workers.app import app
-from workers.publish import send_all
-from workers.stage import StageTask, claimed, failures_recorded, stage_task
+from sudoku_batch.jobs.steps import PageContext, find_boards_step, load_page_step
+from sudoku_batch.jobs.table import Step
+from sudoku_batch.pipeline.ingest.sources import DEFAULT_PDF_DPI
+from sudoku_batch.store import load
+from sudoku_batch.store.db import autocommit, transaction
+from sudoku_batch.store.handover import Handoff, puzzle_label, still_waiting
+from sudoku_batch.store.record import record_boards, record_page_image
+from sudoku_batch.workers import runtime
+from sudoku_batch.workers.app import app
+from sudoku_batch.workers.publish import send_all
+from sudoku_batch.workers.stage import StageTask, claimed, failures_recorded, stage_task
 
 
 @stage_task(app, Step.RECTIFY)

@@ -9,25 +9,25 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from jobs.steps import (
+from sudoku_batch.jobs.steps import (
     BoardContext,
     SolvedBoard,
     SolveOptions,
     draw_solution_step,
     solve_reading_step,
 )
-from jobs.table import Stage, Step
-from pipeline.board import BoardImage
-from pipeline.certify import BoardFacts
-from pipeline.reading import BoardReading
-from pipeline.solve.backend import SatBackend
-from store import load
-from store.db import autocommit, transaction
-from store.handover import still_waiting
-from store.record import record_solution
-from workers import runtime
-from workers.app import app
-from workers.stage import StageTask, claimed, failures_recorded, stage_task
+from sudoku_batch.jobs.table import Stage, Step
+from sudoku_batch.pipeline.board import BoardImage
+from sudoku_batch.pipeline.certify import BoardFacts
+from sudoku_batch.pipeline.reading import BoardReading
+from sudoku_batch.pipeline.solve.backend import SatBackend
+from sudoku_batch.store import load
+from sudoku_batch.store.db import autocommit, transaction
+from sudoku_batch.store.handover import still_waiting
+from sudoku_batch.store.record import record_solution
+from sudoku_batch.workers import runtime
+from sudoku_batch.workers.app import app
+from sudoku_batch.workers.stage import StageTask, claimed, failures_recorded, stage_task
 
 
 @stage_task(app, Step.SOLVE)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from jobs.steps import solve_text_step
-from jobs.table import Step
-from store import load
-from store.db import autocommit
-from workers import runtime
-from workers.app import app
-from workers.stage import StageTask, claimed, failures_recorded, stage_task
-from workers.tasks.solve import record_solved, solve_options
+from sudoku_batch.jobs.steps import solve_text_step
+from sudoku_batch.jobs.table import Step
+from sudoku_batch.store import load
+from sudoku_batch.store.db import autocommit
+from sudoku_batch.workers import runtime
+from sudoku_batch.workers.app import app
+from sudoku_batch.workers.stage import StageTask, claimed, failures_recorded, stage_task
+from sudoku_batch.workers.tasks.solve import record_solved, solve_options
 
 
 @stage_task(app, Step.SOLVE_TEXT)

@@ -11,7 +11,7 @@ from typing import Protocol
 
 import numpy as np
 
-from pipeline.reading import DigitReading
+from sudoku_batch.pipeline.reading import DigitReading
 
 
 def digit_symbols(size: int) -> Mapping[str, int]:

@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from pipeline.errors import EngineUnavailable
-from pipeline.reading import DigitReading
-from pipeline.recognise.ocr.ctc import sequence_log_likelihoods
-from pipeline.recognise.ocr.text_lines import FRAME_WIDTH, line_batch, model_input
+from sudoku_batch.pipeline.errors import EngineUnavailable
+from sudoku_batch.pipeline.reading import DigitReading
+from sudoku_batch.pipeline.recognise.ocr.ctc import sequence_log_likelihoods
+from sudoku_batch.pipeline.recognise.ocr.text_lines import FRAME_WIDTH, line_batch, model_input
 
 BLANK = 0
 # Slot widths: one character per cell reads well in 40 columns (5 frames; 32 columns cost a

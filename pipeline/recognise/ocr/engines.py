@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from pipeline.engine_files import WHEEL_FILES, EngineFiles
-from pipeline.errors import EngineUnavailable
-from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.ocr.glyph_groups import GlyphGroupingEngine
+from sudoku_batch.pipeline.engine_files import WHEEL_FILES, EngineFiles
+from sudoku_batch.pipeline.errors import EngineUnavailable
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine
+from sudoku_batch.pipeline.recognise.ocr.glyph_groups import GlyphGroupingEngine
 
 
 def _ppocr_onnx(files: EngineFiles, **options: object) -> OcrEngine:
-    from pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine
+    from sudoku_batch.pipeline.recognise.ocr.ppocr_onnx import PpOcrOnnxEngine
 
     model, cache_dir = files.ppocr_rec_model, files.cache_dir
     return PpOcrOnnxEngine(model, cache_dir=cache_dir, **options)  # type: ignore[arg-type]
@@ -20,7 +20,7 @@ def _ppocr_onnx(files: EngineFiles, **options: object) -> OcrEngine:
 
 def _paddle_native(files: EngineFiles, **options: object) -> OcrEngine:
     # This engine keeps no work between processes: ``files.cache_dir`` is not used.
-    from pipeline.recognise.ocr.paddle_native import PaddleNativeEngine
+    from sudoku_batch.pipeline.recognise.ocr.paddle_native import PaddleNativeEngine
 
     return PaddleNativeEngine(files.paddle_rec_dir, **options)  # type: ignore[arg-type]
 

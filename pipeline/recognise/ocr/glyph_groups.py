@@ -28,9 +28,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from pipeline.reading import DigitReading
-from pipeline.recognise.ocr.base import OcrEngine
-from pipeline.recognise.ocr.text_lines import MIN_CONTRAST, square_cell
+from sudoku_batch.pipeline.reading import DigitReading
+from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine
+from sudoku_batch.pipeline.recognise.ocr.text_lines import MIN_CONTRAST, square_cell
 
 GLYPH_PX = 32  # side of the square glyphs are compared in
 # Glyphs are scaled to this radius of gyration (their ink's RMS distance from its centroid).

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.errors import EngineUnavailable
-from pipeline.recognise.ocr.ctc_lines import CtcLineEngine
+from sudoku_batch.pipeline.errors import EngineUnavailable
+from sudoku_batch.pipeline.recognise.ocr.ctc_lines import CtcLineEngine
 
 MODEL_NAME = "PP-OCRv5_mobile_rec"
 MODEL_DIR_SETTING = "SUDOKU_BATCH_PADDLE_REC_DIR"  # named in errors; read by settings

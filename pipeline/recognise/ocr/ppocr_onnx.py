@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import onnxruntime as ort
 
-from pipeline.errors import EngineUnavailable
-from pipeline.recognise.ocr.base import digit_symbols
-from pipeline.recognise.ocr.ctc_lines import BLANK, CtcLineEngine
-from pipeline.recognise.ocr.saved_graphs import Configure, cached_session
+from sudoku_batch.pipeline.errors import EngineUnavailable
+from sudoku_batch.pipeline.recognise.ocr.base import digit_symbols
+from sudoku_batch.pipeline.recognise.ocr.ctc_lines import BLANK, CtcLineEngine
+from sudoku_batch.pipeline.recognise.ocr.saved_graphs import Configure, cached_session
 
 if TYPE_CHECKING:  # onnx is imported only to cut a model no saved graph holds yet
     import onnx
@@ -141,7 +141,10 @@ def recogniser_session(
 def _cut_model(path: Path) -> bytes:
     """The model with its output cut to the decodable classes (listed in its metadata), or as
     shipped where its graph cannot be cut."""
-    from pipeline.recognise.ocr.output_classes import UnexpectedGraph, keep_output_classes
+    from sudoku_batch.pipeline.recognise.ocr.output_classes import (
+        UnexpectedGraph,
+        keep_output_classes,
+    )
 
     model = load_model(path)
     keep = decodable_classes(

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-from store.results_view import DROP_STATEMENTS, create_statements
+from sudoku_batch.store.results_view import DROP_STATEMENTS, create_statements
 
 revision: str = "0001"
 down_revision: str | None = None

@@ -6,9 +6,9 @@ from typing import Any
 
 from alembic import context
 
-from settings import Settings
-from store.db import make_engine
-from store.models import Base, UtcDateTime
+from sudoku_batch.settings import Settings
+from sudoku_batch.store.db import make_engine
+from sudoku_batch.store.models import Base, UtcDateTime
 
 config = context.config
 target_metadata = Base.metadata

@@ -1,0 +1,1 @@
+"""Alembic migrations of the one schema (sudoku_batch.store.models)."""
