@@ -93,16 +93,8 @@ def ink_kinds(
     cells the recogniser read as one digit with confidence ``ONE_DIGIT`` (``is_pencil``);
     ``digits``: each cell's digit as read (``_same_digit``)."""
     kinds = {pos: InkKind.GIVEN for pos in inks}
-    if len(inks) < MIN_PRINTED:
-        return kinds
-    # Print as large as its cells (a large-print book) runs out of them: not measurable here.
-    if 2 * sum(ink.main.edge for ink in inks.values()) > len(inks):
-        return kinds
-    printed = printed_ink(inks.values())
-    # Print that is not one glyph a cell, taller than wide (digits framed or patterned, a
-    # grid's texture) cannot be measured as glyphs either.
-    single = sum(len(ink.blobs) == 1 for ink in inks.values())
-    if printed.width >= printed.height or 2 * single <= len(inks):
+    printed = board_print(inks)
+    if printed is None:
         return kinds
     for pos, ink in inks.items():
         if is_pencil(ink, printed, pos in one_digit):
@@ -121,16 +113,39 @@ def ink_kinds(
     return kinds
 
 
+def board_print(inks: Mapping[tuple[int, int], CellInk]) -> PrintedInk | None:
+    """The print of a board whose marked cells' ink is ``inks``, or None when it cannot be
+    measured in its cells."""
+    if len(inks) < MIN_PRINTED:
+        return None
+    # Print as large as its cells (a large-print book) runs out of them: not measurable here.
+    if 2 * sum(ink.main.edge for ink in inks.values()) > len(inks):
+        return None
+    printed = printed_ink(inks.values())
+    # Print that is not one glyph a cell, taller than wide (digits framed or patterned, a
+    # grid's texture) cannot be measured as glyphs either.
+    single = sum(len(ink.blobs) == 1 for ink in inks.values())
+    if printed.width >= printed.height or 2 * single <= len(inks):
+        return None
+    return printed
+
+
+def holds_candidates(ink: CellInk, printed: PrintedInk) -> bool:
+    """Whether a cell's ink is several small glyphs side by side, each well smaller than the
+    print and none a speck or dot."""
+    several = [blob for blob in ink.blobs if blob.height >= SMALLEST_CANDIDATE * printed.height]
+    return len(several) >= 2 and all(
+        blob.height <= SEVERAL_HEIGHT * printed.height for blob in several
+    )
+
+
 def is_pencil(ink: CellInk, printed: PrintedInk, read_as_one: bool = False) -> bool:
     """Whether a cell's ink is several small glyphs side by side, or (when the recogniser was
     unsure of it as one digit, ``read_as_one`` False) ink small and set off where the board
     prints its digits (candidates in a row along an edge, or in a corner), a glyph against the
     cell's side, or a run of digits written joined up. (A printed digit partly painted out
     with a line, or joined to a line's remnant, can look like the latter three.)"""
-    several = [blob for blob in ink.blobs if blob.height >= SMALLEST_CANDIDATE * printed.height]
-    if len(several) >= 2 and all(
-        blob.height <= SEVERAL_HEIGHT * printed.height for blob in several
-    ):
+    if holds_candidates(ink, printed):
         return True
     if read_as_one:
         return False

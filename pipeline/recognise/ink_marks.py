@@ -91,17 +91,24 @@ class CellInk:
 
 
 def measure_ink(
-    gray: np.ndarray, lattice: Lattice, positions: list[tuple[int, int]]
+    gray: np.ndarray,
+    lattice: Lattice,
+    positions: list[tuple[int, int]],
+    printed: list[tuple[int, int]] | None = None,
 ) -> dict[tuple[int, int], CellInk]:
     """The ink of each cell (row, col) of a grey board; a cell with no ink above the specks
-    is left out."""
+    is left out. The board's print depth is learnt from the cells ``printed`` (among
+    ``positions``; by default all of them), so cells looked at besides them do not move it."""
     if not positions:
         return {}
     rows, cols = lattice.row_lines, lattice.col_lines
     cell = float(min(np.diff(rows).min(), np.diff(cols).min()))
     darkness = _stroke_darkness(gray, cell)
     boxes = {pos: _interior(rows, cols, *pos) for pos in positions}
-    marked = np.concatenate([darkness[ys, xs].ravel() for ys, xs in boxes.values()])
+    reference = [boxes[pos] for pos in (positions if printed is None else printed)]
+    if not reference:
+        return {}
+    marked = np.concatenate([darkness[ys, xs].ravel() for ys, xs in reference])
     depth = max(float(np.percentile(marked, PRINT_PERCENT)), 1.0)
     found = {}
     for pos, (ys, xs) in boxes.items():

@@ -24,6 +24,8 @@ from sudoku_batch.pipeline.recognise.ink_kinds import (
     RUN_ASPECT,
     SMALLEST_CANDIDATE,
     PrintedInk,
+    board_print,
+    holds_candidates,
     ink_kinds,
     printed_ink,
 )
@@ -34,17 +36,28 @@ from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 CANDIDATE_PADDING = 0.35
 # A candidate read with less confidence than this is left out.
 MIN_CANDIDATE_CONFIDENCE = 0.5
+# An empty cell this unsure of being empty held ink as deep as a given's
+# (``pipeline.vision.cells``): its ink is looked at for pencil marks.
+FAINT_EMPTY = 0.5
 # Candidates are read on boards up to this size (one character each).
 LARGEST_CANDIDATE_BOARD = 9
 
 
 def with_ink(board: BoardImage, reading: BoardReading, engine: OcrEngine) -> BoardReading:
     """``reading`` (of the upright ``board``) with every playable cell's ink: its pencil
-    marks and handwritten entries made empty cells holding them."""
+    marks and handwritten entries made empty cells holding them. An empty cell whose ink was
+    as deep as a given's but did not look like one digit (``FAINT_EMPTY``) holds pencil marks
+    when its ink is several small glyphs whose candidates read; it never becomes a given."""
     pixels = board.pixels
     gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY) if pixels.ndim == 3 else pixels
     marked = [(c.row, c.col) for c in reading.cells if c.kind is CellKind.GIVEN]
-    inks = measure_ink(gray, board.lattice, marked)
+    faint = [
+        (c.row, c.col)
+        for c in reading.cells
+        if c.kind is CellKind.EMPTY and c.confidence is not None and c.confidence <= FAINT_EMPTY
+    ]
+    measured = measure_ink(gray, board.lattice, marked + faint, printed=marked)
+    inks = {pos: measured[pos] for pos in marked if pos in measured}
     one_digit = {
         (c.row, c.col)
         for c in reading.cells
@@ -56,13 +69,23 @@ def with_ink(board: BoardImage, reading: BoardReading, engine: OcrEngine) -> Boa
         if c.kind is CellKind.GIVEN and c.digit is not None
     }
     kinds = ink_kinds(inks, one_digit, digits)
+    printed = board_print(inks)
     pencilled = [pos for pos in marked if kinds.get(pos) is InkKind.PENCIL]
+    pencilled += [
+        pos
+        for pos in faint
+        if printed is not None and pos in measured and holds_candidates(measured[pos], printed)
+    ]
     candidates = (
-        _read_candidates(gray, [inks[pos] for pos in pencilled], printed_ink(inks.values()), engine)
+        _read_candidates(
+            gray, [measured[pos] for pos in pencilled], printed_ink(inks.values()), engine
+        )
         if pencilled and reading.shape.size <= LARGEST_CANDIDATE_BOARD
         else [()] * len(pencilled)
     )
     read_candidates = dict(zip(pencilled, candidates, strict=True))
+    # Faint ink holds pencil marks only where candidates were read in it.
+    kinds.update({pos: InkKind.PENCIL for pos in faint if read_candidates.get(pos)})
     cells = tuple(
         _with_kind(cell, kinds.get((cell.row, cell.col)), read_candidates) for cell in reading.cells
     )
@@ -76,8 +99,6 @@ def _with_kind(
 ) -> CellReading:
     if cell.kind is CellKind.BLOCKED:
         return cell
-    if cell.kind is CellKind.EMPTY:
-        return replace(cell, ink=InkKind.EMPTY)
     if kind is InkKind.PENCIL:
         return CellReading(
             cell.row,
@@ -86,6 +107,8 @@ def _with_kind(
             ink=InkKind.PENCIL,
             candidates=candidates[cell.row, cell.col],
         )
+    if cell.kind is CellKind.EMPTY:
+        return replace(cell, ink=InkKind.EMPTY)
     if kind is InkKind.HANDWRITTEN:
         return replace(cell, kind=CellKind.EMPTY, ink=InkKind.HANDWRITTEN)
     return replace(cell, ink=InkKind.GIVEN)

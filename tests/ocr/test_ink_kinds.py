@@ -6,16 +6,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.board import BoardLocation, CellKind
 from sudoku_batch.pipeline.reading import CellReading, InkKind
-from sudoku_batch.pipeline.recognise.ink_kinds import ink_kinds
+from sudoku_batch.pipeline.recognise.ink_kinds import holds_candidates, ink_kinds, printed_ink
 from sudoku_batch.pipeline.recognise.ink_marks import Blob, CellInk
 from sudoku_batch.pipeline.recognise.read_board import recognise_board
 from sudoku_batch.pipeline.solve.backends import make_backend
 from sudoku_batch.pipeline.solve.entries import check_entries, with_entries_checked
 from sudoku_batch.pipeline.solve.reconcile import solve_reading
 from sudoku_batch.pipeline.solve.result import Verdict
+from sudoku_batch.pipeline.vision.cells import classify_cells
 from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.pipeline.vision.rectify import rectify_board
+from sudoku_batch.synth.phantom_styles import STYLES
 from sudoku_batch.synth.solver_marks import marked_photo
 
 SEEDS = (0, 1, 2, 3)
@@ -124,3 +127,25 @@ def test_the_printed_puzzle_is_solved_and_the_entries_are_checked(marked) -> Non
                 assert check.written == (written,)
                 assert check.ok == (written == check.right)
     assert entries >= 10
+
+
+@pytest.mark.parametrize("style", sorted(STYLES))
+def test_faint_ink_of_empty_cells_is_no_pencil_mark_on_clean_puzzles(engine, style) -> None:
+    # Shadows, line remnants and halftone dots leave given-deep ink in empty cells; the ink
+    # stage looks at it for pencil marks and must find none on a puzzle nobody wrote in.
+    for seed in (1, 2):
+        photo = STYLES[style](np.random.default_rng(seed))
+        (corners,) = photo.corners
+        board = rectify_board(photo.image, BoardLocation(corners))
+        reading = recognise_board(board, classify_cells(board), engine).reading
+        assert [c for c in reading.cells if c.ink is InkKind.PENCIL] == []
+
+
+def test_several_small_glyphs_hold_candidates_and_one_glyph_or_dots_do_not() -> None:
+    printed = printed_ink([_ink(0.6)] * 9)
+    small = Blob(0.3, 0.2, 0.15, -0.2, (0, 0, 1, 1), 300)
+    dot = Blob(0.1, 0.1, 0.1, 0.1, (0, 0, 1, 1), 20)
+    assert holds_candidates(_ink(0.3, 0.05, 0.6, (-0.2, -0.2), small), printed)
+    assert not holds_candidates(_ink(0.3, 0.05, 0.6, (-0.2, -0.2)), printed)
+    assert not holds_candidates(_ink(0.3, 0.05, 0.6, (-0.2, -0.2), dot, dot), printed)
+    assert not holds_candidates(_ink(0.58, 0.07, 0.8, (0.0, 0.0), small), printed)
