@@ -14,6 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
 from bench.seaweedfs import SeaweedFS
 from sudoku_batch.api.app import create_app
@@ -195,3 +196,18 @@ def test_a_client_gone_mid_file_leaves_nothing_stored(settings: Settings) -> Non
     asyncio.run(run())
     assert answered[0]["status"] == 400  # FastAPI's answer to a body it could not read
     assert stored_keys(settings) == []
+
+
+def test_refused_files_leave_nothing_staged(settings: Settings) -> None:
+    key = api_key(settings)
+    with TestClient(create_app(settings), headers={"Authorization": f"Bearer {key}"}) as api:
+        kept = api.post(
+            "/batches",
+            files=[("files", ("a.png", PNG + b"a")), ("files", ("b.png", b"no image"))],
+        )
+        assert kept.status_code == 201, kept.text
+        assert [f["error_code"] for f in kept.json()["input_files"]] == [None, "unreadable_input"]
+        refused = api.post("/batches", files=[("files", ("c.txt", b"no image"))])
+        assert refused.status_code == 415, refused.text
+    keys = stored_keys(settings)
+    assert len(keys) == 1 and keys[0].endswith("a.png"), keys
