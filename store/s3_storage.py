@@ -11,6 +11,7 @@ copy in a bounded per-process cache: uploads are never stored again under the sa
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
 import os
 import shutil
@@ -202,13 +203,13 @@ class StagedObject:
 
     def __init__(self, store: S3Storage, key: str):
         self.store, self.key = store, key
-        self.part = bytearray()
+        self.part = io.BytesIO()
         self.upload_id: str | None = None
         self.parts: list[dict[str, Any]] = []
 
     def write(self, data: bytes) -> None:
-        self.part += data
-        if len(self.part) >= PART_BYTES:
+        self.part.write(data)
+        if self.part.tell() >= PART_BYTES:
             self._send_part()
 
     def _send_part(self) -> None:
@@ -218,22 +219,23 @@ class StagedObject:
                 begun = client.create_multipart_upload(Bucket=bucket, Key=name)
                 self.upload_id = begun["UploadId"]
             number = len(self.parts) + 1
+            self.part.seek(0)  # sent as it is: no copy of the part
             sent = client.upload_part(
                 Bucket=bucket,
                 Key=name,
                 UploadId=self.upload_id,
                 PartNumber=number,
-                Body=bytes(self.part),
+                Body=self.part,
             )
         self.parts.append({"PartNumber": number, "ETag": sent["ETag"]})
-        self.part.clear()
+        self.part = io.BytesIO()
 
     def finish(self) -> None:
         if self.upload_id is None:
-            self.store.put_bytes(self.key, bytes(self.part))
-            self.part.clear()
+            self.store.put_bytes(self.key, self.part.getvalue())
+            self.part = io.BytesIO()
             return
-        if self.part:
+        if self.part.tell():
             self._send_part()
         with self.store._faults(self.key):
             self.store.client.complete_multipart_upload(
@@ -244,7 +246,7 @@ class StagedObject:
             )
 
     def abort(self) -> None:
-        self.part.clear()
+        self.part = io.BytesIO()
         if self.upload_id is not None:
             with self.store._faults(self.key):
                 self.store.client.abort_multipart_upload(

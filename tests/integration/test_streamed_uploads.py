@@ -1,6 +1,6 @@
 """Uploads stream into the store as they arrive (``api.streamed_form``), on both stores: a
 large file goes through the real app with no file of this host's temporary folder open and
-its memory bounded by the store's part size; a client gone mid-file leaves nothing stored."""
+its memory within two of the store's parts; a client gone mid-file leaves nothing stored."""
 
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ def test_a_large_upload_streams_into_the_store(settings: Settings, spool_dir: Pa
         tracemalloc.stop()
     assert answer.status_code == 201, answer.text
     assert max(open_during) == 0
-    assert peak < 3 * PART_BYTES, f"peak {peak / MB:.1f} MB"
+    assert peak < 2 * PART_BYTES, f"peak {peak / MB:.1f} MB"
     print(f"\n{settings.storage_location().scheme}: 24 MB upload, peak {peak / MB:.1f} MB traced")
     keys = stored_keys(settings)
     assert len(keys) == 1 and keys[0].endswith("big.png"), keys
