@@ -211,3 +211,12 @@ def test_refused_files_leave_nothing_staged(settings: Settings) -> None:
         assert refused.status_code == 415, refused.text
     keys = stored_keys(settings)
     assert len(keys) == 1 and keys[0].endswith("a.png"), keys
+
+
+def test_a_file_over_the_limit_is_counted_not_stored(settings: Settings) -> None:
+    settings = settings.model_copy(update={"max_file_mb": 1 / 1024})
+    key = api_key(settings)
+    with TestClient(create_app(settings), headers={"Authorization": f"Bearer {key}"}) as api:
+        refused = api.post("/batches", files=[("files", ("big.png", PNG + bytes(2048)))])
+    assert refused.status_code == 413, refused.text
+    assert stored_keys(settings) == []
