@@ -42,7 +42,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
         title="sudoku-batch",
         summary="Submit photos, scans and PDF books of Sudoku; get solved, verified puzzles.",
-        # Refused with 413 while it arrives, before it is spooled to disk.
+        # Refused with 413 while it arrives, as it streams into the store.
         max_body_size=int(settings.max_request_mb * 2**20),
     )
     app.state.settings = settings

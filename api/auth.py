@@ -11,21 +11,29 @@ FastAPI reads a request's body before it resolves the route's dependencies, so a
 body may be large (an upload) is a ``KeyBeforeBody`` route: its key is checked before a byte
 of the body is read, and a request without one is answered 401 and its connection closed.
 A client that sent ``Expect: 100-continue`` is never asked for the body (uvicorn sends
-``100 Continue`` only when the app first reads it).
+``100 Continue`` only when the app first reads it). Once the key passed, its files stream into
+the store as they arrive (``api.streamed_form``).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
+import anyio
 from fastapi import Depends, HTTPException, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.routing import APIRoute
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from sudoku_batch.api.streamed_form import StreamedRequest
 from sudoku_batch.store.keys import key_owner
+from sudoku_batch.store.storage import StorageUnavailable
+
+logger = logging.getLogger(__name__)
 
 KEY_COOKIE = "sudoku_batch_key"
 UI_HEADER = "X-Sudoku-Batch-UI"
@@ -93,9 +101,30 @@ def _before_body(
                 refused.detail,
                 headers={**(refused.headers or {}), "Connection": "close"},
             ) from None
-        return await read_body_and_answer(request)
+        submission = request.app.state.submit
+        streamed = StreamedRequest(
+            request, submission.artifacts.storage, max_bytes=submission.max_file
+        )
+        try:
+            return await read_body_and_answer(streamed)
+        except StarletteHTTPException as unread:
+            # FastAPI answers any failure to read a body 400; a failure of the store the files
+            # stream into is the deployment's, answered as every other (503, 507).
+            if isinstance(unread.__cause__, StorageUnavailable):
+                raise unread.__cause__ from None
+            raise
+        finally:
+            with anyio.CancelScope(shield=True):
+                await run_in_threadpool(_discard, streamed)
 
     return handler
+
+
+def _discard(streamed: StreamedRequest) -> None:
+    try:
+        streamed.discard()
+    except StorageUnavailable as fault:
+        logger.warning("could not remove the uploads no batch claimed: %s", fault)
 
 
 class KeyBeforeBody(APIRoute):

@@ -24,6 +24,7 @@ from fastapi import Form, HTTPException, UploadFile
 from sqlalchemy.orm import Session, sessionmaker
 
 from sudoku_batch.api.schemas import Submitted, SubmittedFile
+from sudoku_batch.api.streamed_form import StagedFile
 from sudoku_batch.api.uploads import base_name, is_media, not_media, size_refusal, text_refusal
 from sudoku_batch.jobs.table import Step
 from sudoku_batch.pipeline.errors import SudokuBatchError, TooLarge, UnsupportedInput
@@ -88,6 +89,12 @@ class Submission:
             return UnsupportedInput(no_text) if no_text else None
         return None if is_media(upload) else not_media(upload, name)
 
+    def _store(self, upload: UploadFile, key: str) -> None:
+        if isinstance(upload.file, StagedFile):  # streamed into the store as it arrived
+            self.artifacts.storage.move(upload.file.key, key)
+        else:
+            self.artifacts.save_stream(key, upload.file)
+
     def __call__(
         self,
         files: list[UploadFile],
@@ -134,7 +141,7 @@ class Submission:
                     input_id = add_input_file(db, batch_id, name, stored, box, text=text)
                     if refused is None:
                         written.append(stored)  # before: a failed write leaves its folders
-                        self.artifacts.save_stream(stored, upload.file)
+                        self._store(upload, stored)
                         input_ids.append(input_id)
                     else:
                         record_failure(db, refused, Stage.INGEST, input_file_id=input_id)

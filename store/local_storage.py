@@ -34,6 +34,31 @@ class LocalFolder:
         with self._atomic(key) as target:
             shutil.copyfileobj(stream, target)
 
+    def open_upload(self, key: str) -> StagedFile:
+        target = self.folder / key
+        with self._faults():
+            if not self.folder.is_dir():
+                raise self._missing(key)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".partial-")
+        return StagedFile(self, key, os.fdopen(fd, "wb"), Path(temporary))
+
+    def move(self, source: str, target: str) -> None:
+        with self._faults():
+            (self.folder / target).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(self.folder / source, self.folder / target)
+        self.remove([source])  # the folders it leaves empty
+
+    @contextmanager
+    def _faults(self) -> Iterator[None]:
+        try:
+            yield
+        except OSError as error:
+            fault = storage_fault(error, self.name)
+            if fault is None:
+                raise
+            raise fault from error
+
     def put_bytes(self, key: str, data: bytes) -> str:
         with self._atomic(key) as target:
             target.write(data)
@@ -122,6 +147,27 @@ class LocalFolder:
             if fault is None:
                 raise
             raise fault from error
+
+
+class StagedFile:
+    """An upload written to a temporary file beside its target, renamed over it once whole."""
+
+    def __init__(self, folder: LocalFolder, key: str, file: BinaryIO, temporary: Path):
+        self.folder, self.key, self.file, self.temporary = folder, key, file, temporary
+
+    def write(self, data: bytes) -> None:
+        with self.folder._faults():
+            self.file.write(data)
+
+    def finish(self) -> None:
+        with self.folder._faults():
+            self.file.close()
+            os.replace(self.temporary, self.folder.folder / self.key)
+
+    def abort(self) -> None:
+        self.file.close()
+        self.temporary.unlink(missing_ok=True)
+        self.folder.remove([self.key])  # the folders it leaves empty
 
 
 def _version_of(stat: os.stat_result) -> str:

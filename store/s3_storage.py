@@ -11,6 +11,7 @@ copy in a bounded per-process cache: uploads are never stored again under the sa
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
 import os
 import shutil
@@ -71,6 +72,20 @@ class S3Storage:
         # an object appears only once complete.
         with self._faults(key):
             self.client.upload_fileobj(stream, self.bucket, self._key(key), Config=TRANSFER)
+
+    def open_upload(self, key: str) -> StagedObject:
+        return StagedObject(self, key)
+
+    def move(self, source: str, target: str) -> None:
+        # A server-side copy (in parts for large objects): the bytes never come here.
+        with self._faults(source):
+            self.client.copy(
+                {"Bucket": self.bucket, "Key": self._key(source)},
+                self.bucket,
+                self._key(target),
+                Config=TRANSFER,
+            )
+        self.remove([source])
 
     def put_bytes(self, key: str, data: bytes) -> str:
         with self._faults(key):
@@ -179,6 +194,65 @@ class S3Storage:
             raise StorageUnavailable(
                 f"the store {self.where} at {self.endpoint} cannot be reached ({error})"
             ) from error
+
+
+class StagedObject:
+    """An upload sent in ``PART_BYTES`` parts as it arrives (a multipart upload, begun once a
+    first part is full; a smaller file is one put): one part in memory at a time, and the
+    object appears only once complete."""
+
+    def __init__(self, store: S3Storage, key: str):
+        self.store, self.key = store, key
+        self.part = io.BytesIO()
+        self.upload_id: str | None = None
+        self.parts: list[dict[str, Any]] = []
+
+    def write(self, data: bytes) -> None:
+        self.part.write(data)
+        if self.part.tell() >= PART_BYTES:
+            self._send_part()
+
+    def _send_part(self) -> None:
+        client, bucket, name = self.store.client, self.store.bucket, self.store._key(self.key)
+        with self.store._faults(self.key):
+            if self.upload_id is None:
+                begun = client.create_multipart_upload(Bucket=bucket, Key=name)
+                self.upload_id = begun["UploadId"]
+            number = len(self.parts) + 1
+            self.part.seek(0)  # sent as it is: no copy of the part
+            sent = client.upload_part(
+                Bucket=bucket,
+                Key=name,
+                UploadId=self.upload_id,
+                PartNumber=number,
+                Body=self.part,
+            )
+        self.parts.append({"PartNumber": number, "ETag": sent["ETag"]})
+        self.part = io.BytesIO()
+
+    def finish(self) -> None:
+        if self.upload_id is None:
+            self.store.put_bytes(self.key, self.part.getvalue())
+            self.part = io.BytesIO()
+            return
+        if self.part.tell():
+            self._send_part()
+        with self.store._faults(self.key):
+            self.store.client.complete_multipart_upload(
+                Bucket=self.store.bucket,
+                Key=self.store._key(self.key),
+                UploadId=self.upload_id,
+                MultipartUpload={"Parts": self.parts},
+            )
+
+    def abort(self) -> None:
+        self.part = io.BytesIO()
+        if self.upload_id is not None:
+            with self.store._faults(self.key):
+                self.store.client.abort_multipart_upload(
+                    Bucket=self.store.bucket, Key=self.store._key(self.key), UploadId=self.upload_id
+                )
+            self.upload_id = None
 
 
 class _Missing(StorageUnavailable):

@@ -57,8 +57,25 @@ def storage_fault(error: OSError, folder: str = DATA_FOLDER) -> StorageUnavailab
     return None
 
 
+class StagedUpload(Protocol):
+    """A file being stored as it arrives: nothing is stored under its key until ``finish``;
+    ``abort`` leaves nothing behind."""
+
+    def write(self, data: bytes) -> None: ...
+
+    def finish(self) -> None: ...
+
+    def abort(self) -> None: ...
+
+
 class Storage(Protocol):
     """What the rest of sudoku-batch asks of a store."""
+
+    def open_upload(self, key: str) -> StagedUpload:
+        """Start storing a file under ``key`` piece by piece (an upload as it arrives)."""
+
+    def move(self, source: str, target: str) -> None:
+        """Store ``source``'s file under ``target`` instead (a staged upload claimed)."""
 
     def put_stream(self, key: str, stream: BinaryIO) -> None:
         """Store a stream under ``key`` as it is read, never held whole in memory; a failed

@@ -104,6 +104,37 @@ def test_an_upload_is_streamed_in_bounded_pieces(storage: Storage) -> None:
     assert len(stored) == size and stored[-1000:] == pattern(size - 1000, 1000)
 
 
+def test_a_staged_upload_is_stored_only_once_finished_and_moves_whole(storage: Storage) -> None:
+    size = PART_BYTES + 3 * MB  # two parts in an object store
+    staged = storage.open_upload("incoming/u/0000")
+    for offset in range(0, size, MB):
+        staged.write(pattern(offset, MB))
+    assert not storage.exists("incoming/u/0000")
+    staged.finish()
+    storage.move("incoming/u/0000", "batches/1/uploads/0000-big.png")
+    assert not storage.exists("incoming/u/0000")
+    stored = storage.get_bytes("batches/1/uploads/0000-big.png")
+    assert len(stored) == size and stored[-1000:] == pattern(size - 1000, 1000)
+    small = storage.open_upload("incoming/v/0000")  # under one part: a single put
+    small.write(b"small")
+    small.finish()
+    assert storage.get_bytes("incoming/v/0000") == b"small"
+
+
+def test_an_aborted_upload_leaves_nothing(storage: Storage, tmp_path: Path) -> None:
+    staged = storage.open_upload("incoming/w/0000")
+    for offset in range(0, PART_BYTES + MB, MB):  # a part already sent to an object store
+        staged.write(pattern(offset, MB))
+    staged.abort()
+    assert not storage.exists("incoming/w/0000")
+    if isinstance(storage, LocalFolder):
+        assert not (storage.folder / "incoming").exists()  # nor a partial file or its folders
+    else:
+        assert isinstance(storage, S3Storage)
+        listed = storage.client.list_multipart_uploads(Bucket=storage.bucket, Prefix=storage.prefix)
+        assert not listed.get("Uploads")
+
+
 def test_a_file_stored_again_has_a_new_version(storage: Storage) -> None:
     assert storage.version("boards/b.png") is None
     first = storage.put_bytes("boards/b.png", b"first")
