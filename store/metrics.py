@@ -105,4 +105,4 @@ def outcomes(session: Session) -> list[Outcome]:
 
 def batches_in_flight(session: Session) -> int:
     """Batches with any input file, page or puzzle still waiting for a stage."""
-    return session.scalar(select(func.count()).where(unfinished(Batch.id))) or 0
+    return session.scalar(select(func.count()).select_from(Batch).where(unfinished(Batch.id))) or 0

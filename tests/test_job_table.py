@@ -104,7 +104,7 @@ def test_a_stage_added_to_the_table_is_listed_in_the_progress() -> None:
         "pages": {"pending": SubjectState(count=3, queued=2, running=1, oldest_queued=None)},
         "puzzles": {},
     }
-    runs = {"deskew": {"ok": RunState(count=4, mean_wait=0.5, last_finished=None)}}
+    runs = {"deskew": {"ok": RunState(count=4, inline=0, mean_wait=0.5, last_finished=None)}}
     progress = stages_of(subjects, runs)
     assert list(progress) == ["ingest", "rectify", "ocr", "solve", "deskew"]
     deskew = progress["deskew"]

@@ -365,8 +365,8 @@ WITH filler_batch AS (
     SELECT gen_random_uuid(), batch_id, id, 0, 'solved', 0 FROM filler_pages
     RETURNING id
 )
-INSERT INTO cells (puzzle_id, row, col, kind, digit, confidence, alternatives)
-SELECT p.id, n / 9, n % 9, 'given', 1 + n % 9, random(), '[]'
+INSERT INTO cells (puzzle_id, row, col, kind, digit, confidence, alternatives, candidates)
+SELECT p.id, n / 9, n % 9, 'given', 1 + n % 9, random(), '[]', '[]'
 FROM filler_puzzles p, generate_series(0, 80) AS n
 """
 PER_BATCH_CELL_QUERIES = ("doubtful_cells", "page_cells")
