@@ -28,6 +28,11 @@ LINE_CELLS = 0.8
 INK_SHARE = 0.25
 # The board's print depth: this percentile of the darkness of its marked cells' pixels.
 PRINT_PERCENT = 99.5
+# Glyphs are measured in units of their cell as printed (a board straightened unevenly stretches
+# some cells): its lines are looked for this share of a cell either side of the lattice's, and
+# count where they cross at least LINE_COVERAGE of the cell's interior.
+LINE_SEARCH = 0.25
+LINE_COVERAGE = 0.5
 # Blobs smaller than this share of the cell each way are specks (dust, paper grain).
 SPECK_SHARE = 0.08
 # A blob at the interior's edge thinner than this share of the cell is a line's remnant...
@@ -103,16 +108,22 @@ def measure_ink(
         return {}
     rows, cols = lattice.row_lines, lattice.col_lines
     cell = float(min(np.diff(rows).min(), np.diff(cols).min()))
-    darkness = _stroke_darkness(gray, cell)
+    darkness, lines = _stroke_darkness(gray, cell)
     boxes = {pos: _interior(rows, cols, *pos) for pos in positions}
     reference = [boxes[pos] for pos in (positions if printed is None else printed)]
     if not reference:
         return {}
     marked = np.concatenate([darkness[ys, xs].ravel() for ys, xs in reference])
     depth = max(float(np.percentile(marked, PRINT_PERCENT)), 1.0)
+    bounds = lines | _shading_edges(gray, cell, INK_SHARE * depth)
     found = {}
     for pos, (ys, xs) in boxes.items():
-        ink = _cell_ink(darkness[ys, xs], depth, cell, (xs.start, ys.start))
+        row, col = pos
+        drawn = (
+            _drawn_span(bounds, rows[row], rows[row + 1], xs, cell),
+            _drawn_span(bounds.T, cols[col], cols[col + 1], ys, cell),
+        )
+        ink = _cell_ink(darkness[ys, xs], depth, cell, (xs.start, ys.start), drawn)
         if ink is not None:
             found[pos] = ink
     return found
@@ -128,23 +139,64 @@ def _interior(
     return slice(max(y0, 0), max(y1, y0 + 1)), slice(max(x0, 0), max(x1, x0 + 1))
 
 
-def _stroke_darkness(gray: np.ndarray, cell: float) -> np.ndarray:
+def _shading_edges(gray: np.ndarray, cell: float, step: float) -> np.ndarray:
+    """Where the paper steps by ``step`` or more in a long straight edge: a shaded box's
+    border, which bounds its cells where its printed line is too faint against the shade."""
+    reach = max(3, int(STROKE_REACH * cell)) | 1
+    paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, np.ones((reach, reach), np.uint8))
+    steps = cv2.morphologyEx(paper, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    return _long_strokes((steps > step).astype(np.uint8), cell)
+
+
+def _long_strokes(mask: np.ndarray, cell: float) -> np.ndarray:
+    length = max(3, int(LINE_CELLS * cell))
+    across = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
+    down = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
+    return cv2.bitwise_or(across, down)
+
+
+def _drawn_span(lines: np.ndarray, start: float, end: float, across: slice, cell: float) -> float:
+    """How far apart (pixels) the printed lines or shading edges (``lines``) that bound a cell
+    lie where its interior (``across``) runs, each looked for within ``LINE_SEARCH`` of a cell
+    of where the lattice puts it, or the lattice's place where none is found there."""
+    found = []
+    for place in (start, end):
+        y0 = max(int(round(place - LINE_SEARCH * cell)), 0)
+        y1 = min(int(round(place + LINE_SEARCH * cell)) + 1, lines.shape[0])
+        window = lines[y0:y1, across] > 0
+        inked = window.any(axis=0)
+        # Each column's line where it crosses it (a tilted line is found as well as a level one).
+        if inked.sum() < LINE_COVERAGE * window.shape[1]:
+            found.append(place)
+            continue
+        heights = np.arange(y0, y1, dtype=float)[:, None]
+        middles = (window * heights).sum(axis=0)[inked] / window.sum(axis=0)[inked]
+        found.append(float(np.median(middles)))
+    return found[1] - found[0]
+
+
+def _stroke_darkness(gray: np.ndarray, cell: float) -> tuple[np.ndarray, np.ndarray]:
     """How much darker than the paper right around it each pixel is, long strokes (lines)
-    painted out."""
+    painted out; and where those lines are."""
     reach = max(3, int(STROKE_REACH * cell)) | 1
     darkness = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, np.ones((reach, reach), np.uint8))
     _, ink = cv2.threshold(darkness, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    length = max(3, int(LINE_CELLS * cell))
-    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, length), np.uint8))
-    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((length, 1), np.uint8))
-    lines = cv2.dilate(cv2.bitwise_or(across, down), np.ones((3, 3), np.uint8))
+    lines = cv2.dilate(_long_strokes(ink, cell), np.ones((3, 3), np.uint8))
     darkness[lines > 0] = 0
-    return darkness
+    return darkness, lines
 
 
 def _cell_ink(
-    darkness: np.ndarray, depth: float, cell: float, origin: tuple[int, int]
+    darkness: np.ndarray,
+    depth: float,
+    cell: float,
+    origin: tuple[int, int],
+    drawn: tuple[float, float],
 ) -> CellInk | None:
+    """A cell's ink; its glyphs' sizes and places in units of the cell as printed (``drawn``:
+    its height and width between its printed lines), so a board stretched unevenly between its
+    lines reads alike in every cell."""
+    cell_h, cell_w = drawn
     ink = (darkness > INK_SHARE * depth).astype(np.uint8)
     # Pixels one apart are one stroke (light print and pencil break up at a threshold).
     joined = cv2.dilate(ink, np.ones((3, 3), np.uint8))
@@ -170,10 +222,10 @@ def _cell_ink(
         keep[label] = True
         blobs.append(
             Blob(
-                height=(bh - 2) / cell,
-                width=(bw - 2) / cell,
-                offset_x=(x + bw / 2 - w / 2) / cell,
-                offset_y=(y + bh / 2 - h / 2) / cell,
+                height=(bh - 2) / cell_h,
+                width=(bw - 2) / cell_w,
+                offset_x=(x + bw / 2 - w / 2) / cell_w,
+                offset_y=(y + bh / 2 - h / 2) / cell_h,
                 box=(int(origin[0] + x), int(origin[1] + y), int(bw), int(bh)),
                 area=int(np.count_nonzero(ink[labels == label])),
                 edge=bool(touches),
