@@ -99,8 +99,8 @@ class AnswerKeyCheck(GridPlace):
 class ReviewReason(BaseModel):
     code: str = Field(
         description="low_confidence_given, low_confidence_empty, doubted_reading, damaged_page, "
-        "not_sudoku, lattice_uncertain, regions_uncertain, unsolvable, not_unique, timeout, "
-        "solution_unchecked, "
+        "not_sudoku, lattice_uncertain, regions_uncertain, entries_as_print, unsolvable, "
+        "not_unique, timeout, solution_unchecked, "
         "or a failed grid's error code (docs/errors.md)"
     )
     message: str = Field(description="the same, for a person")

@@ -29,7 +29,7 @@ from sudoku_batch.pipeline.recognise.printed_captions import Caption, CaptionRea
 from sudoku_batch.pipeline.recognise.read_board import cell_interiors, recognise_board
 from sudoku_batch.pipeline.render import PageRegion, board_region, render_solution
 from sudoku_batch.pipeline.solve.backend import SatBackend
-from sudoku_batch.pipeline.solve.entries import with_entries_checked
+from sudoku_batch.pipeline.solve.entries import entries_as_print, with_entries_checked
 from sudoku_batch.pipeline.solve.reconcile import solve_reading
 from sudoku_batch.pipeline.solve.repairs import printed_verdict
 from sudoku_batch.pipeline.solve.result import PuzzleSolution, SolveResult, Verdict
@@ -229,7 +229,9 @@ def solve_reading_step(
     what the caption near the board calls it (``Caption.role``). A grid read as no Sudoku
     (``reading.other_reason``) is not solved: it gets no verdict and the role "other". One
     solved only by doubting a confident reading is, as printed, unsolvable: the repaired
-    reading is its suggestion (``pipeline.solve.repairs``)."""
+    reading is its suggestion (``pipeline.solve.repairs``). One whose print as read has several
+    solutions is solved again with its cells judged handwritten taken as print
+    (``entries_as_print``), and kept so when that makes it one."""
     clock = Clock()
     policy = solving.policy
     if reading.other_reason is not None:
@@ -239,6 +241,11 @@ def solve_reading_step(
         )
         return SolvedBoard(solution, None, clock.seconds, other_grid_facts())
     solution = solve_reading(reading, solving.backend, solving.timeout)
+    as_print = entries_as_print(reading)
+    if solution.result.verdict is Verdict.MULTIPLE_SOLUTIONS and as_print is not None:
+        retried = solve_reading(as_print, solving.backend, solving.timeout)
+        if retried.result.verdict is Verdict.SOLVED:
+            reading, solution = as_print, retried
     solution = printed_verdict(reading.puzzle(), solution, policy.confident_reading)
     solution = with_entries_checked(solution, reading)
     solution = _certified(reading, solution, board_facts, policy)

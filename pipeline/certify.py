@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sudoku_batch.pipeline.board import BoardImage, CellKind
-from sudoku_batch.pipeline.reading import BoardReading
+from sudoku_batch.pipeline.reading import BoardReading, InkKind
 from sudoku_batch.pipeline.solve.check import solution_problems
 from sudoku_batch.pipeline.solve.result import Certificate, PuzzleSolution, ReviewReason, Verdict
 from sudoku_batch.pipeline.vision.regions import DOUBTFUL_BELOW
@@ -38,6 +38,7 @@ UNSOLVABLE = "unsolvable"
 NOT_UNIQUE = "not_unique"
 TIMEOUT = "timeout"
 SOLUTION_UNCHECKED = "solution_unchecked"
+ENTRIES_AS_PRINT = "entries_as_print"
 
 _VERDICT_REASONS = {
     Verdict.UNSOLVABLE: (UNSOLVABLE, "the puzzle as read has no solution"),
@@ -134,6 +135,19 @@ def _reading_reasons(reading: BoardReading, policy: CertifyPolicy) -> list[Revie
         elif cell.kind is CellKind.EMPTY and cell.confidence < policy.confident_empty:
             unsure_empty.append((cell.confidence, f"{where} ({cell.confidence:.3f})"))
     reasons = []
+    as_print = [
+        f"r{cell.row + 1}c{cell.col + 1} {cell.digit}"
+        for cell in reading.cells
+        if cell.kind is CellKind.GIVEN and cell.ink is InkKind.HANDWRITTEN
+    ]
+    if as_print:
+        reasons.append(
+            ReviewReason(
+                ENTRIES_AS_PRINT,
+                "cells read as handwritten, taken as print (the print alone has several "
+                "solutions): " + _listed(as_print),
+            )
+        )
     if unsure_givens:
         cells = [text for _, text in sorted(unsure_givens)]
         reasons.append(

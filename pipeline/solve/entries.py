@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from sudoku_batch.pipeline.board import CellKind
 from sudoku_batch.pipeline.grid import Grid
 from sudoku_batch.pipeline.reading import BoardReading, CellReading, InkKind
 from sudoku_batch.pipeline.solve.result import PuzzleSolution, Verdict
@@ -79,3 +80,17 @@ def with_entries_checked(solution: PuzzleSolution, reading: BoardReading) -> Puz
     if result.verdict is not Verdict.SOLVED or result.solution is None:
         return solution
     return replace(solution, entries_check=check_entries(reading.cells, result.solution))
+
+
+def entries_as_print(reading: BoardReading) -> BoardReading | None:
+    """The reading with the cells judged handwritten taken as printed givens (their ``ink``
+    kept, so the certificate can say so); None when it has none. A printed puzzle has one
+    solution from its printed givens: when the print as read leaves several and these cells
+    make it one, they were print (a digit a warp stretched), not a solver's entries."""
+    cells = tuple(
+        replace(cell, kind=CellKind.GIVEN)
+        if cell.ink is InkKind.HANDWRITTEN and cell.digit is not None
+        else cell
+        for cell in reading.cells
+    )
+    return replace(reading, cells=cells) if cells != reading.cells else None

@@ -12,7 +12,7 @@ from sudoku_batch.jobs.steps import SolveOptions, solve_reading_step, solve_text
 from sudoku_batch.pipeline.board import CellKind
 from sudoku_batch.pipeline.certify import BoardFacts, CertifyPolicy, certify
 from sudoku_batch.pipeline.grid import GridShape, Puzzle
-from sudoku_batch.pipeline.reading import BoardReading, CellReading
+from sudoku_batch.pipeline.reading import BoardReading, CellReading, InkKind
 from sudoku_batch.pipeline.solve.backends import make_backend
 from sudoku_batch.pipeline.solve.result import PuzzleSolution, SolveResult, Verdict
 from sudoku_batch.synth.unique import unique_puzzle
@@ -177,3 +177,32 @@ def test_regions_read_in_doubt_are_not_certified(generated, backend) -> None:
     assert solved(sure, backend, facts).solution.certificate.certified
     typed = replace(doubtful, regions_certainty=None)  # regions given, not read from an image
     assert solved(typed, backend, facts).solution.certificate.certified
+
+
+def test_cells_judged_handwritten_that_the_print_needs_are_taken_as_print(backend) -> None:
+    """A minimal puzzle needs every given: one of them judged a handwritten entry (a printed
+    digit a warp stretched) leaves several solutions, so it is taken as print again, solved,
+    and not certified, with the reason; on a puzzle whose print alone is unique, an entry
+    stays an entry and is checked."""
+    solving = SolveOptions(backend, TIMEOUT, policy=POLICY)
+    minimal = unique_puzzle(NINE, np.random.default_rng(5), givens=0).puzzle  # dug to the end
+    (r, c), digit = next(
+        ((r, c), v) for r, row in enumerate(minimal.givens) for c, v in enumerate(row) if v
+    )
+    entry = CellReading(r, c, CellKind.EMPTY, digit, 0.999, ink=InkKind.HANDWRITTEN)
+    solved = solve_reading_step(reading_of(minimal, {(r, c): entry}), solving, None, BoardFacts())
+    assert solved.solution.result.verdict is Verdict.SOLVED
+    certificate = solved.solution.certificate
+    assert not certificate.certified
+    assert [reason.code for reason in certificate.reasons] == ["entries_as_print"]
+
+    roomy = unique_puzzle(NINE, np.random.default_rng(27), givens=40)
+    (r, c) = next(
+        (r, c) for r, row in enumerate(roomy.puzzle.givens) for c, v in enumerate(row) if v == 0
+    )
+    entry = CellReading(r, c, CellKind.EMPTY, roomy.solution[r][c], 0.999, ink=InkKind.HANDWRITTEN)
+    reading = reading_of(roomy.puzzle, {(r, c): entry})
+    solved = solve_reading_step(reading, solving, None, BoardFacts())
+    assert solved.solution.result.verdict is Verdict.SOLVED
+    assert solved.solution.certificate.certified
+    assert [check.ok for check in solved.solution.entries_check] == [True]
