@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.grid import GridShape
-from pipeline.reading import InkKind
-from pipeline.recognise.read_board import recognise_board
-from pipeline.vision.page_boards import rectify_page
-from synth.styles import HAIRLINE_FONT_TOP, random_puzzles, styled_page
+from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.reading import InkKind
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth.styles import HAIRLINE_FONT_TOP, random_puzzles, styled_page
 
 
 @pytest.mark.parametrize("seed", [2, 3])
