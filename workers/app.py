@@ -13,6 +13,7 @@ from celery import Celery
 from sudoku_batch.jobs.table import Step, TimeLimits, job_step, job_steps
 from sudoku_batch.pipeline.book.facts import facts_allowance
 from sudoku_batch.settings import Settings
+from sudoku_batch.workers import broker_close  # noqa: F401 - mends kombu's close at import
 
 # Soft limit, then hard limit, in seconds. A page (rasterise, locate, rectify) or a board's OCR
 # takes seconds; the margin covers a slow first call that loads a model.
