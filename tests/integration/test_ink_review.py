@@ -18,15 +18,14 @@ from sudoku_batch.pipeline.grid import GridShape
 from sudoku_batch.pipeline.reading import BoardReading, CellReading, InkKind
 from sudoku_batch.pipeline.solve.entries import check_entries, entries_json
 from sudoku_batch.settings import Settings
-from sudoku_batch.store.models import Batch, Cell, InputFile, Page, Puzzle, Solution
 from sudoku_batch.store.record import ink_grid
 from sudoku_batch.store.results_view import cell_readings
 from sudoku_batch.synth.unique import unique_puzzle
 from tests.integration.conftest import api_client
+from tests.integration.stored_puzzle import store_puzzle
 
 pytestmark = pytest.mark.services
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 SHAPE = GridShape(3, 3)
 
 
@@ -64,49 +63,27 @@ def test_the_review_page_shows_each_cells_ink_and_the_entries_checked(
                 cells.append(CellReading(r, c, CellKind.EMPTY, confidence=0.99, ink=InkKind.EMPTY))
     reading = BoardReading(SHAPE, tuple(cells))
     checks = entries_json(check_entries(reading.cells, solution))
-    submitted = client.post("/batches", files=[("files", ("grid.png", PNG))])
-    assert submitted.status_code == 201, submitted.text
-    with sessions.begin() as db:
-        batch = db.scalars(select(Batch).where(Batch.public_id == submitted.json()["batch_id"]))
-        batch_id = batch.one().id
-        input_file = db.scalars(select(InputFile).where(InputFile.batch_id == batch_id)).one()
-        page = Page(
-            batch_id=batch_id, input_file_id=input_file.id, source="grid.png", page_number=1,
-            format="image", status="done",
-        )  # fmt: skip
-        db.add(page)
-        db.flush()
-        puzzle = Puzzle(
-            batch_id=batch_id, page_id=page.id, index_on_page=0, status="solved", size=9,
-            box_rows=3, box_cols=3, givens=[list(row) for row in givens], lowest_confidence=0.99,
-            ink=ink_grid(reading),
-        )  # fmt: skip
-        db.add(puzzle)
-        db.flush()
-        db.add_all(
-            Cell(
-                puzzle_id=puzzle.id,
-                row=cell.row,
-                col=cell.col,
-                kind=str(cell.kind),
-                digit=cell.digit,
-                confidence=cell.confidence,
-                alternatives=[],
-                ink=str(cell.ink),
-                candidates=list(cell.candidates),
-            )  # fmt: skip
-            for cell in reading.cells
-        )
-        db.add(
-            Solution(
-                puzzle_id=puzzle.id,
-                verdict="solved",
-                grid=[list(row) for row in solution],
-                doubts=[],
-                entries_check=checks,
-            )  # fmt: skip
-        )
-        puzzle_id, public_id = puzzle.id, puzzle.public_id
+    puzzle = {
+        "status": "solved",
+        "givens": [list(row) for row in givens],
+        "lowest_confidence": 0.99,
+        "ink": ink_grid(reading),
+    }
+    cells = [
+        {
+            "row": cell.row,
+            "col": cell.col,
+            "kind": str(cell.kind),
+            "digit": cell.digit,
+            "confidence": cell.confidence,
+            "alternatives": [],
+            "ink": str(cell.ink),
+            "candidates": list(cell.candidates),
+        }
+        for cell in reading.cells
+    ]
+    solved = {"verdict": "solved", "grid": [list(row) for row in solution], "entries_check": checks}
+    puzzle_id, public_id = store_puzzle(client, sessions, puzzle, cells, solved)
     key = client.headers["Authorization"].removeprefix("Bearer ")
     with TestClient(client.app, cookies={KEY_COOKIE: key}) as browser:
         shown = browser.get(f"/ui/puzzles/{public_id}")
