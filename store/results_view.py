@@ -344,6 +344,9 @@ RESULTS_ORDER = (
 # The record's keys in results.jsonl order: the view's columns. A grid's record has them all;
 # a page with no grid and a failed input lack the puzzle-only keys (as before the view existed).
 GRID_KEYS = tuple(results.columns.keys())
+# The record's row ids that have no public id (its batch_id and puzzle_id have one): the API
+# shows neither.
+ROW_IDS = ("input_file_id", "page_id")
 PUZZLE_ONLY_KEYS = (
     "rotation",
     "corners",

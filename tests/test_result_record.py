@@ -13,14 +13,17 @@ from sudoku_batch.api.schemas import ResultRecord
 from sudoku_batch.embedded_store import open_database
 from sudoku_batch.settings import environment
 from sudoku_batch.store.book_check import NO_BATCH_FIELDS
-from sudoku_batch.store.results_view import GRID_KEYS, PUZZLE_ONLY_KEYS, cell_readings, results
-
-# Row ids of the database, which the API does not show (it shows public ids).
-ROW_IDS = {"input_file_id", "page_id"}
+from sudoku_batch.store.results_view import (
+    GRID_KEYS,
+    PUZZLE_ONLY_KEYS,
+    ROW_IDS,
+    cell_readings,
+    results,
+)
 
 
 def test_the_api_record_has_the_fields_of_results_jsonl_and_no_other() -> None:
-    assert set(ResultRecord.model_fields) == set(GRID_KEYS) - ROW_IDS | set(NO_BATCH_FIELDS)
+    assert set(ResultRecord.model_fields) == set(GRID_KEYS) - set(ROW_IDS) | set(NO_BATCH_FIELDS)
 
 
 def test_the_puzzle_only_keys_are_record_keys() -> None:
