@@ -22,6 +22,7 @@ import socket
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO
 from urllib.parse import urlsplit
@@ -143,6 +144,18 @@ class S3Storage:
                     Bucket=self.bucket,
                     Delete={"Objects": names[start : start + DELETE_BATCH], "Quiet": True},
                 )
+
+    def stale(self, prefix: str, before: datetime) -> list[str]:
+        # An upload not finished is no object (a multipart upload left open: a bucket
+        # lifecycle rule aborts those).
+        found = []
+        pages = self.client.get_paginator("list_objects_v2")
+        with self._faults(prefix):
+            for page in pages.paginate(Bucket=self.bucket, Prefix=self._key(prefix)):
+                for stored in page.get("Contents", []):
+                    if stored["LastModified"] < before:
+                        found.append(stored["Key"].removeprefix(self.prefix))
+        return sorted(found)
 
     def prepare(self) -> None:
         try:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
@@ -125,6 +126,10 @@ class Storage(Protocol):
 
     def remove(self, keys: Iterable[str]) -> None:
         """Remove stored files; missing ones are no error."""
+
+    def stale(self, prefix: str, before: datetime) -> list[str]:
+        """The keys under ``prefix`` last written before ``before``, with any file left half
+        written there (by a writer that died), for a sweep to remove."""
 
     def prepare(self) -> None:
         """Make and mark the store if missing (the API's start); a failure is logged, and

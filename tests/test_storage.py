@@ -12,6 +12,7 @@ import subprocess
 import tracemalloc
 import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,9 @@ import pytest
 from bench.seaweedfs import SeaweedFS, free_ports
 from sudoku_batch.settings import InvalidSetting, Settings
 from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.store.incoming import GRACE, INCOMING, remove_orphans
 from sudoku_batch.store.local_storage import LocalFolder
+from sudoku_batch.store.models import utc_now
 from sudoku_batch.store.s3_storage import PART_BYTES, S3Storage
 from sudoku_batch.store.storage import (
     CacheUnwritable,
@@ -313,3 +316,23 @@ def test_refused_credentials_are_unavailable_and_said_by_the_health_check(
     with pytest.raises(StorageUnavailable, match="refused"):
         storage.put_bytes("boards/b.png", b"b")
     assert "refused" in (storage.problem() or "")
+
+
+def test_uploads_a_crashed_api_left_staged_are_removed_after_the_grace_period(
+    storage: Storage,
+) -> None:
+    finished = "incoming/a/0000-page.png"
+    storage.put_bytes(finished, b"page")
+    half_written = storage.open_upload("incoming/b/0000-book.pdf")
+    half_written.write(b"%PDF-1.4")  # its request died here: never finished nor aborted
+    storage.put_bytes("batches/1/uploads/0000-kept.png", b"claimed")
+    now = utc_now()
+
+    assert remove_orphans(storage, now) == 0  # within the grace period: a request may hold them
+    assert storage.exists(finished)
+    removed = remove_orphans(storage, now + GRACE + timedelta(minutes=1))
+    # A local folder's half-written file is one too; object storage shows none until finished.
+    assert removed == (2 if isinstance(storage, LocalFolder) else 1)
+    assert storage.stale(INCOMING, now + GRACE + timedelta(minutes=1)) == []
+    assert not storage.exists(finished)
+    assert storage.get_bytes("batches/1/uploads/0000-kept.png") == b"claimed"
