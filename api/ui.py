@@ -43,6 +43,7 @@ from sudoku_batch.api.deps import (
 from sudoku_batch.api.submission import BOX_SHAPE
 from sudoku_batch.pipeline.board import CellKind
 from sudoku_batch.pipeline.certify import CertifyPolicy, unsure_reading
+from sudoku_batch.reports.board_lines import board_lines
 from sudoku_batch.reports.grid_classes import cell_classes
 from sudoku_batch.reports.review import certificate_counts, ink_counts, review_reasons
 from sudoku_batch.store.artifacts import Artifacts
@@ -246,6 +247,9 @@ def puzzle_page(
         record=record,
         board=board,
         cells=cells_shown(record, latest_corrections(db, puzzle.id), settings.certify_policy()),
+        lines=board_lines(record, board["row_lines"], board["col_lines"], board["image"])
+        if board
+        else [],
         history=correction_history(db, puzzle.id),
         reasons=review_reasons(record),
         ink_counts=ink_counts(record.get("ink")),
