@@ -10,7 +10,6 @@ leaves no staged upload; ``Submission`` moves the files it keeps to their batch'
 
 from __future__ import annotations
 
-import uuid
 from contextlib import aclosing
 from typing import Any
 
@@ -22,6 +21,7 @@ from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException, MultiPartParser
 
+from sudoku_batch.store.incoming import request_folder
 from sudoku_batch.store.storage import StagedUpload, Storage
 
 HEAD_BYTES = 1024  # what the content checks read
@@ -114,7 +114,7 @@ class StreamedRequest(Request):
         super().__init__(request.scope, request.receive)
         self.storage = storage
         self.max_bytes = max_bytes
-        self.folder = f"incoming/{uuid.uuid4().hex}"
+        self.folder = request_folder()
         self.staged: list[StagedFile] = []
 
     async def _get_form(

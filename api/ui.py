@@ -32,9 +32,18 @@ from jinja2 import Environment, FileSystemLoader
 from sqlalchemy.orm import Session
 
 from sudoku_batch.api.auth import KEY_COOKIE, UI_HEADER, key_id_of
-from sudoku_batch.api.deps import Db, StoredFiles, owned_batch, owned_puzzle, public_puzzle_ids
+from sudoku_batch.api.deps import (
+    AppSettings,
+    Db,
+    StoredFiles,
+    owned_batch,
+    owned_puzzle,
+    public_puzzle_ids,
+)
 from sudoku_batch.api.submission import BOX_SHAPE
-from sudoku_batch.reports.book_report import LOW_CONFIDENCE
+from sudoku_batch.pipeline.board import CellKind
+from sudoku_batch.pipeline.certify import CertifyPolicy, unsure_reading
+from sudoku_batch.reports.board_lines import board_lines
 from sudoku_batch.reports.grid_classes import cell_classes
 from sudoku_batch.reports.review import certificate_counts, ink_counts, review_reasons
 from sudoku_batch.store.artifacts import Artifacts
@@ -219,7 +228,12 @@ def batch_grids(request: Request, batch_id: UUID, key_id: KeyId, db: Db) -> HTML
 
 @router.get("/puzzles/{puzzle_id}")
 def puzzle_page(
-    request: Request, puzzle_id: UUID, key_id: KeyId, db: Db, artifacts: StoredFiles
+    request: Request,
+    puzzle_id: UUID,
+    key_id: KeyId,
+    db: Db,
+    artifacts: StoredFiles,
+    settings: AppSettings,
 ) -> HTMLResponse:
     puzzle, batch = owned_puzzle(db, puzzle_id, key_id)
     record = puzzle_result(db, puzzle.id)
@@ -232,7 +246,10 @@ def puzzle_page(
         puzzle=puzzle,
         record=record,
         board=board,
-        cells=_cells_shown(record, latest_corrections(db, puzzle.id)),
+        cells=cells_shown(record, latest_corrections(db, puzzle.id), settings.certify_policy()),
+        lines=board_lines(record, board["row_lines"], board["col_lines"], board["image"])
+        if board
+        else [],
         history=correction_history(db, puzzle.id),
         reasons=review_reasons(record),
         ink_counts=ink_counts(record.get("ink")),
@@ -269,16 +286,20 @@ def _board(puzzle: Puzzle, artifacts: Artifacts) -> dict[str, Any] | None:
     return {"image": False, "width": side, "height": side, "row_lines": lines, "col_lines": lines}
 
 
-def _cells_shown(record: dict[str, Any], corrected: dict) -> list[dict[str, Any]]:
-    """Each cell as read, what it holds now (its latest correction), whether the solver doubted
-    it, and what it solved to."""
+def cells_shown(
+    record: dict[str, Any], corrected: dict, policy: CertifyPolicy
+) -> list[dict[str, Any]]:
+    """Each cell as read, what it holds now (its latest correction), whether it is doubtful
+    (the solver doubted it, or its reading as it stands keeps the grid from being certified),
+    and what it solved to."""
     doubted = {(d["row"], d["col"]): d for d in record.get("doubts") or []}
     solution = record.get("solution")
     shown = []
     for cell in record["cells"]:
         place = (cell["row"], cell["col"])
         now = corrected.get(place)
-        unsure = cell["kind"] == "given" and (cell["confidence"] or 0.0) < LOW_CONFIDENCE
+        # A corrected cell is solved as certain (store.load.stored_reading).
+        unsure = now is None and unsure_reading(CellKind(cell["kind"]), cell["confidence"], policy)
         shown.append(
             {
                 **cell,

@@ -6,16 +6,22 @@ Run from the repository root:
     python -m bench.one_photo [--photo examples/photo.jpg] [--runs 5] [--against DIR ...]
 
 Each checkout (this one, and each ``--against`` folder, e.g. a ``git worktree`` of main) runs
-the same command with ``PYTHONPATH`` set to it and this interpreter, turn about, into a new
-output folder each time; the user's cache folder is shared, and one untimed run per checkout
-first fills it and the checkout's bytecode cache (the state of every run after a user's
-first, also where ``PYTHONDONTWRITEBYTECODE`` is set). CPU is the child's user+sys
-time. Wall time is noisy on a shared machine, so the load average is printed too.
+the same command with its own interpreter, turn about, into a new output folder each time:
+this one with the interpreter running the bench, another with its ``.venv/bin/python``. The
+one package's folders are subpackages only as installed (setup.py's ``package_dir``), so a
+checkout on ``PYTHONPATH`` would run this one's code; each interpreter is checked to import
+``sudoku_batch`` from its own checkout first. Give another checkout its venv once:
 
-A new ``git worktree`` has no compiled rater (``pip install -e`` builds its extensions in
-place, untracked): copy ``pipeline_rating__mypyc*.so``, ``pipeline/rating/*.so`` and
-``pipeline/rating/compiled_sources.json`` into it, or it rates in pure Python and its
-imports differ (``pipeline.rating.compiled_core``).
+    cd DIR && python3 -m venv .venv && .venv/bin/pip install -e .
+
+The user's cache folder is shared, and one untimed run per checkout first fills it and the
+checkout's bytecode cache (the state of every run after a user's first, also where
+``PYTHONDONTWRITEBYTECODE`` is set). CPU is the child's user+sys time. Wall time is noisy on a
+shared machine, so the load average is printed too.
+
+A new ``git worktree`` has no compiled rater unless its install compiled one
+(``SUDOKU_BATCH_COMPILE=1``; setup.py): without it, it rates in pure Python and its imports
+differ (``pipeline.rating.compiled_core``).
 """
 
 from __future__ import annotations
@@ -33,14 +39,47 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parents[1]
 
 
-def one_run(checkout: Path, photo: Path, out: Path) -> tuple[float, float]:
-    """(wall, CPU) seconds of one ``run`` from ``checkout``."""
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
+class WrongInterpreter(Exception):
+    """A checkout without an interpreter that runs its own code."""
+
+
+def checkout_python(checkout: Path) -> Path:
+    """The interpreter that runs ``checkout``'s code: this one for this checkout, the
+    checkout's own ``.venv`` for another; checked by where it imports the package from."""
+    python = Path(sys.executable) if checkout == HERE else checkout / ".venv" / "bin" / "python"
+    if not python.exists():
+        raise WrongInterpreter(
+            f"{checkout} has no {python.relative_to(checkout)}: cd {checkout} && "
+            "python3 -m venv .venv && .venv/bin/pip install -e ."
+        )
+    found = subprocess.run(
+        [str(python), "-c", "import sudoku_batch.pipeline as p; print(p.__file__)"],
+        env=child_environment(),
+        capture_output=True,
+        text=True,
+    )
+    imported = Path(found.stdout.strip()).resolve() if found.returncode == 0 else None
+    if imported is None or not imported.is_relative_to(checkout):
+        raise WrongInterpreter(
+            f"{python} runs sudoku_batch from {imported or 'nowhere'}, not from {checkout}: "
+            f"install it there ({python} -m pip install -e {checkout})"
+        )
+    return python
+
+
+def child_environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)  # each interpreter imports its own install, nothing else
     # Bytecode is cached as after a user's first run: without it every module the run
     # imports is compiled from source each time.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    command = [sys.executable, "-m", "sudoku_batch.cli", "run", str(photo), "--out", str(out)]
-    return timed_child([*command, "--no-progress"], env, out.parent)
+    return env
+
+
+def one_run(python: Path, photo: Path, out: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds of one ``run`` by ``python``."""
+    command = [str(python), "-m", "sudoku_batch.cli", "run", str(photo), "--out", str(out)]
+    return timed_child([*command, "--no-progress"], child_environment(), out.parent)
 
 
 def timed_child(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
@@ -61,12 +100,16 @@ def main() -> None:
     parser.add_argument("--against", type=Path, action="append", default=[], metavar="DIR")
     args = parser.parse_args()
     checkouts = [HERE, *(path.resolve() for path in args.against)]
+    try:
+        pythons = {checkout: checkout_python(checkout) for checkout in checkouts}
+    except WrongInterpreter as wrong:
+        parser.error(str(wrong))
     photo = args.photo.resolve()
     times: dict[Path, list[tuple[float, float]]] = {checkout: [] for checkout in checkouts}
     with tempfile.TemporaryDirectory(prefix="one-photo-") as scratch:
         for n in range(args.runs + 1):
             for i, checkout in enumerate(checkouts):
-                measured = one_run(checkout, photo, Path(scratch) / f"out-{i}-{n}")
+                measured = one_run(pythons[checkout], photo, Path(scratch) / f"out-{i}-{n}")
                 if n:  # the first run of each fills the cache
                     times[checkout].append(measured)
     print(f"{photo.name}, {args.runs} runs each, load average {os.getloadavg()[0]:.1f}")

@@ -122,17 +122,28 @@ def _board_reasons(
     return reasons
 
 
+def unsure_reading(kind: CellKind, confidence: float | None, policy: CertifyPolicy) -> bool:
+    """Whether a cell's reading keeps its grid from being certified: a given's digit, or an
+    empty cell's emptiness, read below the policy's threshold. A cell typed or corrected by a
+    person (no confidence) is certain."""
+    if confidence is None:
+        return False
+    if kind is CellKind.GIVEN:
+        return confidence < policy.confident_reading
+    return kind is CellKind.EMPTY and confidence < policy.confident_empty
+
+
 def _reading_reasons(reading: BoardReading, policy: CertifyPolicy) -> list[ReviewReason]:
     unsure_givens, unsure_empty = [], []
     for cell in reading.cells:
-        if cell.confidence is None:  # typed or corrected by a person: certain
+        if cell.confidence is None or not unsure_reading(cell.kind, cell.confidence, policy):
             continue
         where = f"r{cell.row + 1}c{cell.col + 1}"
-        if cell.kind is CellKind.GIVEN and cell.confidence < policy.confident_reading:
+        if cell.kind is CellKind.GIVEN:
             unsure_givens.append(
                 (cell.confidence, f"{where} read {cell.digit} ({cell.confidence:.3f})")
             )
-        elif cell.kind is CellKind.EMPTY and cell.confidence < policy.confident_empty:
+        else:
             unsure_empty.append((cell.confidence, f"{where} ({cell.confidence:.3f})"))
     reasons = []
     as_print = [

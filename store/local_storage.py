@@ -11,6 +11,7 @@ import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
+from datetime import datetime
 from pathlib import Path
 from typing import BinaryIO
 
@@ -108,6 +109,16 @@ class LocalFolder:
                     parent.rmdir()
                 except OSError:  # not empty
                     break
+
+    def stale(self, prefix: str, before: datetime) -> list[str]:
+        # Half-written files (".partial-") included: their mtime is their last write.
+        cutoff = before.timestamp()
+        found = []
+        for path in (self.folder / prefix).rglob("*"):
+            with suppress(OSError):  # gone meanwhile
+                if path.is_file() and path.stat().st_mtime < cutoff:
+                    found.append(path.relative_to(self.folder).as_posix())
+        return sorted(found)
 
     def prepare(self) -> None:
         data_folder.prepare(self.folder)

@@ -616,6 +616,6 @@ class StageRun(Base):
     message: Mapped[str | None] = mapped_column(Text, comment="why it failed, in words")
     task: Mapped[str | None] = mapped_column(
         String(20),
-        comment="the server task a solve ran in: ocr (settled inline in the OCR task) or solve "
-        "(a solve task of its own); null for other stages and when embedded",
+        comment="the server task it ran in, by its stage (ingest, rectify, ocr, solve; a solve "
+        "settled inline in the OCR task: ocr); null when embedded or refused by the API",
     )

@@ -129,9 +129,12 @@ def add_pages(
     sources: Sequence[PageSource],
     seconds: float,
     worker: str | None = None,
+    *,
+    task: Stage | None = None,
 ) -> list[int]:
     """Page rows for an input file's listed pages, in order; returns their ids. A page refused
-    at listing is failed at once with its error; the others are pending."""
+    at listing is failed at once with its error; the others are pending. ``task``: the server
+    task it ran in (``StageRun.task``; None when embedded)."""
     input_file = session.get_one(InputFile, input_file_id)
     existing = {
         (page.source, page.page_number): page
@@ -155,13 +158,26 @@ def add_pages(
         if source.refused:
             # Refused at listing (unreadable, too large, encrypted, ...): final already, with
             # its reason, so no stage ever loads it.
-            record_failure(session, source.error(), Stage.INGEST, page_id=page.id)
+            record_failure(session, source.error(), Stage.INGEST, page_id=page.id, task=task)
     ids = [page.id for page in pages]
+    _listed(session, input_file, seconds, worker, task)
+    return ids
+
+
+def _listed(
+    session: Session, input_file: InputFile, seconds: float, worker: str | None, task: Stage | None
+) -> None:
+    """Mark an input file whose pages are recorded as expanded, with its ingest run."""
     input_file.status, input_file.error_code, input_file.message = InputStatus.EXPANDED, None, None
     _record_run(
-        session, Stage.INGEST, input_file.batch_id, seconds, worker, input_file_id=input_file_id
+        session,
+        Stage.INGEST,
+        input_file.batch_id,
+        seconds,
+        worker,
+        input_file_id=input_file.id,
+        task=task,
     )
-    return ids
 
 
 # Page.format of a puzzle line of a text file: the page is the line, there is no image.
@@ -174,6 +190,8 @@ def add_text_puzzles(
     lines: Sequence[PuzzleLine],
     seconds: float,
     worker: str | None = None,
+    *,
+    task: Stage | None = None,
 ) -> list[int]:
     """A text file's puzzle lines as its pages (``page_number``: the line's number). A line
     that parsed is one puzzle whose givens are certain (status ``read``: ready to solve); one
@@ -231,10 +249,7 @@ def add_text_puzzles(
     session.flush()
     puzzles_of_file = select(Puzzle.id).where(Puzzle.page_id.in_(pages_of_file))
     session.execute(delete(Solution).where(Solution.puzzle_id.in_(puzzles_of_file)))
-    input_file.status, input_file.error_code, input_file.message = InputStatus.EXPANDED, None, None
-    _record_run(
-        session, Stage.INGEST, input_file.batch_id, seconds, worker, input_file_id=input_file_id
-    )
+    _listed(session, input_file, seconds, worker, task)
     return [puzzle.id for puzzle in puzzles]
 
 
@@ -264,6 +279,8 @@ def record_boards(
     seconds: float,
     worker: str | None = None,
     captions: Sequence[Caption | None] = (),
+    *,
+    task: Stage | None = None,
 ) -> list[int]:
     """The boards found on a page, in reading order, each with its sorted cells, stored image
     and the caption printed beside it (label and number; none when ``captions`` is short);
@@ -306,7 +323,7 @@ def record_boards(
     ]
     if cells:
         session.execute(CELL_INSERT, cells)
-    _record_run(session, Stage.RECTIFY, page.batch_id, seconds, worker, page_id=page_id)
+    _record_run(session, Stage.RECTIFY, page.batch_id, seconds, worker, page_id=page_id, task=task)
     page.status, page.error_code, page.message = PageStatus.DONE, None, None
     return [puzzle.id for puzzle in puzzles]
 
@@ -368,7 +385,11 @@ def record_reading(
 
 
 def record_readings(
-    session: Session, readings: Sequence[ReadingToRecord], worker: str | None = None
+    session: Session,
+    readings: Sequence[ReadingToRecord],
+    worker: str | None = None,
+    *,
+    task: Stage | None = None,
 ) -> None:
     """``record_reading`` for a page's boards, in the same four statements however many (and
     one UPDATE of their puzzles when the caller's changes flush)."""
@@ -387,7 +408,7 @@ def record_readings(
         ],
     )
     runs = [(puzzle, read.seconds) for puzzle, read in zip(puzzles, readings, strict=True)]
-    _record_puzzle_runs(session, Stage.OCR, worker, runs)
+    _record_puzzle_runs(session, Stage.OCR, worker, runs, task)
     # The puzzles' own changes last: they flush as one UPDATE each, with any the caller adds.
     for puzzle, read in zip(puzzles, readings, strict=True):
         recognised, reading = read.recognised, read.recognised.reading
@@ -578,9 +599,11 @@ def record_failure(
     puzzle_id: int | None = None,
     seconds: float = 0.0,
     worker: str | None = None,
+    task: Stage | None = None,
 ) -> None:
     """Mark one input file, page or puzzle as failed in ``stage``, with the error's message;
-    a page whose error is ``NoGridFound`` is ``no_grid``. Its dependants are dropped."""
+    a page whose error is ``NoGridFound`` is ``no_grid``. Its dependants are dropped.
+    ``task``: the server task it failed in (``StageRun.task``; None when embedded)."""
     subject: InputFile | Page | Puzzle
     if input_file_id is not None:
         subject = session.get_one(InputFile, input_file_id)
@@ -615,6 +638,7 @@ def record_failure(
         input_file_id=input_file_id,
         page_id=page_id,
         puzzle_id=puzzle_id,
+        task=task,
     )
 
 
@@ -629,6 +653,7 @@ def _record_run(
     input_file_id: int | None = None,
     page_id: int | None = None,
     puzzle_id: int | None = None,
+    task: Stage | None = None,
 ) -> None:
     """Replace the stage run of ``stage`` on the one subject given: one upsert on the
     subject's (subject, stage) unique index."""
@@ -641,7 +666,7 @@ def _record_run(
     )
     if subject_id is None:
         raise ValueError("a stage run needs an input_file_id, page_id or puzzle_id")
-    run = _run(seconds, worker, session.get(subject_model, subject_id), error)
+    run = _run(seconds, worker, session.get(subject_model, subject_id), error, task)
     row = {subject_key: subject_id, "stage": str(stage), "batch_id": batch_id, **run}
     _upsert(session, StageRun, [subject_key, "stage"], [row])
 
@@ -660,8 +685,7 @@ def _record_puzzle_runs(
             "puzzle_id": puzzle.id,
             "stage": str(stage),
             "batch_id": puzzle.batch_id,
-            **_run(seconds, worker, puzzle),
-            "task": None if task is None else str(task),
+            **_run(seconds, worker, puzzle, task=task),
         }
         for puzzle, seconds in runs
     ]
@@ -673,6 +697,7 @@ def _run(
     worker: str | None,
     subject: InputFile | Page | Puzzle | None,
     error: SudokuBatchError | None = None,
+    task: Stage | None = None,
 ) -> dict[str, Any]:
     finished = utc_now()
     return {
@@ -684,7 +709,7 @@ def _run(
         "worker": worker,
         "error_code": error.code if error else None,
         "message": error.message if error else None,
-        "task": None,
+        "task": None if task is None else str(task),
     }
 
 

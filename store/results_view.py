@@ -31,16 +31,16 @@ results = Table(
         Integer,
         comment="the page (pages.id); null for an input file that failed before listing",
     ),
-    Column(
-        "puzzle_id",
-        Integer,
-        comment="the grid (puzzles.id); null for a page with no grid and a failed input file",
-    ),
     Column("source", Text, comment="the input as given, or archive.zip/inner/path"),
     Column(
         "page",
         Integer,
         comment="1-based page (a text file: its line number); null for a failed input file",
+    ),
+    Column(
+        "puzzle_id",
+        Integer,
+        comment="the grid (puzzles.id); null for a page with no grid and a failed input file",
     ),
     Column(
         "index", Integer, comment="0-based grid on the page, reading order; null without a grid"
@@ -220,8 +220,8 @@ _JSON_SQL = {
 # read, no solution) is a SQL NULL here, so IS NULL works.
 _RESULTS_SQL = """
 CREATE VIEW results AS
-SELECT p.batch_id, pg.input_file_id, pg.id AS page_id, p.id AS puzzle_id,
-       pg.source, pg.page_number AS page, p.index_on_page AS "index", p.status,
+SELECT p.batch_id, pg.input_file_id, pg.id AS page_id,
+       pg.source, pg.page_number AS page, p.id AS puzzle_id, p.index_on_page AS "index", p.status,
        CASE WHEN p.size <> 0 THEN {pair_size} END AS size,
        CASE WHEN p.box_rows <> 0 THEN {pair_box} END AS box,
        NULLIF(p.givens, {json_null}) AS givens,
@@ -250,7 +250,7 @@ FROM puzzles p
 JOIN pages pg ON pg.id = p.page_id
 LEFT JOIN solutions s ON s.puzzle_id = p.id
 UNION ALL
-SELECT pg.batch_id, pg.input_file_id, pg.id, NULL, pg.source, pg.page_number, NULL,
+SELECT pg.batch_id, pg.input_file_id, pg.id, pg.source, pg.page_number, NULL, NULL,
        CASE WHEN pg.status = 'done' THEN 'no_grid' ELSE pg.status END,
        {null}, {null}, {null}, {null}, {null}, NULL, pg.message, pg.error_code, {empty_list},
        NULL, {null}, NULL, NULL, {null},
@@ -259,7 +259,7 @@ SELECT pg.batch_id, pg.input_file_id, pg.id, NULL, pg.source, pg.page_number, NU
 FROM pages pg
 WHERE NOT EXISTS (SELECT 1 FROM puzzles p WHERE p.page_id = pg.id)
 UNION ALL
-SELECT f.batch_id, f.id, NULL, NULL, f.name, NULL, NULL, 'failed',
+SELECT f.batch_id, f.id, NULL, f.name, NULL, NULL, NULL, 'failed',
        {null}, {null}, {null}, {null}, {null}, NULL, f.message, f.error_code, {empty_list},
        NULL, {null}, NULL, NULL, {null},
        NULL, NULL, {empty_list}, NULL, NULL, NULL, {false}, NULL, NULL, {null}, NULL, {null},
@@ -341,47 +341,12 @@ RESULTS_ORDER = (
     func.coalesce(results.c["index"], -1),
 )
 
-# The record's keys in results.jsonl order. A grid's record has them all; a page with no grid
-# and a failed input lack the puzzle-only keys (as before the view existed).
-GRID_KEYS = (
-    "batch_id",
-    "input_file_id",
-    "page_id",
-    "source",
-    "page",
-    "puzzle_id",
-    "index",
-    "status",
-    "size",
-    "box",
-    "givens",
-    "solution",
-    "second_solution",
-    "confidence",
-    "message",
-    "error_code",
-    "doubts",
-    "rotation",
-    "corners",
-    "backend",
-    "render_path",
-    "seconds",
-    "role",
-    "rating",
-    "techniques",
-    "level",
-    "printed_label",
-    "printed_number",
-    "corrected",
-    "damaged",
-    "variant",
-    "regions",
-    "certified",
-    "review_reasons",
-    "suggestion",
-    "ink",
-    "entries_check",
-)
+# The record's keys in results.jsonl order: the view's columns. A grid's record has them all;
+# a page with no grid and a failed input lack the puzzle-only keys (as before the view existed).
+GRID_KEYS = tuple(results.columns.keys())
+# The record's row ids that have no public id (its batch_id and puzzle_id have one): the API
+# shows neither.
+ROW_IDS = ("input_file_id", "page_id")
 PUZZLE_ONLY_KEYS = (
     "rotation",
     "corners",

@@ -5,7 +5,9 @@ An unreachable or failing store (no connection, a timeout, a 5xx, a bucket that 
 credentials refused) raises ``StorageUnavailable``: the server retries it as a database
 outage. boto3's own retries are kept short, so a task gives its worker back at once and
 waits with the stage's backoff instead. Readers that open paths (a PDF, an archive) get a
-copy in a bounded per-process cache: uploads are never stored again under the same key.
+copy in a bounded per-process cache: uploads are never stored again under the same key. A
+cache that cannot be written is this host's disk's fault (``cache_fault``), said as such.
+Messages name the store's endpoint by its host alone: its URL may carry credentials.
 """
 
 from __future__ import annotations
@@ -14,20 +16,23 @@ import hashlib
 import io
 import logging
 import os
+import re
 import shutil
 import socket
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 from typing import Any, BinaryIO
+from urllib.parse import urlsplit
 
 import boto3
 import botocore.exceptions
 from boto3.s3.transfer import TransferConfig
 from botocore.config import Config
 
-from sudoku_batch.store.storage import StorageUnavailable
+from sudoku_batch.store.storage import StorageUnavailable, cache_fault
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +52,7 @@ PART_BYTES = 8 << 20
 TRANSFER = TransferConfig(multipart_chunksize=PART_BYTES, use_threads=False)
 NOT_FOUND = frozenset({"404", "NoSuchKey", "NotFound"})
 DELETE_BATCH = 1000  # the most keys one DeleteObjects request takes
+URL = re.compile(r"[a-zA-Z][\w+.-]*://[^\s\"'<>]+")
 
 
 class S3Storage:
@@ -63,7 +69,7 @@ class S3Storage:
         self.prefix = f"{prefix}/" if prefix else ""
         self.where = f"s3://{bucket}/{self.prefix}"
         self.client_options = client_options
-        self.endpoint = client_options.get("endpoint_url") or "AWS S3"
+        self.endpoint = endpoint_host(client_options.get("endpoint_url"))
         self.client = boto3.session.Session().client("s3", config=CLIENT_CONFIG, **client_options)
         self.cache = DownloadCache(cache_dir, cache_bytes)
 
@@ -139,6 +145,18 @@ class S3Storage:
                     Delete={"Objects": names[start : start + DELETE_BATCH], "Quiet": True},
                 )
 
+    def stale(self, prefix: str, before: datetime) -> list[str]:
+        # An upload not finished is no object (a multipart upload left open: a bucket
+        # lifecycle rule aborts those).
+        found = []
+        pages = self.client.get_paginator("list_objects_v2")
+        with self._faults(prefix):
+            for page in pages.paginate(Bucket=self.bucket, Prefix=self._key(prefix)):
+                for stored in page.get("Contents", []):
+                    if stored["LastModified"] < before:
+                        found.append(stored["Key"].removeprefix(self.prefix))
+        return sorted(found)
+
     def prepare(self) -> None:
         try:
             with self._faults(""):
@@ -192,7 +210,8 @@ class S3Storage:
             ) from error
         except (botocore.exceptions.BotoCoreError, OSError) as error:
             raise StorageUnavailable(
-                f"the store {self.where} at {self.endpoint} cannot be reached ({error})"
+                f"the store {self.where} at {self.endpoint} cannot be reached"
+                f" ({_hosts_only(str(error))})"
             ) from error
 
 
@@ -269,6 +288,27 @@ def _running(pid: int) -> bool:
     return True
 
 
+def endpoint_host(url: str | None) -> str:
+    """How messages name the store's endpoint: its host and port, never the user, password
+    or query a URL may carry."""
+    if not url:
+        return "AWS S3"
+    parts = urlsplit(url)
+    host = parts.hostname or "the endpoint"
+    if ":" in host:
+        host = f"[{host}]"  # an IPv6 address
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return f"{host}:{port}" if port else host
+
+
+def _hosts_only(text: str) -> str:
+    """``text`` with each URL in it (botocore names the endpoint's) cut to its host."""
+    return URL.sub(lambda url: endpoint_host(url.group()), text)
+
+
 def _code(error: botocore.exceptions.ClientError) -> str:
     return str(error.response.get("Error", {}).get("Code", ""))
 
@@ -294,25 +334,30 @@ class DownloadCache:
         path = self.path(key)
         try:
             os.utime(path)  # most recently used
-        except FileNotFoundError:
+        except OSError:  # not cached, or a cache that cannot be read: fetched again
             return None
         return path
 
     @contextmanager
-    def adding(self, key: str) -> Iterator[BinaryIO]:
+    def adding(self, key: str) -> Iterator[CacheFile]:
         """A file to write ``key``'s bytes to; kept (and older files evicted) only if the
-        writing succeeded."""
-        if not self.folder.is_dir():
-            self._remove_ended()
-            self.folder.mkdir(parents=True)
-        fd, temporary = tempfile.mkstemp(dir=self.folder, prefix=".partial-")
+        writing succeeded. The cache's own faults are raised as ``cache_fault``s."""
+        try:
+            if not self.folder.is_dir():
+                self._remove_ended()
+                self.folder.mkdir(parents=True)
+            fd, temporary = tempfile.mkstemp(dir=self.folder, prefix=".partial-")
+        except OSError as error:
+            raise cache_fault(error) from error
         try:
             with os.fdopen(fd, "wb") as file:
-                yield file
+                yield CacheFile(file)
             os.replace(temporary, self.path(key))
-        except BaseException:
+        except BaseException as failure:
             with suppress(OSError):
                 os.unlink(temporary)
+            if isinstance(failure, OSError):
+                raise cache_fault(failure) from failure  # closing or renaming the file
             raise
         self._evict(keep=self.path(key))
 
@@ -320,9 +365,12 @@ class DownloadCache:
         """Remove this host's folders whose process has ended (or whose pid is this one's
         again: what it holds is another process's)."""
         host, _, _ = self.folder.name.rpartition("-")
-        for folder in self.root.glob(f"{host}-*"):
-            pid = folder.name.rpartition("-")[2]
-            if pid.isdigit() and (int(pid) == os.getpid() or not _running(int(pid))):
+        for folder in self.root.glob("*-*"):
+            # Exactly this host's: another's name may begin with this one's and a hyphen.
+            owner, _, pid = folder.name.rpartition("-")
+            if owner != host or not pid.isdigit():
+                continue
+            if int(pid) == os.getpid() or not _running(int(pid)):
                 shutil.rmtree(folder, ignore_errors=True)
 
     def _evict(self, keep: Path) -> None:
@@ -338,3 +386,26 @@ class DownloadCache:
             if path != keep:
                 path.unlink(missing_ok=True)
                 total -= size
+
+
+class CacheFile:
+    """A cache file being written, for boto3 to download into: a fault of writing it is the
+    cache's (``cache_fault``), so the store's fault handling never takes it for the store's."""
+
+    def __init__(self, file: BinaryIO):
+        self.file = file
+
+    def write(self, data: bytes) -> int:
+        try:
+            return self.file.write(data)
+        except OSError as error:
+            raise cache_fault(error) from error
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        return self.file.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self.file.tell()
+
+    def seekable(self) -> bool:
+        return True

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
@@ -37,6 +38,13 @@ class StorageFull(StorageUnavailable):
     code = "storage_full"
 
 
+class CacheUnwritable(StorageUnavailable):
+    """This host's folder of files fetched from object storage cannot be written: the local
+    disk's fault, not the store's."""
+
+    code = "cache_unwritable"
+
+
 NO_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT})
 # Faults of the disk or of how it is mounted, whatever file is written or read.
 STORAGE_FAULTS = NO_SPACE | {errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.ENOENT}
@@ -45,6 +53,7 @@ STORAGE_FAULTS = NO_SPACE | {errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, 
 # clients (and /health, which needs no key) and the rows of results.
 DATA_FOLDER = "the data folder (SUDOKU_BATCH_DATA_DIR, or a file:// SUDOKU_BATCH_STORAGE_URL)"
 OUTPUT_FOLDER = "the output folder"
+CACHE_FOLDER = "the download cache of object storage (storage-cache in the data folder)"
 
 
 def storage_fault(error: OSError, folder: str = DATA_FOLDER) -> StorageUnavailable | None:
@@ -55,6 +64,14 @@ def storage_fault(error: OSError, folder: str = DATA_FOLDER) -> StorageUnavailab
     if error.errno in STORAGE_FAULTS:
         return StorageUnavailable(f"{folder} cannot be written ({error.strerror})")
     return None
+
+
+def cache_fault(error: OSError) -> StorageUnavailable:
+    """The fault an ``OSError`` writing ``CACHE_FOLDER`` is: this host's disk, never the
+    store."""
+    if error.errno in NO_SPACE:
+        return StorageFull(f"no space left for {CACHE_FOLDER}: free some space")
+    return CacheUnwritable(f"{CACHE_FOLDER} cannot be written ({error.strerror or error})")
 
 
 class StagedUpload(Protocol):
@@ -109,6 +126,10 @@ class Storage(Protocol):
 
     def remove(self, keys: Iterable[str]) -> None:
         """Remove stored files; missing ones are no error."""
+
+    def stale(self, prefix: str, before: datetime) -> list[str]:
+        """The keys under ``prefix`` last written before ``before``, with any file left half
+        written there (by a writer that died), for a sweep to remove."""
 
     def prepare(self) -> None:
         """Make and mark the store if missing (the API's start); a failure is logged, and

@@ -13,31 +13,21 @@ from pathlib import Path
 
 from tests.conftest import REPO_ROOT
 
+
+def setup_folders() -> tuple[str, ...]:
+    """setup.py's ``FOLDERS``, read from its source: importing setup.py would run setup()."""
+    tree = ast.parse((REPO_ROOT / "setup.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["FOLDERS"]:
+            return tuple(ast.literal_eval(node.value))
+    raise AssertionError("setup.py no longer assigns FOLDERS")
+
+
 # The repository's folders, each installed as a subpackage of the one import name
 # (setup.py's package_dir); the folder sudoku_batch/ itself holds the command line.
-FOLDERS = (
-    "api",
-    "jobs",
-    "migrations",
-    "pipeline",
-    "reports",
-    "settings",
-    "store",
-    "synth",
-    "workers",
-)
-PACKAGES = (
-    "migrations",
-    "pipeline",
-    "jobs",
-    "settings",
-    "store",
-    "reports",
-    "workers",
-    "api",
-    "sudoku_batch",
-    "synth",
-)
+FOLDERS = setup_folders()
+# The folders and the command line's own package.
+PACKAGES = (*FOLDERS, "sudoku_batch")
 # What each package must never import (the pure pipeline knows no database, queue or driver).
 FORBIDDEN = {
     "pipeline": {

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import socket
 import subprocess
 import tracemalloc
 import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
@@ -19,10 +21,19 @@ import pytest
 from bench.seaweedfs import SeaweedFS, free_ports
 from sudoku_batch.settings import InvalidSetting, Settings
 from sudoku_batch.store.artifacts import Artifacts
+from sudoku_batch.store.incoming import GRACE, INCOMING, remove_orphans
 from sudoku_batch.store.local_storage import LocalFolder
+from sudoku_batch.store.models import utc_now
 from sudoku_batch.store.s3_storage import PART_BYTES, S3Storage
-from sudoku_batch.store.storage import Storage, StorageUnavailable, open_storage
+from sudoku_batch.store.storage import (
+    CacheUnwritable,
+    Storage,
+    StorageFull,
+    StorageUnavailable,
+    open_storage,
+)
 from sudoku_batch.workers.cached_artifacts import CachedArtifacts
+from tests.small_disk import small_disk
 
 MB = 2**20
 
@@ -201,19 +212,27 @@ def test_fetched_files_are_kept_within_the_cache_bound(seaweedfs: SeaweedFS, tmp
     assert storage.local_file(keys[0]).read_bytes() == bytes([0]) * MB  # fetched again
 
 
-def test_an_unreachable_store_is_unavailable_not_an_inputs_failure(tmp_path: Path) -> None:
+def unreachable_store(tmp_path: Path, endpoint: str) -> S3Storage:
+    """A store whose endpoint (``endpoint``, with ``{port}`` for a port nothing listens on)
+    does not answer."""
     (closed,) = free_ports(1)
     settings = Settings.from_env(
         {
             "SUDOKU_BATCH_DATA_DIR": str(tmp_path),
             "SUDOKU_BATCH_STORAGE_URL": "s3://nowhere/prefix",
-            "AWS_ENDPOINT_URL": f"http://127.0.0.1:{closed}",
+            "AWS_ENDPOINT_URL": endpoint.format(port=closed),
             "AWS_ACCESS_KEY_ID": "key",
             "AWS_SECRET_ACCESS_KEY": "secret",
             "AWS_DEFAULT_REGION": "us-east-1",
         }
     )
     storage = open_storage(settings)
+    assert isinstance(storage, S3Storage)
+    return storage
+
+
+def test_an_unreachable_store_is_unavailable_not_an_inputs_failure(tmp_path: Path) -> None:
+    storage = unreachable_store(tmp_path, "http://127.0.0.1:{port}")
     with pytest.raises(StorageUnavailable, match="cannot be reached"):
         storage.put_stream("batches/1/uploads/0000-a.png", io.BytesIO(b"a"))
     with pytest.raises(StorageUnavailable, match="cannot be reached"):
@@ -242,15 +261,52 @@ def test_the_cache_folders_of_ended_processes_are_removed(
     root = settings.storage_cache_dir()
     host = socket.gethostname()
     stale, alive = root / f"{host}-{ended.pid}", root / f"{host}-1"
-    for folder in (stale, alive, root / f"otherhost-{ended.pid}"):
+    # Another host's, whose name begins with this one's and a hyphen.
+    longer = root / f"{host}-2-{ended.pid}"
+    for folder in (stale, alive, longer, root / f"otherhost-{ended.pid}"):
         folder.mkdir(parents=True)
         (folder / "input.pdf").write_bytes(b"%PDF")
     storage = open_storage(settings)
     storage.put_bytes("batches/1/uploads/0000-a.pdf", b"%PDF-1.4")
     storage.local_file("batches/1/uploads/0000-a.pdf")
     assert sorted(p.name for p in root.iterdir()) == sorted(
-        [f"{host}-1", f"{host}-{os.getpid()}", f"otherhost-{ended.pid}"]
+        [f"{host}-1", f"{host}-{os.getpid()}", longer.name, f"otherhost-{ended.pid}"]
     )
+
+
+def test_a_cache_that_cannot_be_written_is_the_disks_fault_not_the_stores(
+    seaweedfs: SeaweedFS, tmp_path: Path
+) -> None:
+    settings = s3_settings(seaweedfs, tmp_path)
+    settings.storage_cache_dir().parent.mkdir(parents=True)
+    settings.storage_cache_dir().write_text("a file where the cache's folder goes")
+    storage = open_storage(settings)
+    storage.put_bytes("batches/1/uploads/0000-a.pdf", b"%PDF-1.4")
+    with pytest.raises(CacheUnwritable, match="download cache") as raised:
+        storage.local_file("batches/1/uploads/0000-a.pdf")
+    assert "cannot be reached" not in raised.value.message
+
+
+def test_a_full_cache_disk_is_said_to_be_full_not_the_store_unreachable(
+    seaweedfs: SeaweedFS, tmp_path: Path
+) -> None:
+    settings = s3_settings(seaweedfs, tmp_path)
+    with small_disk(settings.storage_cache_dir(), "1m"):
+        storage = open_storage(settings)
+        storage.put_bytes("batches/1/uploads/0000-a.pdf", b"%" * (3 * MB))
+        with pytest.raises(StorageFull, match="download cache") as raised:
+            storage.local_file("batches/1/uploads/0000-a.pdf")
+        assert "cannot be reached" not in raised.value.message
+
+
+def test_messages_name_the_endpoints_host_never_its_credentials(tmp_path: Path) -> None:
+    storage = unreachable_store(tmp_path, "http://someone:hunter2@127.0.0.1:{port}/?token=hunter3")
+    host = storage.endpoint
+    with pytest.raises(StorageUnavailable, match="cannot be reached") as raised:
+        storage.put_bytes("boards/b.png", b"b")
+    for message in (raised.value.message, storage.problem() or ""):
+        assert host.startswith("127.0.0.1:") and host in message
+        assert not {"someone", "hunter2", "hunter3"} & set(re.split(r"\W+", message)), message
 
 
 def test_refused_credentials_are_unavailable_and_said_by_the_health_check(
@@ -260,3 +316,23 @@ def test_refused_credentials_are_unavailable_and_said_by_the_health_check(
     with pytest.raises(StorageUnavailable, match="refused"):
         storage.put_bytes("boards/b.png", b"b")
     assert "refused" in (storage.problem() or "")
+
+
+def test_uploads_a_crashed_api_left_staged_are_removed_after_the_grace_period(
+    storage: Storage,
+) -> None:
+    finished = "incoming/a/0000-page.png"
+    storage.put_bytes(finished, b"page")
+    half_written = storage.open_upload("incoming/b/0000-book.pdf")
+    half_written.write(b"%PDF-1.4")  # its request died here: never finished nor aborted
+    storage.put_bytes("batches/1/uploads/0000-kept.png", b"claimed")
+    now = utc_now()
+
+    assert remove_orphans(storage, now) == 0  # within the grace period: a request may hold them
+    assert storage.exists(finished)
+    removed = remove_orphans(storage, now + GRACE + timedelta(minutes=1))
+    # A local folder's half-written file is one too; object storage shows none until finished.
+    assert removed == (2 if isinstance(storage, LocalFolder) else 1)
+    assert storage.stale(INCOMING, now + GRACE + timedelta(minutes=1)) == []
+    assert not storage.exists(finished)
+    assert storage.get_bytes("batches/1/uploads/0000-kept.png") == b"claimed"

@@ -197,6 +197,7 @@ def _failures_recorded(task: StageTask, subject_id: int) -> Iterator[Clock]:
                 **{task.subject: subject_id},
                 seconds=clock.seconds,
                 worker=runtime.worker_name(task.request.hostname),
+                task=stage,
             )
 
 
@@ -226,7 +227,13 @@ def record_final_failure(
     try:
         with transaction(runtime.sessions()) as session:
             for subject_id in all_still_waiting(session, sender.step, subject_ids):
-                record_failure(session, failure, sender.stage, **{sender.subject: subject_id})
+                record_failure(
+                    session,
+                    failure,
+                    sender.stage,
+                    **{sender.subject: subject_id},
+                    task=sender.stage,
+                )
     except sqlalchemy.exc.NoResultFound:
         pass  # its row is gone: nothing is waiting on it
     except Exception:

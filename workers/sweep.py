@@ -4,7 +4,8 @@ Every worker's main process runs a timer thread (started when the worker is read
 ``SWEEP_SECONDS``, notes the worker alive in ``worker_heartbeats`` and sweeps once: it sends
 again every subject ``store.handover.stranded`` finds (never sent; sent and lost with Redis;
 claimed by a worker that stopped beating; claimed longer ago than any run and retry delay),
-and notes it sent. Each worker sweeps, so the sweep lives as long as any worker does; the
+and notes it sent; it also removes the uploads a crashed API left staged
+(``store.incoming``). Each worker sweeps, so the sweep lives as long as any worker does; the
 sweeps split the stranded rows between them (``FOR UPDATE SKIP LOCKED``), and a subject sent
 twice is harmless (a task works only on a subject that still waits for it).
 ``sudoku-batch recover`` runs one sweep on demand.
@@ -33,6 +34,7 @@ from sudoku_batch.jobs.table import Step, job_steps, queues
 from sudoku_batch.settings import Settings
 from sudoku_batch.store.db import transaction
 from sudoku_batch.store.handover import Deadlines, Handoff, sent, stranded, waiting
+from sudoku_batch.store.incoming import remove_orphans
 from sudoku_batch.store.models import WorkerHeartbeat, utc_now
 from sudoku_batch.workers import runtime
 from sudoku_batch.workers.publish import send
@@ -144,6 +146,7 @@ class SweepTimer(threading.Thread):
             try:
                 beat(runtime.sessions(), runtime.incarnation(), self.hostname)
                 sweep_once(self.queue, runtime.sessions(), settings)
+                remove_orphans(runtime.artifacts().storage)
             except Exception:
                 logger.warning("heartbeat or recovery sweep failed; retrying", exc_info=True)
             self.stopped.wait(settings.sweep_seconds)

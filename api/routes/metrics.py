@@ -84,8 +84,8 @@ class ServerCollector(Collector):
         durations = HistogramMetricFamily(
             f"{PREFIX}_stage_run_seconds",
             "How long stage runs took, over the last run of each stage on each subject the "
-            "database holds; task: the server task a solve ran in (ocr: inline in the OCR task, "
-            "solve: a solve task), empty for other stages",
+            "database holds; task: the server task it ran in, by its stage (a solve settled "
+            "inline in the OCR task: ocr), empty when embedded or refused by the API",
             labels=["stage", "task"],
         )
         for runs in metrics.run_durations(self.db):

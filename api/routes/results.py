@@ -15,7 +15,7 @@ from sudoku_batch.api.responses import NOT_FOUND, with_content
 from sudoku_batch.api.schemas import ResultPage, ResultRecord
 from sudoku_batch.reports.book_report import build_report
 from sudoku_batch.reports.html import render_report_html
-from sudoku_batch.store.exports import write_csv
+from sudoku_batch.store.exports import PUBLIC_CSV_COLUMNS, write_csv
 from sudoku_batch.store.results import count_records, result_records
 
 STATUS_PATTERN = r"^[a-z_]{1,40}$"
@@ -54,11 +54,13 @@ def get_results(
     responses=with_content(("text/csv",)),
 )
 def get_results_csv(batch_id: UUID, key_id: ApiKeyId, db: Db) -> Response:
-    """Every results record as one CSV row (columns and grid alphabet: store.exports)."""
+    """Every results record as one CSV row, with public ids only (columns and grid alphabet:
+    store.exports)."""
     batch = owned_batch(db, batch_id, key_id)
     public = public_puzzle_ids(db, batch)
     out = io.StringIO()
-    write_csv((public_record(r, batch, public) for r in result_records(db, batch.id)), out)
+    records = (public_record(r, batch, public) for r in result_records(db, batch.id))
+    write_csv(records, out, PUBLIC_CSV_COLUMNS)
     return Response(
         out.getvalue(),
         media_type="text/csv; charset=utf-8",

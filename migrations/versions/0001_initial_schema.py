@@ -796,8 +796,8 @@ def upgrade() -> None:
             "task",
             sa.String(length=20),
             nullable=True,
-            comment="the server task a solve ran in: ocr (settled inline in the OCR task) or solve "
-            "(a solve task of its own); null for other stages and when embedded",
+            comment="the server task it ran in, by its stage (ingest, rectify, ocr, solve; a solve "
+            "settled inline in the OCR task: ocr); null when embedded or refused by the API",
         ),
         sa.ForeignKeyConstraint(
             ["batch_id"],

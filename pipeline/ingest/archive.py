@@ -31,6 +31,7 @@ from sudoku_batch.pipeline.ingest.walk import (
     IMAGE_SUFFIXES,
     PDF_SUFFIXES,
     is_hidden,
+    read_problem,
     suffix,
 )
 
@@ -53,8 +54,10 @@ def list_members(path: Path, label: str, limits: InputLimits) -> Iterator[Member
     try:
         with zipfile.ZipFile(path) as archive:
             infos = archive.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError) as error:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError) as error:
         raise UnreadableInput(f"{label}: not a readable zip archive ({error})") from error
+    except OSError as error:
+        raise UnreadableInput(f"{label}: {read_problem(error)}") from error
     if len(infos) > limits.max_archive_members:
         raise TooLarge(
             f"{label}: holds {len(infos)} members, more than the {limits.max_archive_members} "
@@ -115,8 +118,10 @@ class open_member:  # noqa: N801 - used as a context manager, like open()
             if info.flag_bits & 0x1:
                 raise _encrypted(self.label)
             self.stream = self.archive.open(info)
-        except (zipfile.BadZipFile, OSError, KeyError, NotImplementedError) as error:
+        except (zipfile.BadZipFile, KeyError, NotImplementedError) as error:
             raise UnreadableInput(f"{self.label}: cannot be read ({error})") from error
+        except OSError as error:
+            raise UnreadableInput(f"{self.label}: {read_problem(error)}") from error
         return _GuardedStream(self.stream, self.label)  # type: ignore[return-value]
 
     def __exit__(self, *_: object) -> None:
@@ -135,8 +140,10 @@ class _GuardedStream:
     def read(self, size: int = -1) -> bytes:
         try:
             return self.stream.read(size)
-        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as error:
+        except (zipfile.BadZipFile, zlib.error, EOFError) as error:
             raise UnreadableInput(f"{self.label}: damaged in the archive ({error})") from error
+        except OSError as error:
+            raise UnreadableInput(f"{self.label}: {read_problem(error)}") from error
 
 
 def _is_unsafe(name: str) -> bool:

@@ -114,9 +114,15 @@ def _stat_problem(path: Path, error: OSError) -> str:
         return "is a symbolic link loop"
     if error.errno == errno.ENOENT and path.is_symlink():
         return f"is a symbolic link to {os.readlink(path)}, which does not exist"
+    return read_problem(error)
+
+
+def read_problem(error: OSError) -> str:
+    """An ``OSError`` reading an input, in words for its row: never the error's own text,
+    which names the path on this host."""
     if error.errno == errno.ENOENT:
         return "no such file or folder"
-    return f"cannot be read ({error.strerror})"
+    return f"cannot be read ({error.strerror or 'a read error'})"
 
 
 def _refused(path: Path, label: str, error: type, problem: str) -> InputPath:

@@ -5,7 +5,7 @@ stated time.
 
 The batch is 40 text files of one puzzle each, through the API, the ingest and the solve
 queues of a real prefork worker whose solve step takes half a second
-(``tests.integration.slow_worker``), so the batch takes long enough to be hit mid-way.
+(``tests.integration.held_solve_worker``), so the batch takes long enough to be hit mid-way.
 With ``SUDOKU_BATCH_FAULT_REPORT=FILE`` each test adds its row of the table in
 docs/server.md to FILE.
 """
@@ -74,8 +74,10 @@ class Run:
     def start_worker(self, name: str) -> Service:
         worker = Service(
             name,
-            [sys.executable, "-m", "tests.integration.slow_worker", f"{name}@faults",
-             str(SOLVE_SECONDS), str(self.solves)],
+            [sys.executable, "-m", "tests.integration.held_solve_worker", "--notes",
+             str(self.solves), "--seconds", str(SOLVE_SECONDS), "--pool=prefork",
+             "--concurrency=2", "--queues=ingest,solve", f"--hostname={name}@faults",
+             "--loglevel=INFO", "--without-mingle", "--without-gossip"],
             {**settings_env(self.settings), "OMP_NUM_THREADS": "1"},
             self.folder,
         )  # fmt: skip

@@ -76,19 +76,30 @@ def test_compose_has_no_default_secrets(missing: str) -> None:
 def test_compose_publishes_on_localhost_checks_health_and_outlasts_tasks() -> None:
     import yaml
 
+    from sudoku_batch.jobs.table import job_steps
     from sudoku_batch.settings import Settings
-    from sudoku_batch.workers.app import longest_task
+    from sudoku_batch.workers.app import time_limits
 
     services = yaml.safe_load(compose())["services"]
     for name in ("api", "flower"):
         for port in services[name]["ports"]:
             assert str(port).startswith("127.0.0.1:") or port.get("host_ip") == "127.0.0.1"
     assert "/health" in " ".join(services["api"]["healthcheck"]["test"])
-    longest = longest_task(Settings())
+    limits = time_limits(Settings())
     for name in ("ingest-worker", "rectify-worker", "ocr-worker", "solve-worker"):
         assert "--ping" in services[name]["healthcheck"]["test"]
-        minutes = int(services[name]["stop_grace_period"].rstrip("m"))
-        assert minutes * 60 > longest
+        queue = name.removesuffix("-worker")
+        hard = max(limits[row.time_limits][1] for row in job_steps() if row.queue == queue)
+        # Outlasts the queue's tasks, and no more than a minute past them.
+        assert hard < seconds(services[name]["stop_grace_period"]) <= hard + 60, name
+
+
+def seconds(duration: str) -> float:
+    """A compose duration (``6m30s``) in seconds."""
+    parts = re.fullmatch(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?", duration)
+    assert parts is not None and duration, duration
+    hours, minutes, secs = (int(part or 0) for part in parts.groups())
+    return 3600 * hours + 60 * minutes + secs
 
 
 README = (REPO_ROOT / "README.md").read_text()

@@ -25,18 +25,16 @@ from sudoku_batch.store.models import (
     Batch,
     Cell,
     CellCorrection,
-    InputFile,
-    Page,
     Puzzle,
     Solution,
 )
 from sudoku_batch.store.results_view import cell_readings
 from sudoku_batch.synth.unique import unique_puzzle
 from tests.integration.conftest import api_client, form_token
+from tests.integration.stored_puzzle import store_puzzle
 
 pytestmark = pytest.mark.services
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 SHAPE = GridShape(3, 3)
 
 
@@ -66,39 +64,26 @@ def misread(client: TestClient, sessions: sessionmaker[Session]) -> tuple[uuid.U
     givens = [list(row) for row in generated.puzzle.givens]
     first, second = [c for c, v in enumerate(givens[0]) if v][:2]
     true_digit, givens[0][first] = givens[0][first], givens[0][second]
-    submitted = client.post("/batches", files=[("files", ("grid.png", PNG))])
-    assert submitted.status_code == 201, submitted.text
-    with sessions.begin() as db:
-        batch = db.scalars(select(Batch).where(Batch.public_id == submitted.json()["batch_id"]))
-        batch_id = batch.one().id
-        input_file = db.scalars(select(InputFile).where(InputFile.batch_id == batch_id)).one()
-        page = Page(
-            batch_id=batch_id, input_file_id=input_file.id, source="grid.png", page_number=1,
-            format="image", status="done",
-        )  # fmt: skip
-        db.add(page)
-        db.flush()
-        puzzle = Puzzle(
-            batch_id=batch_id, page_id=page.id, index_on_page=0, status="unsolvable", size=9,
-            box_rows=3, box_cols=3, givens=givens, lowest_confidence=0.8, error_code="invalid",
-        )  # fmt: skip
-        db.add(puzzle)
-        db.flush()
-        db.add_all(
-            Cell(
-                puzzle_id=puzzle.id,
-                row=r,
-                col=c,
-                kind="given" if v else "empty",
-                digit=v or None,
-                confidence=0.8 if (r, c) == (0, first) else 0.99,
-                alternatives=[[true_digit, 0.15]] if (r, c) == (0, first) else [],
-            )  # fmt: skip
-            for r, row in enumerate(givens)
-            for c, v in enumerate(row)
-        )
-        db.add(Solution(puzzle_id=puzzle.id, verdict="invalid", doubts=[]))
-        return puzzle.public_id, first, true_digit
+    puzzle = {
+        "status": "unsolvable",
+        "givens": givens,
+        "lowest_confidence": 0.8,
+        "error_code": "invalid",
+    }
+    cells = [
+        {
+            "row": r,
+            "col": c,
+            "kind": "given" if v else "empty",
+            "digit": v or None,
+            "confidence": 0.8 if (r, c) == (0, first) else 0.99,
+            "alternatives": [[true_digit, 0.15]] if (r, c) == (0, first) else [],
+        }
+        for r, row in enumerate(givens)
+        for c, v in enumerate(row)
+    ]
+    _, public_id = store_puzzle(client, sessions, puzzle, cells, {"verdict": "invalid"})
+    return public_id, first, true_digit
 
 
 def solve_queue_length(settings: Settings) -> int:

@@ -1,8 +1,11 @@
-"""A puzzle a solver began, as the review page and the results show it: each cell's ink, the
-pencil candidates and the entries checked against the solution."""
+"""A puzzle as the review page and the results show it: a puzzle a solver began, each cell's
+ink, the pencil candidates and the entries checked against the solution; a jigsaw's region
+borders on its board, as its render draws them (``reports.board_lines``; the edges and the
+rule: tests/test_board_lines.py)."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Callable, Iterator
 
@@ -16,17 +19,18 @@ from sudoku_batch.api.auth import KEY_COOKIE
 from sudoku_batch.pipeline.board import CellKind
 from sudoku_batch.pipeline.grid import GridShape
 from sudoku_batch.pipeline.reading import BoardReading, CellReading, InkKind
+from sudoku_batch.pipeline.region_lines import region_borders
 from sudoku_batch.pipeline.solve.entries import check_entries, entries_json
 from sudoku_batch.settings import Settings
-from sudoku_batch.store.models import Batch, Cell, InputFile, Page, Puzzle, Solution
 from sudoku_batch.store.record import ink_grid
 from sudoku_batch.store.results_view import cell_readings
 from sudoku_batch.synth.unique import unique_puzzle
+from sudoku_batch.synth.variant_puzzles import random_regions
 from tests.integration.conftest import api_client
+from tests.integration.stored_puzzle import store_puzzle
 
 pytestmark = pytest.mark.services
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 SHAPE = GridShape(3, 3)
 
 
@@ -34,6 +38,15 @@ SHAPE = GridShape(3, 3)
 def client(make_settings: Callable[[str], Settings]) -> Iterator[TestClient]:
     with api_client(make_settings("ink_review"), f"solver-{uuid.uuid4().hex[:8]}") as client:
         yield client
+
+
+def review_page(client: TestClient, public_id: uuid.UUID) -> str:
+    """A puzzle's review page as the owner of ``client``'s key sees it."""
+    key = client.headers["Authorization"].removeprefix("Bearer ")
+    with TestClient(client.app, cookies={KEY_COOKIE: key}) as browser:
+        shown = browser.get(f"/ui/puzzles/{public_id}")
+    assert shown.status_code == 200, shown.text
+    return shown.text
 
 
 def test_the_review_page_shows_each_cells_ink_and_the_entries_checked(
@@ -64,58 +77,33 @@ def test_the_review_page_shows_each_cells_ink_and_the_entries_checked(
                 cells.append(CellReading(r, c, CellKind.EMPTY, confidence=0.99, ink=InkKind.EMPTY))
     reading = BoardReading(SHAPE, tuple(cells))
     checks = entries_json(check_entries(reading.cells, solution))
-    submitted = client.post("/batches", files=[("files", ("grid.png", PNG))])
-    assert submitted.status_code == 201, submitted.text
-    with sessions.begin() as db:
-        batch = db.scalars(select(Batch).where(Batch.public_id == submitted.json()["batch_id"]))
-        batch_id = batch.one().id
-        input_file = db.scalars(select(InputFile).where(InputFile.batch_id == batch_id)).one()
-        page = Page(
-            batch_id=batch_id, input_file_id=input_file.id, source="grid.png", page_number=1,
-            format="image", status="done",
-        )  # fmt: skip
-        db.add(page)
-        db.flush()
-        puzzle = Puzzle(
-            batch_id=batch_id, page_id=page.id, index_on_page=0, status="solved", size=9,
-            box_rows=3, box_cols=3, givens=[list(row) for row in givens], lowest_confidence=0.99,
-            ink=ink_grid(reading),
-        )  # fmt: skip
-        db.add(puzzle)
-        db.flush()
-        db.add_all(
-            Cell(
-                puzzle_id=puzzle.id,
-                row=cell.row,
-                col=cell.col,
-                kind=str(cell.kind),
-                digit=cell.digit,
-                confidence=cell.confidence,
-                alternatives=[],
-                ink=str(cell.ink),
-                candidates=list(cell.candidates),
-            )  # fmt: skip
-            for cell in reading.cells
-        )
-        db.add(
-            Solution(
-                puzzle_id=puzzle.id,
-                verdict="solved",
-                grid=[list(row) for row in solution],
-                doubts=[],
-                entries_check=checks,
-            )  # fmt: skip
-        )
-        puzzle_id, public_id = puzzle.id, puzzle.public_id
-    key = client.headers["Authorization"].removeprefix("Bearer ")
-    with TestClient(client.app, cookies={KEY_COOKIE: key}) as browser:
-        shown = browser.get(f"/ui/puzzles/{public_id}")
-    assert shown.status_code == 200, shown.text
-    assert f'data-row="{wr}" data-col="{wc}"' in shown.text
-    assert "ink-handwritten" in shown.text and "ink-pencil" in shown.text
+    puzzle = {
+        "status": "solved",
+        "givens": [list(row) for row in givens],
+        "lowest_confidence": 0.99,
+        "ink": ink_grid(reading),
+    }
+    cells = [
+        {
+            "row": cell.row,
+            "col": cell.col,
+            "kind": str(cell.kind),
+            "digit": cell.digit,
+            "confidence": cell.confidence,
+            "alternatives": [],
+            "ink": str(cell.ink),
+            "candidates": list(cell.candidates),
+        }
+        for cell in reading.cells
+    ]
+    solved = {"verdict": "solved", "grid": [list(row) for row in solution], "entries_check": checks}
+    puzzle_id, public_id = store_puzzle(client, sessions, puzzle, cells, solved)
+    shown = review_page(client, public_id)
+    assert f'data-row="{wr}" data-col="{wc}"' in shown
+    assert "ink-handwritten" in shown and "ink-pencil" in shown
     finding = f"r{wr + 1}c{wc + 1}: {wrong} written, {solution[wr][wc]} is right"
-    assert finding in shown.text
-    assert "1 handwritten" in shown.text and "1 pencil" in shown.text
+    assert finding in shown
+    assert "1 handwritten" in shown and "1 pencil" in shown
     record = client.get(f"/puzzles/{public_id}").json()
     assert record["entries_check"][0]["finding"] == finding
     assert record["ink"][wr][wc] == "handwritten" and record["ink"][pr][pc] == "pencil"
@@ -128,3 +116,24 @@ def test_the_review_page_shows_each_cells_ink_and_the_entries_checked(
             )
         ).all()
     assert rows == [("pencil", list(candidates))]
+
+
+def test_the_board_of_a_jigsaw_shows_its_region_borders(
+    client: TestClient, sessions: sessionmaker[Session]
+) -> None:
+    regions = random_regions(9, np.random.default_rng(8))
+    puzzle = {
+        "status": "unsolvable",
+        "givens": [[0] * 9 for _ in range(9)],
+        "variant": "jigsaw",
+        "regions": regions,
+    }
+    cells = [
+        {"row": r, "col": c, "kind": "empty", "confidence": 0.99, "alternatives": []}
+        for r in range(9)
+        for c in range(9)
+    ]
+    _, public_id = store_puzzle(client, sessions, puzzle, cells, {"verdict": "unsolvable"})
+    shown = review_page(client, public_id)
+    board = shown[shown.index('id="board"') : shown.index("</svg>")]
+    assert len(re.findall(r'<line class="region-line"', board)) == len(region_borders(regions))

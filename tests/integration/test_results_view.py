@@ -17,7 +17,7 @@ from sudoku_batch.api.app import create_app
 from sudoku_batch.cli import main
 from sudoku_batch.settings import Settings
 from sudoku_batch.store.db import make_engine, make_session_factory
-from sudoku_batch.store.exports import CSV_COLUMNS
+from sudoku_batch.store.exports import CSV_COLUMNS, PUBLIC_CSV_COLUMNS
 from sudoku_batch.store.keys import create_key
 from sudoku_batch.store.models import Batch
 from sudoku_batch.store.results import result_records, with_book_check
@@ -105,9 +105,9 @@ def test_export_writes_the_records_as_jsonl_and_csv(
     assert main(["export", "999999", "--out", str(jsonl), "--database-url", url]) == 2
 
 
-def _check_csv(content: str, records: list[dict]) -> None:
+def _check_csv(content: str, records: list[dict], columns: tuple[str, ...] = CSV_COLUMNS) -> None:
     rows = list(csv.DictReader(io.StringIO(content)))
-    assert tuple(rows[0]) == CSV_COLUMNS
+    assert tuple(rows[0]) == columns
     assert len(rows) == len(records)
     for row, record in zip(rows, records, strict=True):
         assert (row["source"], row["status"]) == (record["source"], record["status"])
@@ -149,9 +149,14 @@ def test_the_api_gives_the_records_as_csv_to_the_owner_only(
         answer = api.get(url)
         assert answer.status_code == 200, answer.text
         assert answer.headers["content-type"].startswith("text/csv")
-        _check_csv(answer.text, real_run.jsonl[real_run.image_batch])
+        _check_csv(answer.text, real_run.jsonl[real_run.image_batch], PUBLIC_CSV_COLUMNS)
         rows = list(csv.DictReader(io.StringIO(answer.text)))
         assert {row["batch_id"] for row in rows} == {str(public_id)}
+        # No row id of the database: the puzzles' are the public ones the API gives.
+        assert not {"input_file_id", "page_id"} & set(rows[0])
+        items = api.get(f"/batches/{public_id}/results").json()["items"]
+        public_puzzles = {item["puzzle_id"] for item in items if item["puzzle_id"]}
+        assert {row["puzzle_id"] for row in rows if row["puzzle_id"]} == public_puzzles
         records = real_run.jsonl[real_run.image_batch]
         for query, wanted in (
             ("status=solved&limit=2&offset=1", [r for r in records if r["status"] == "solved"]),

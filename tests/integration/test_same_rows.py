@@ -213,6 +213,13 @@ def rows(sessions: sessionmaker[Session], batch_id: int) -> dict[str, Any]:
         }
 
 
+def run_tasks(sessions: sessionmaker[Session], batch_id: int) -> set[tuple[str, str | None]]:
+    """The batch's stage runs as (stage, the server task it ran in)."""
+    with sessions() as db:
+        query = select(StageRun.stage, StageRun.task).where(StageRun.batch_id == batch_id)
+        return {(stage, task) for stage, task in db.execute(query)}
+
+
 def subject(run: StageRun, page_key, puzzle_key, files) -> tuple:
     if run.puzzle_id is not None:
         return ("puzzle", *puzzle_key[run.puzzle_id])
@@ -276,6 +283,16 @@ def test_both_drivers_write_the_same_rows(
     )
     for table in served:
         assert embedded[table] == served[table], f"{table} differ between the drivers"
+    # Which server task each stage ran in, by its stage (a solve may be settled in the OCR
+    # task); the embedded runner has none.
+    served_tasks = run_tasks(sessions, batch_id)
+    assert {stage for stage, _ in served_tasks} >= {"ingest", "solve"}
+    assert all(task == stage or (stage, task) == ("solve", "ocr") for stage, task in served_tasks)
+    engine = make_engine(f"sqlite:///{tmp_path / 'out' / DATABASE_NAME}")
+    try:
+        assert {task for _, task in run_tasks(make_session_factory(engine), 1)} == {None}
+    finally:
+        engine.dispose()
     if kind == "images":
         sizes = sorted(value[3] for value in served["puzzles"].values())
         assert sizes == [6, 9, 9], "the inputs hold a 9x9 photo and a 6x6 and a 9x9 page"

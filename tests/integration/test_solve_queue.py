@@ -103,8 +103,9 @@ def test_easy_grids_are_solved_in_the_ocr_task_and_a_hard_one_on_a_solve_worker(
     )  # fmt: skip
     solve_worker = Service(
         "solve-worker",
-        [sys.executable, "-m", "tests.integration.gated_solve_worker", "solve-only@test",
-         str(begun), str(gate)],
+        [sys.executable, "-m", "tests.integration.held_solve_worker", "--notes", str(begun),
+         "--gate", str(gate), "--pool=solo", "--queues=solve", "--hostname=solve-only@test",
+         "--loglevel=INFO", "--without-mingle", "--without-gossip"],
         env,
         tmp_path,
     )  # fmt: skip

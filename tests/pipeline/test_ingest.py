@@ -11,6 +11,8 @@ import pytest
 from PIL import Image
 
 from sudoku_batch.pipeline.errors import UnreadableInput, UnsupportedInput
+from sudoku_batch.pipeline.ingest.archive import list_members, read_member
+from sudoku_batch.pipeline.ingest.limits import InputLimits
 from sudoku_batch.pipeline.ingest.sources import PageFormat, expand_inputs, load_page
 
 
@@ -113,3 +115,17 @@ def test_missing_file_is_a_typed_error(tmp_path: Path) -> None:
     (source,) = expand_inputs([tmp_path / "nowhere.png"])
     with pytest.raises(UnreadableInput, match="nowhere.png"):
         load_page(source)
+
+
+def test_an_archive_that_cannot_be_read_says_why_and_names_no_path_of_the_host(
+    tmp_path: Path,
+) -> None:
+    where = tmp_path / "host-folder"
+    (where / "scans.zip").mkdir(parents=True)  # a folder where the archive should be
+    with pytest.raises(UnreadableInput) as listed:
+        list(list_members(where / "scans.zip", "scans.zip", InputLimits()))
+    gone = where / "gone.zip"
+    with pytest.raises(UnreadableInput) as read:
+        read_member(gone, "a.png", "gone.zip/a.png", InputLimits())
+    assert listed.value.message == "scans.zip: cannot be read (Is a directory)"
+    assert read.value.message == "gone.zip/a.png: no such file or folder"

@@ -39,6 +39,7 @@ def ingest_input_file(self: StageTask, input_file_id: int) -> None:
                 sources,
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
+                task=self.stage,
             )
         readable = [
             page_id for page_id, source in zip(page_ids, sources, strict=True) if not source.refused

@@ -33,5 +33,6 @@ def ingest_text_file(self: StageTask, input_file_id: int) -> None:
                 lines,
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
+                task=self.stage,
             )
         hand_over(app, runtime.marker_sessions(), self.then, puzzle_ids)

@@ -154,7 +154,7 @@ def _record(task: StageTask, done: list[BoardRead]) -> list[Handoff]:
         # Nothing below reads back what the ORM holds unsent: the puzzles' changes go out once,
         # at the commit, as the embedded runner's do.
         with recording.no_autoflush:
-            record_readings(recording, [each.reading for each in done], worker)
+            record_readings(recording, [each.reading for each in done], worker, task=Stage.OCR)
             for each in done:
                 puzzle = waiting[each.claim.row.id]
                 if each.solution is None:

@@ -63,6 +63,7 @@ def rectify_page_boards(self: StageTask, page_id: int) -> None:
                 clock.seconds,
                 runtime.worker_name(self.request.hostname),
                 found.captions,
+                task=self.stage,
             )
         handoffs = [
             Handoff(self.then, puzzle_id, puzzle_label(claim.label, index))
