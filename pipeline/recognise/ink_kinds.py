@@ -30,6 +30,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from sudoku_batch.pipeline.reading import InkKind
+from sudoku_batch.pipeline.recognise.ink_looks import GlyphLook
+from sudoku_batch.pipeline.recognise.ink_looks_judged import look_spreads
 from sudoku_batch.pipeline.recognise.ink_marks import Blob, CellInk
 
 MIN_PRINTED = 8
@@ -68,6 +70,11 @@ MIN_HEIGHT_SPREADS = 1.5
 JOINED_SHIFT = 0.1
 # Cells read as the same digit that set the height a cell is judged against.
 SAME_DIGIT = 2
+# A glyph as tall as the print is an entry when its look (colour, slant, shape), stroke width
+# and darkness depart from the print by this many spreads summed; slant and shape count only
+# for a glyph not shorter than the print by a height spread (a print that lost ink changes
+# shape).
+LOOKS_SCORE = 8.0
 
 
 @dataclass(frozen=True)
@@ -87,11 +94,13 @@ def ink_kinds(
     inks: Mapping[tuple[int, int], CellInk],
     one_digit: Collection[tuple[int, int]] = (),
     digits: Mapping[tuple[int, int], int] | None = None,
+    looks: Mapping[tuple[int, int], GlyphLook] | None = None,
 ) -> dict[tuple[int, int], InkKind]:
     """The kind of each marked cell (row, col) from its measured ink; a marked cell whose ink
     was not found (all specks) is printed, as the cells stage judged it. ``one_digit``: the
     cells the recogniser read as one digit with confidence ``ONE_DIGIT`` (``is_pencil``);
-    ``digits``: each cell's digit as read (``_same_digit``)."""
+    ``digits``: each cell's digit as read (``_same_digit``); ``looks``: each cell's main
+    glyph's look (``looks_score``)."""
     kinds = {pos: InkKind.GIVEN for pos in inks}
     printed = board_print(inks)
     if printed is None:
@@ -108,6 +117,13 @@ def ink_kinds(
     for pos, ink in unpencilled.items():
         if handwriting_score(ink, _same_digit(pos, unpencilled, digits, printed)) >= (
             HANDWRITTEN_SCORE
+        ):
+            kinds[pos] = InkKind.HANDWRITTEN
+    judged = {pos: look for pos, look in (looks or {}).items() if pos in unpencilled}
+    colour, shape = look_spreads(judged, digits)
+    for pos in colour:
+        if looks_score(unpencilled[pos], printed, colour[pos], shape.get(pos, 0.0)) >= (
+            LOOKS_SCORE
         ):
             kinds[pos] = InkKind.HANDWRITTEN
     return kinds
@@ -212,6 +228,23 @@ def handwriting_score(ink: CellInk, printed: PrintedInk) -> float:
         return 0.0
     return (
         height
+        + _spreads(ink.stroke_width, printed.stroke_width, STROKE_SPREAD)
+        + _spreads(ink.darkness, printed.darkness, DARKNESS_SPREAD)
+    )
+
+
+def looks_score(ink: CellInk, printed: PrintedInk, colour: float, shape: float) -> float:
+    """How far a cell's glyph departs from the print by its look (``colour``, and ``shape``
+    with slant, in spreads from ``pipeline.recognise.ink_looks_judged``), stroke width and
+    darkness, in spreads summed; 0 for ink that is not one glyph clear of a line."""
+    main = ink.main
+    if len(ink.blobs) > 1 or _joined(main, printed):
+        return 0.0
+    if main.height * HEIGHT_SPREAD < printed.height:
+        shape = 0.0
+    return (
+        colour
+        + shape
         + _spreads(ink.stroke_width, printed.stroke_width, STROKE_SPREAD)
         + _spreads(ink.darkness, printed.darkness, DARKNESS_SPREAD)
     )
