@@ -14,7 +14,11 @@ printed large or small, photographed near or far, reads alike:
   thicker strokes, lighter or darker ink. Each way counts as far as it differs
   beyond what one font's digits differ among themselves; a cell of one glyph clear of its
   edges whose height differs so and whose ways add up to ``HANDWRITTEN_SCORE`` is an entry.
-  Colour would tell more, but the recogniser reads the board in grey.
+- An entry as tall as the print is told from it by how its ink looks
+  (``pipeline.recognise.ink_looks_judged``): its colour against the print's, its slant and
+  shape against the board's print of the same digit, with its stroke width and darkness; it
+  is an entry when these add up to ``LOOKS_SCORE`` spreads, well beyond what the board's own
+  print spreads.
 
 A board with fewer than ``MIN_PRINTED`` marked cells has too few to learn its print from, and
 one whose print mostly reaches its cells' edges (large print) cannot be measured in them: all
