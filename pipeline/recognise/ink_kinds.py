@@ -75,10 +75,12 @@ JOINED_SHIFT = 0.1
 # Cells read as the same digit that set the height a cell is judged against.
 SAME_DIGIT = 2
 # A glyph as tall as the print is an entry when its look (colour, slant, shape), stroke width
-# and darkness depart from the print by this many spreads summed; slant and shape count only
+# and darkness depart from the print by this many spreads summed. Slant and shape count only
 # for a glyph not shorter than the print by a height spread (a print that lost ink changes
-# shape).
+# shape), and at most SHAPE_MOST spreads: a scan or a page's bend can shear a printed glyph
+# too, but cannot change its ink.
 LOOKS_SCORE = 8.0
+SHAPE_MOST = 4.0
 
 
 @dataclass(frozen=True)
@@ -246,6 +248,7 @@ def looks_score(ink: CellInk, printed: PrintedInk, colour: float, shape: float) 
         return 0.0
     if main.height * HEIGHT_SPREAD < printed.height:
         shape = 0.0
+    shape = min(shape, SHAPE_MOST)
     return (
         colour
         + shape

@@ -17,10 +17,10 @@ import numpy as np
 
 from sudoku_batch.pipeline.recognise.ink_looks import GlyphLook, shape_distance
 
-# The least departure that counts as one spread, each way: chroma (Lab units; JPEG and
-# sensor noise move a print's colour about this much), shape distance and slant (x shift per
-# unit of height; blur and a lattice a pixel off move them about this much).
-COLOUR_NOISE = 2.0
+# The least departure that counts as one spread, each way: chroma (Lab units; JPEG, sensor
+# noise and light of uneven colour move a print's colour about this much), shape distance
+# and slant (x shift per unit of height; blur and a lattice a pixel off move them so much).
+COLOUR_NOISE = 3.0
 SHAPE_NOISE = 0.05
 SLANT_NOISE = 0.06
 # Same-digit glyphs agree among themselves when no two lie further apart in shape than this
