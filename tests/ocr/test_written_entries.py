@@ -46,6 +46,26 @@ def test_a_glyph_as_tall_as_the_print_in_another_ink_is_an_entry(printed, writte
     assert set(kinds.values()) == {InkKind.GIVEN}
 
 
+def _bar(slant: float) -> np.ndarray:
+    """A digit 1's shape: a bar, leaning right by ``slant``."""
+    shape = np.zeros((SHAPE_SIZE, SHAPE_SIZE), np.float32)
+    for y in range(SHAPE_SIZE):
+        x = int(round(SHAPE_SIZE / 2 + slant * (SHAPE_SIZE / 2 - y)))
+        shape[y, max(x - 1, 0) : x + 2] = 1.0
+    return shape / np.linalg.norm(shape)
+
+
+def test_a_printed_glyph_sheared_alone_stays_printed() -> None:
+    # A scan or a page's bend can shear one printed glyph as a hand would slant it; its ink
+    # stays the print's, so its shape alone never makes it an entry.
+    inks = {(r, c): _ink(0.58) for r in range(2) for c in range(9)}
+    looks = {pos: GlyphLook((0.0, 0.0), 0.0, 0.1, _bar(0.0)) for pos in inks}
+    digits = {pos: 1 + pos[1] % 3 for pos in inks}
+    looks[0, 0] = GlyphLook((0.0, 0.0), 0.35, 0.1, _bar(0.35))
+    kinds = ink_kinds(inks, digits=digits, looks=looks)
+    assert set(kinds.values()) == {InkKind.GIVEN}
+
+
 def _read(photo, engine):
     (board,) = rectify_page(photo.image)
     return recognise_board(board.board, board.cells, engine).reading
