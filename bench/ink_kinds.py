@@ -5,14 +5,16 @@ and after.
 
 Run from the repository root:
 
-    python -m bench.ink_kinds [--sources kubiesa,synthetic,photos,books] [--every 1]
+    python -m bench.ink_kinds [--sources kubiesa,synthetic,entries,photos,books] [--every 1]
 
 Sources: ``kubiesa`` (shared/data/kubiesa-train: hand-filled phone photos; its labels tell
 pencil marks, not printed from handwritten), ``synthetic`` (``synth.solver_marks``: pencil
-marks and handwritten entries with exact truth), ``photos`` (shared/data/wichtounet-v2-train:
-printed only), ``books`` (shared/data/books-dev rendered as a job reads a PDF: printed only).
-Each board goes through ``rectify_page`` and ``recognise_board`` as a job's steps call them;
-"before" is the same reading with every marked cell a given.
+marks and handwritten entries with exact truth), ``entries`` (``written_photo`` of
+``synth.solver_marks``: entries as tall as the print, in one of ``ENTRY_PENS`` a photo),
+``photos`` (shared/data/wichtounet-v2-train: printed only), ``books`` (shared/data/books-dev
+rendered as a job reads a PDF: printed only). Each board goes through ``rectify_page`` and
+``recognise_board`` as a job's steps call them; "before" is the same reading with every
+marked cell a given.
 
 Per source it prints: grids, grids found, marked cells by truth (printed, pencil, written),
 pencil cells read as givens, written entries read as givens, printed givens lost, grids fully
@@ -49,11 +51,29 @@ from sudoku_batch.pipeline.solve.entries import with_entries_checked
 from sudoku_batch.pipeline.solve.reconcile import solve_reading
 from sudoku_batch.pipeline.solve.result import Verdict
 from sudoku_batch.pipeline.vision.page_boards import rectify_page
-from sudoku_batch.synth.solver_marks import marked_photo
+from sudoku_batch.synth.photo import RED_INK_BGR
+from sudoku_batch.synth.solver_marks import (
+    OTHER_HAND,
+    MarkedPhoto,
+    Pen,
+    marked_photo,
+    written_photo,
+)
 
 KUBIESA = "kubiesa-train"
-SOURCES = ("kubiesa", "synthetic", "photos", "books")
+SOURCES = ("kubiesa", "synthetic", "entries", "photos", "books")
 SYNTHETIC_PHOTOS = 30
+# Pens entries as tall as the print are written with: blue, red and green ink, black upright,
+# black slanted, black in another hand; and black on a board printed in red.
+ENTRY_PENS = (
+    (Pen((150, 60, 20), 3.0, 0.05), None),
+    (Pen((40, 40, 180), 2.5, 0.15), None),
+    (Pen((60, 120, 40), 3.0, 0.1, OTHER_HAND), None),
+    (Pen((40, 40, 40), 3.0, 0.0), None),
+    (Pen((40, 40, 40), 3.0, 0.25), None),
+    (Pen((40, 40, 40), 2.5, 0.05, OTHER_HAND), None),
+    (Pen((40, 40, 40), 3.0, 0.1), RED_INK_BGR),
+)
 SOLVE_SECONDS = 10.0
 # A cell's truth: its kind, and its digit (a given's or an entry's; None: any digit, for
 # kubiesa's entries) or candidates (pencil marks).
@@ -88,8 +108,9 @@ def main() -> None:
 
 
 def _row(source: str, t: Counter) -> str:
-    exact = f"{t['candidates_exact']}/{t['pencil_read']}" if source == "synthetic" else "-"
-    checked = f"{t['checked_right']}/{t['checked']}" if source == "synthetic" else "-"
+    synthetic = source in ("synthetic", "entries")
+    exact = f"{t['candidates_exact']}/{t['pencil_read']}" if synthetic else "-"
+    checked = f"{t['checked_right']}/{t['checked']}" if synthetic else "-"
     return (
         f"| {source} | {t['grids']} | {t['found']} | {t['printed']} | {t['pencil']} "
         f"| {t['written']} | {t['pencil_given_before']}/{t['pencil_given']} "
@@ -118,15 +139,12 @@ def _items(source: str, every: int) -> Iterator[tuple[np.ndarray, list[Truth], t
     elif source == "synthetic":
         for seed in range(0, SYNTHETIC_PHOTOS, every):
             photo = marked_photo(np.random.default_rng(seed))
-            cells = {}
-            for pos, kind in photo.ink.items():
-                if kind is InkKind.GIVEN:
-                    cells[pos] = (kind, photo.puzzle.givens[pos[0]][pos[1]])
-                elif kind is InkKind.HANDWRITTEN:
-                    cells[pos] = (kind, photo.written[pos])
-                elif kind is InkKind.PENCIL:
-                    cells[pos] = (kind, photo.candidates[pos])
-            yield photo.image, [Truth(cells, photo.solution)], None
+            yield photo.image, [_synthetic_truth(photo)], None
+    elif source == "entries":
+        for seed in range(0, SYNTHETIC_PHOTOS, every):
+            pen, print_bgr = ENTRY_PENS[seed % len(ENTRY_PENS)]
+            photo = written_photo(np.random.default_rng(seed), pen, print_bgr=print_bgr)
+            yield photo.image, [_synthetic_truth(photo)], None
     elif source == "photos":
         folder = root / PHOTOS
         if not folder.is_dir():
@@ -152,6 +170,18 @@ def _items(source: str, every: int) -> Iterator[tuple[np.ndarray, list[Truth], t
             yield render(folder, page, "pdf"), truths, page.grids
     else:
         raise SystemExit(f"unknown source {source!r} (known: {', '.join(SOURCES)})")
+
+
+def _synthetic_truth(photo: MarkedPhoto) -> Truth:
+    cells = {}
+    for pos, kind in photo.ink.items():
+        if kind is InkKind.GIVEN:
+            cells[pos] = (kind, photo.puzzle.givens[pos[0]][pos[1]])
+        elif kind is InkKind.HANDWRITTEN:
+            cells[pos] = (kind, photo.written[pos])
+        elif kind is InkKind.PENCIL:
+            cells[pos] = (kind, photo.candidates[pos])
+    return Truth(cells, photo.solution)
 
 
 def _judge_page(

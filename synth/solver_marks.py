@@ -17,6 +17,7 @@ import numpy as np
 
 from sudoku_batch.pipeline.grid import GridShape, Puzzle
 from sudoku_batch.pipeline.reading import InkKind
+from sudoku_batch.synth.degrade import recolour_ink
 from sudoku_batch.synth.grid_image import render_grid
 from sudoku_batch.synth.photo import PhotoStyle, photograph
 from sudoku_batch.synth.unique import unique_puzzle
@@ -107,6 +108,39 @@ STROKES: dict[int, tuple[tuple[tuple[float, float], ...], ...]] = {
         ),
     ),
 }
+# Another hand: a 1 with a flag and foot, an open 4, a crossed 7, a 9 with a straight tail, a
+# 2 with a loop at its foot.
+OTHER_HAND = {
+    **STROKES,
+    1: (((0.25, 0.2), (0.55, 0.0), (0.55, 1.0)), ((0.3, 1.0), (0.8, 1.0))),
+    2: (
+        (
+            (0.12, 0.2),
+            (0.45, 0.0),
+            (0.85, 0.2),
+            (0.55, 0.65),
+            (0.15, 1.0),
+            (0.35, 0.85),
+            (0.6, 0.95),
+            (0.9, 0.98),
+        ),
+    ),
+    4: (((0.2, 0.0), (0.1, 0.6), (0.9, 0.6)), ((0.7, 0.2), (0.7, 1.0))),
+    7: (((0.08, 0.05), (0.92, 0.0), (0.45, 1.0)), ((0.35, 0.5), (0.85, 0.5))),
+    9: (
+        (
+            (0.85, 0.4),
+            (0.5, 0.5),
+            (0.18, 0.35),
+            (0.3, 0.02),
+            (0.75, 0.05),
+            (0.85, 0.3),
+            (0.85, 1.0),
+        ),
+    ),
+}
+# Entries as tall as the print (a share of the cell).
+PRINT_HEIGHT = (0.54, 0.62)
 # A digit's box is this share of its height wide.
 DIGIT_ASPECT = 0.62
 PENS_BGR = ((150, 60, 20), (40, 40, 40), (170, 90, 40), (90, 40, 30))  # blue and black pens
@@ -164,20 +198,17 @@ def marked_photo(
     pen = PENS_BGR[int(rng.integers(len(PENS_BGR)))]
     pen_width = float(rng.uniform(0.035, 0.07)) * CELL_PX
     slant = float(rng.uniform(-0.1, 0.3))
-    written: dict[tuple[int, int], int] = {}
-    for r, c in written_cells:
-        right = int(solution[r, c])
-        digit = right
-        if rng.random() < wrong_share:
-            digit = int(rng.choice([d for d in range(1, 10) if d != right]))
-        height = float(rng.uniform(*written_height)) * CELL_PX
-        centre = (
-            origin + (c + 0.5 + rng.uniform(-0.08, 0.08)) * CELL_PX,
-            origin + (r + 0.5 + rng.uniform(-0.06, 0.06)) * CELL_PX,
-        )
-        draw_digit(image, digit, centre, height, slant, pen, pen_width, rng)
-        written[r, c] = digit
-        ink[r, c] = InkKind.HANDWRITTEN
+    written = _write_entries(
+        image,
+        written_cells,
+        solution,
+        origin,
+        rng,
+        Pen(pen, pen_width, slant),
+        written_height,
+        wrong_share,
+    )
+    ink.update({pos: InkKind.HANDWRITTEN for pos in written})
 
     pencil = PENCIL_BGR[int(rng.integers(len(PENCIL_BGR)))]
     keypad = bool(rng.random() < 0.5)
@@ -213,6 +244,82 @@ def marked_photo(
     )
 
 
+@dataclass(frozen=True)
+class Pen:
+    """How a solver writes: ink colour, stroke width (pixels), slant (x shift per unit of
+    height, rightwards) and hand (each digit's strokes)."""
+
+    colour: tuple[int, int, int]
+    width: float
+    slant: float
+    hand: dict = field(default_factory=lambda: STROKES)
+
+
+def written_photo(
+    rng: np.random.Generator,
+    pen: Pen,
+    entries: tuple[int, int] = (6, 12),
+    wrong_share: float = 0.3,
+    written_height: tuple[float, float] = PRINT_HEIGHT,
+    print_bgr: tuple[int, int, int] | None = None,
+    style: PhotoStyle = MARKED_STYLE,
+) -> MarkedPhoto:
+    """A 9x9 puzzle printed in a random font (in ``print_bgr``, black when None) with entries
+    written in with ``pen`` (``entries``: the range of their count), as tall as the print
+    by default, photographed; no pencil marks."""
+    generated = unique_puzzle(GridShape(3, 3), rng, givens=int(rng.integers(24, 32)))
+    puzzle, solution = generated.puzzle, np.array(generated.solution, dtype=int)
+    grid = render_grid(puzzle, cell_px=CELL_PX, rng=rng)
+    image = grid.image if print_bgr is None else recolour_ink(grid.image, print_bgr)
+    image = image.copy()
+    empty = [(r, c) for r in range(9) for c in range(9) if puzzle.givens[r][c] == 0]
+    count = int(rng.integers(entries[0], entries[1] + 1))
+    cells = [empty[i] for i in rng.permutation(len(empty))[:count]]
+    origin = float(grid.corners[0][0])
+    written = _write_entries(image, cells, solution, origin, rng, pen, written_height, wrong_share)
+    ink = {pos: InkKind.EMPTY for pos in empty}
+    ink.update({(r, c): InkKind.GIVEN for r in range(9) for c in range(9) if puzzle.givens[r][c]})
+    ink.update({pos: InkKind.HANDWRITTEN for pos in written})
+    photo = photograph(image, grid.corners, rng, style)
+    return MarkedPhoto(
+        photo.image,
+        photo.corners,
+        puzzle,
+        tuple(tuple(int(v) for v in row) for row in solution),
+        ink,
+        written,
+        {},
+    )
+
+
+def _write_entries(
+    image: np.ndarray,
+    cells: list[tuple[int, int]],
+    solution: np.ndarray,
+    origin: float,
+    rng: np.random.Generator,
+    pen: Pen,
+    written_height: tuple[float, float],
+    wrong_share: float = 0.3,
+) -> dict[tuple[int, int], int]:
+    """Write a digit in each of ``cells`` (a ``wrong_share`` of them not the solution's), each
+    a random height within ``written_height`` of the cell; the digits written."""
+    written: dict[tuple[int, int], int] = {}
+    for r, c in cells:
+        right = int(solution[r, c])
+        digit = right
+        if rng.random() < wrong_share:
+            digit = int(rng.choice([d for d in range(1, 10) if d != right]))
+        height = float(rng.uniform(*written_height)) * CELL_PX
+        centre = (
+            origin + (c + 0.5 + rng.uniform(-0.08, 0.08)) * CELL_PX,
+            origin + (r + 0.5 + rng.uniform(-0.06, 0.06)) * CELL_PX,
+        )
+        draw_digit(image, digit, centre, height, pen.slant, pen.colour, pen.width, rng, pen.hand)
+        written[r, c] = digit
+    return written
+
+
 def draw_digit(
     image: np.ndarray,
     digit: int,
@@ -222,11 +329,13 @@ def draw_digit(
     colour: tuple[int, int, int],
     width: float,
     rng: np.random.Generator,
+    hand: dict = STROKES,
 ) -> None:
-    """Draw ``digit`` as pen strokes ``height`` pixels tall around ``centre``, leaning right
-    by ``slant`` (x shift per unit of height), each point wobbled a little."""
+    """Draw ``digit`` as pen strokes (``hand``: each digit's) ``height`` pixels tall around
+    ``centre``, leaning right by ``slant`` (x shift per unit of height), each point wobbled a
+    little."""
     scale = 8  # cv2 draws at sub-pixel positions given as fixed point with 3 bits
-    for stroke in STROKES[digit]:
+    for stroke in hand[digit]:
         points = np.array(stroke, dtype=np.float64)
         points += rng.normal(0.0, 0.025, points.shape)
         points = _rounded(points)

@@ -14,7 +14,11 @@ printed large or small, photographed near or far, reads alike:
   thicker strokes, lighter or darker ink. Each way counts as far as it differs
   beyond what one font's digits differ among themselves; a cell of one glyph clear of its
   edges whose height differs so and whose ways add up to ``HANDWRITTEN_SCORE`` is an entry.
-  Colour would tell more, but the recogniser reads the board in grey.
+- An entry as tall as the print is told from it by how its ink looks
+  (``pipeline.recognise.ink_looks_judged``): its colour against the print's, its slant and
+  shape against the board's print of the same digit, with its stroke width and darkness; it
+  is an entry when these add up to ``LOOKS_SCORE`` spreads, well beyond what the board's own
+  print spreads.
 
 A board with fewer than ``MIN_PRINTED`` marked cells has too few to learn its print from, and
 one whose print mostly reaches its cells' edges (large print) cannot be measured in them: all
@@ -30,6 +34,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from sudoku_batch.pipeline.reading import InkKind
+from sudoku_batch.pipeline.recognise.ink_looks import GlyphLook
+from sudoku_batch.pipeline.recognise.ink_looks_judged import look_spreads
 from sudoku_batch.pipeline.recognise.ink_marks import Blob, CellInk
 
 MIN_PRINTED = 8
@@ -68,6 +74,13 @@ MIN_HEIGHT_SPREADS = 1.5
 JOINED_SHIFT = 0.1
 # Cells read as the same digit that set the height a cell is judged against.
 SAME_DIGIT = 2
+# A glyph as tall as the print is an entry when its look (colour, slant, shape), stroke width
+# and darkness depart from the print by this many spreads summed. Slant and shape count only
+# for a glyph not shorter than the print by a height spread (a print that lost ink changes
+# shape), and at most SHAPE_MOST spreads: a scan or a page's bend can shear a printed glyph
+# too, but cannot change its ink.
+LOOKS_SCORE = 8.0
+SHAPE_MOST = 4.0
 
 
 @dataclass(frozen=True)
@@ -87,11 +100,13 @@ def ink_kinds(
     inks: Mapping[tuple[int, int], CellInk],
     one_digit: Collection[tuple[int, int]] = (),
     digits: Mapping[tuple[int, int], int] | None = None,
+    looks: Mapping[tuple[int, int], GlyphLook] | None = None,
 ) -> dict[tuple[int, int], InkKind]:
     """The kind of each marked cell (row, col) from its measured ink; a marked cell whose ink
     was not found (all specks) is printed, as the cells stage judged it. ``one_digit``: the
     cells the recogniser read as one digit with confidence ``ONE_DIGIT`` (``is_pencil``);
-    ``digits``: each cell's digit as read (``_same_digit``)."""
+    ``digits``: each cell's digit as read (``_same_digit``); ``looks``: each cell's main
+    glyph's look (``looks_score``)."""
     kinds = {pos: InkKind.GIVEN for pos in inks}
     printed = board_print(inks)
     if printed is None:
@@ -108,6 +123,13 @@ def ink_kinds(
     for pos, ink in unpencilled.items():
         if handwriting_score(ink, _same_digit(pos, unpencilled, digits, printed)) >= (
             HANDWRITTEN_SCORE
+        ):
+            kinds[pos] = InkKind.HANDWRITTEN
+    judged = {pos: look for pos, look in (looks or {}).items() if pos in unpencilled}
+    colour, shape = look_spreads(judged, digits)
+    for pos in colour:
+        if looks_score(unpencilled[pos], printed, colour[pos], shape.get(pos, 0.0)) >= (
+            LOOKS_SCORE
         ):
             kinds[pos] = InkKind.HANDWRITTEN
     return kinds
@@ -212,6 +234,24 @@ def handwriting_score(ink: CellInk, printed: PrintedInk) -> float:
         return 0.0
     return (
         height
+        + _spreads(ink.stroke_width, printed.stroke_width, STROKE_SPREAD)
+        + _spreads(ink.darkness, printed.darkness, DARKNESS_SPREAD)
+    )
+
+
+def looks_score(ink: CellInk, printed: PrintedInk, colour: float, shape: float) -> float:
+    """How far a cell's glyph departs from the print by its look (``colour``, and ``shape``
+    with slant, in spreads from ``pipeline.recognise.ink_looks_judged``), stroke width and
+    darkness, in spreads summed; 0 for ink that is not one glyph clear of a line."""
+    main = ink.main
+    if len(ink.blobs) > 1 or _joined(main, printed):
+        return 0.0
+    if main.height * HEIGHT_SPREAD < printed.height:
+        shape = 0.0
+    shape = min(shape, SHAPE_MOST)
+    return (
+        colour
+        + shape
         + _spreads(ink.stroke_width, printed.stroke_width, STROKE_SPREAD)
         + _spreads(ink.darkness, printed.darkness, DARKNESS_SPREAD)
     )

@@ -8,7 +8,7 @@ darkens the paper and the print alike).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -63,6 +63,8 @@ class CellInk:
     blobs: tuple[Blob, ...]
     stroke_width: float
     darkness: float
+    # The main glyph's ink pixels within its box (``pipeline.recognise.ink_looks``).
+    glyph: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def tallest(self) -> float:
@@ -202,6 +204,7 @@ def _cell_ink(
     joined = cv2.dilate(ink, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     blobs = []
+    labelled = []
     keep = np.zeros(count, dtype=bool)
     h, w = ink.shape
     for label in range(1, count):
@@ -231,6 +234,7 @@ def _cell_ink(
                 edge=bool(touches),
             )
         )
+        labelled.append(label)
     if not blobs:
         return None
     strokes = ink * keep[labels].astype(np.uint8)
@@ -240,5 +244,8 @@ def _cell_ink(
     # A stroke of width s and length L has area s*L and outline about 2L.
     stroke_width = 2.0 * area / max(perimeter, 1.0) / cell
     darkness_of_ink = float(np.median(darkness[strokes > 0])) / depth
+    main = max(range(len(blobs)), key=lambda index: blobs[index].area)
+    x, y, bw, bh = stats[labelled[main]][:4]
+    glyph = (ink[y : y + bh, x : x + bw] > 0) & (labels[y : y + bh, x : x + bw] == labelled[main])
     blobs.sort(key=lambda blob: -blob.area)
-    return CellInk(tuple(blobs), stroke_width, darkness_of_ink)
+    return CellInk(tuple(blobs), stroke_width, darkness_of_ink, glyph)

@@ -29,6 +29,7 @@ from sudoku_batch.pipeline.recognise.ink_kinds import (
     ink_kinds,
     printed_ink,
 )
+from sudoku_batch.pipeline.recognise.ink_looks import glyph_look
 from sudoku_batch.pipeline.recognise.ink_marks import Blob, CellInk, measure_ink
 from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 
@@ -68,7 +69,10 @@ def with_ink(board: BoardImage, reading: BoardReading, engine: OcrEngine) -> Boa
         for c in reading.cells
         if c.kind is CellKind.GIVEN and c.digit is not None
     }
-    kinds = ink_kinds(inks, one_digit, digits)
+    looks = {pos: glyph_look(pixels, ink) for pos, ink in inks.items()}
+    kinds = ink_kinds(
+        inks, one_digit, digits, {pos: look for pos, look in looks.items() if look is not None}
+    )
     printed = board_print(inks)
     pencilled = [pos for pos in marked if kinds.get(pos) is InkKind.PENCIL]
     pencilled += [

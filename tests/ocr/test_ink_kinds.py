@@ -82,9 +82,9 @@ def test_entries_are_checked_against_the_solution() -> None:
 @pytest.fixture(scope="module")
 def marked(engine):
     """Synthetic photos of puzzles a person began to solve, and their boards as read. Entries
-    are written taller than the print, as on the hand-filled photos of kubiesa-train: one
-    written as tall as the print is told from it only by colour, which the reader does not
-    see (bench/ink_kinds.py measures the whole range)."""
+    are written taller than the print, as on the hand-filled photos of kubiesa-train; entries
+    as tall as the print are tested in test_written_entries.py (bench/ink_kinds.py measures
+    the whole range)."""
     read = []
     for seed in SEEDS:
         photo = marked_photo(np.random.default_rng(seed), written_height=(0.72, 0.85))

@@ -1,0 +1,106 @@
+"""How far each glyph's look departs from the board's print, in spreads: its ink's colour, and
+its slant and shape against the other glyphs read as the same digit.
+
+Each way counts against how much the board's own print varies that way (the typical
+departure of its glyphs, never below what a photo's noise makes of one font's digits), so a
+board printed in colour, photographed under a cast or in an italic font reads alike. Slant
+and shape are compared only with same-digit glyphs that agree among themselves and share the
+print's colour: a printed given whose other same-digit cells are handwritten entries has no
+print to compare with, and is not judged by them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from sudoku_batch.pipeline.recognise.ink_looks import GlyphLook, shape_distance
+
+# The least departure that counts as one spread, each way: chroma (Lab units; JPEG, sensor
+# noise and light of uneven colour move a print's colour about this much), shape distance
+# and slant (x shift per unit of height; blur and a lattice a pixel off move them so much).
+COLOUR_NOISE = 3.0
+SHAPE_NOISE = 0.05
+SLANT_NOISE = 0.06
+# Same-digit glyphs agree among themselves when no two lie further apart in shape than this
+# many of the board's typical spreads; at least SAME_DIGIT of them are compared with.
+AGREE_SPREADS = 2.0
+SAME_DIGIT = 2
+# Glyphs this many colour spreads off the print are not the print a shape is compared with.
+OFF_COLOUR = 3.0
+
+
+def look_spreads(
+    looks: Mapping[tuple[int, int], GlyphLook],
+    digits: Mapping[tuple[int, int], int] | None,
+) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]]:
+    """How far each glyph (row, col) of ``looks`` departs from the board's print, in spreads:
+    in colour, and in slant and shape summed (``digits``: each cell's digit as read; a glyph
+    without same-digit print to compare with is left out of the latter)."""
+    if not looks:
+        return {}, {}
+    colour = _colour_spreads(looks)
+    return colour, _same_digit_spreads(looks, digits or {}, colour)
+
+
+def _colour_spreads(looks: Mapping[tuple[int, int], GlyphLook]) -> dict[tuple[int, int], float]:
+    chroma = np.array([look.chroma for look in looks.values()], dtype=float)
+    off = np.linalg.norm(chroma - np.median(chroma, axis=0), axis=1)
+    spread = max(float(np.median(off)), COLOUR_NOISE)
+    return {pos: float(value) / spread for pos, value in zip(looks, off, strict=True)}
+
+
+def _same_digit_spreads(
+    looks: Mapping[tuple[int, int], GlyphLook],
+    digits: Mapping[tuple[int, int], int],
+    colour: Mapping[tuple[int, int], float],
+) -> dict[tuple[int, int], float]:
+    """Each glyph's shape and slant departure from the print of its digit, in spreads; a
+    glyph whose digit has too few printed-looking glyphs that agree is left out."""
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for pos in looks:
+        if pos in digits and colour[pos] < OFF_COLOUR:
+            groups.setdefault(digits[pos], []).append(pos)
+    typical = _typical_shape_distance(looks, groups)
+    shape_spread = max(typical, SHAPE_NOISE)
+    slant_spread = max(_typical_slant_departure(looks, groups), SLANT_NOISE)
+    found = {}
+    for pos, look in looks.items():
+        peers = [other for other in groups.get(digits.get(pos, -1), []) if other != pos]
+        if len(peers) < SAME_DIGIT or not _agree(looks, peers, AGREE_SPREADS * shape_spread):
+            continue
+        distance = float(np.median([shape_distance(look, looks[other]) for other in peers]))
+        slant = abs(look.slant - float(np.median([looks[other].slant for other in peers])))
+        found[pos] = max(distance - typical, 0.0) / shape_spread + slant / slant_spread
+    return found
+
+
+def _agree(looks: Mapping[tuple[int, int], GlyphLook], peers: list, most: float) -> bool:
+    return all(
+        shape_distance(looks[first], looks[second]) <= most
+        for index, first in enumerate(peers)
+        for second in peers[index + 1 :]
+    )
+
+
+def _typical_shape_distance(looks: Mapping, groups: Mapping[int, list]) -> float:
+    """The median distance of a glyph to its nearest same-digit glyph."""
+    nearest = [
+        min(shape_distance(looks[pos], looks[other]) for other in group if other != pos)
+        for group in groups.values()
+        if len(group) > 1
+        for pos in group
+    ]
+    return float(np.median(nearest)) if nearest else 0.0
+
+
+def _typical_slant_departure(looks: Mapping, groups: Mapping[int, list]) -> float:
+    """The median departure of a glyph's slant from its same-digit glyphs' median."""
+    departures = [
+        abs(looks[pos].slant - float(np.median([looks[other].slant for other in group])))
+        for group in groups.values()
+        if len(group) > 2
+        for pos in group
+    ]
+    return float(np.median(departures)) if departures else 0.0

@@ -1,0 +1,144 @@
+"""Handwritten entries as tall as the print are told from it by how their ink looks (colour,
+slant, shape against the board's own print of the same digit), never at the cost of a printed
+given (pipeline.recognise.ink_looks, pipeline.recognise.ink_looks_judged)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sudoku_batch.pipeline.reading import InkKind
+from sudoku_batch.pipeline.recognise.ink_kinds import ink_kinds
+from sudoku_batch.pipeline.recognise.ink_looks import SHAPE_SIZE, GlyphLook
+from sudoku_batch.pipeline.recognise.ink_marks import Blob, CellInk
+from sudoku_batch.pipeline.recognise.read_board import recognise_board
+from sudoku_batch.pipeline.solve.backends import make_backend
+from sudoku_batch.pipeline.solve.entries import with_entries_checked
+from sudoku_batch.pipeline.solve.reconcile import solve_reading
+from sudoku_batch.pipeline.solve.result import Verdict
+from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth.photo import RED_INK_BGR
+from sudoku_batch.synth.solver_marks import OTHER_HAND, Pen, written_photo
+
+BLUE, RED, GREEN, BLACK = (150, 60, 20), (40, 40, 180), (60, 120, 40), (40, 40, 40)
+
+
+def _ink(height: float = 0.58) -> CellInk:
+    return CellInk((Blob(height, 0.6 * height, 0.0, 0.0, (0, 0, 1, 1), 400),), 0.07, 0.8)
+
+
+def _look(chroma: tuple[float, float]) -> GlyphLook:
+    return GlyphLook(chroma, 0.0, 0.1, np.full((SHAPE_SIZE, SHAPE_SIZE), 1.0 / SHAPE_SIZE))
+
+
+@pytest.mark.parametrize(
+    ("printed", "written"),
+    [((0.0, 0.0), (-5.0, -30.0)), ((45.0, 30.0), (0.0, 0.0)), ((8.0, 12.0), (2.0, -20.0))],
+    ids=["blue pen on black print", "black pen on red print", "blue pen under a warm cast"],
+)
+def test_a_glyph_as_tall_as_the_print_in_another_ink_is_an_entry(printed, written) -> None:
+    rng = np.random.default_rng(0)
+    inks = {(r, c): _ink(0.58 + 0.01 * (c % 3)) for r in range(2) for c in range(9)}
+    looks = {pos: _look(tuple(np.add(printed, rng.normal(0, 1.0, 2)))) for pos in inks}
+    inks[2, 0], looks[2, 0] = _ink(0.58), _look(written)
+    kinds = ink_kinds(inks, looks=looks)
+    assert kinds.pop((2, 0)) is InkKind.HANDWRITTEN
+    assert set(kinds.values()) == {InkKind.GIVEN}
+
+
+def _bar(slant: float) -> np.ndarray:
+    """A digit 1's shape: a bar, leaning right by ``slant``."""
+    shape = np.zeros((SHAPE_SIZE, SHAPE_SIZE), np.float32)
+    for y in range(SHAPE_SIZE):
+        x = int(round(SHAPE_SIZE / 2 + slant * (SHAPE_SIZE / 2 - y)))
+        shape[y, max(x - 1, 0) : x + 2] = 1.0
+    return shape / np.linalg.norm(shape)
+
+
+def test_a_printed_glyph_sheared_alone_stays_printed() -> None:
+    # A scan or a page's bend can shear one printed glyph as a hand would slant it; its ink
+    # stays the print's, so its shape alone never makes it an entry.
+    inks = {(r, c): _ink(0.58) for r in range(2) for c in range(9)}
+    looks = {pos: GlyphLook((0.0, 0.0), 0.0, 0.1, _bar(0.0)) for pos in inks}
+    digits = {pos: 1 + pos[1] % 3 for pos in inks}
+    looks[0, 0] = GlyphLook((0.0, 0.0), 0.35, 0.1, _bar(0.35))
+    kinds = ink_kinds(inks, digits=digits, looks=looks)
+    assert set(kinds.values()) == {InkKind.GIVEN}
+
+
+def _read(photo, engine):
+    (board,) = rectify_page(photo.image)
+    return recognise_board(board.board, board.cells, engine).reading
+
+
+def _lost_and_missed(photo, reading) -> tuple[int, int]:
+    """Printed givens not read as givens, and entries read as givens."""
+    lost = missed = 0
+    for cell in reading.cells:
+        truth = photo.ink.get((cell.row, cell.col))
+        lost += truth is InkKind.GIVEN and cell.ink is not InkKind.GIVEN
+        missed += truth is InkKind.HANDWRITTEN and cell.ink is InkKind.GIVEN
+    return lost, missed
+
+
+@pytest.mark.parametrize(
+    ("pen", "print_bgr"),
+    [
+        (Pen(BLUE, 3.0, 0.0), None),
+        (Pen(RED, 2.5, 0.15), None),
+        (Pen(GREEN, 3.0, 0.1, OTHER_HAND), None),
+        (Pen(BLACK, 3.0, 0.05), RED_INK_BGR),
+    ],
+    ids=["blue upright", "red slanted", "green other hand", "black on red print"],
+)
+def test_entries_as_tall_as_the_print_in_another_ink_are_entries(engine, pen, print_bgr) -> None:
+    # Right entries only: a wrong one clashes with the givens while every mark is read as print,
+    # and a board that clashes is measured again (pipeline.recognise.remeasure), which is
+    # another matter than how its ink is sorted.
+    entries = missed_total = 0
+    for seed in (1, 2):
+        photo = written_photo(
+            np.random.default_rng(seed), pen, wrong_share=0.0, print_bgr=print_bgr
+        )
+        lost, missed = _lost_and_missed(photo, _read(photo, engine))
+        assert lost == 0
+        entries += len(photo.written)
+        missed_total += missed
+    assert missed_total <= 0.1 * entries
+
+
+def test_entries_as_tall_as_the_print_are_checked_against_the_solution(engine) -> None:
+    backend = make_backend()
+    checked = 0
+    for seed in (1, 2, 3):
+        photo = written_photo(np.random.default_rng(seed), Pen(BLUE, 3.0, 0.1))
+        reading = _read(photo, engine)
+        solution = with_entries_checked(solve_reading(reading, backend, 10.0), reading)
+        assert solution.result.verdict is Verdict.SOLVED
+        assert solution.result.solution == photo.solution
+        for check in solution.entries_check or ():
+            written = photo.written[check.row, check.col]
+            assert check.written == (written,)
+            assert check.ok == (written == check.right)
+            checked += 1
+    assert checked >= 0.9 * 3 * 6
+
+
+@pytest.mark.parametrize("print_bgr", [None, RED_INK_BGR], ids=["black print", "red print"])
+def test_upright_print_is_never_read_as_handwritten(engine, print_bgr) -> None:
+    for seed in (4, 5, 6):
+        photo = written_photo(np.random.default_rng(seed), Pen(BLACK, 3.0, 0.0), (0, 0))
+        reading = _read(photo, engine)
+        assert [cell for cell in reading.cells if cell.ink is InkKind.HANDWRITTEN] == []
+
+
+@pytest.mark.parametrize(
+    "pen", [Pen(BLACK, 3.0, 0.0), Pen(BLACK, 2.5, 0.0, OTHER_HAND), Pen(BLACK, 3.5, 0.2)]
+)
+def test_many_entries_in_the_print_s_ink_never_cost_a_given(engine, pen) -> None:
+    # The same digit written several times alike may outnumber its print: its print is then
+    # not judged by them.
+    for seed in (100, 101):
+        photo = written_photo(np.random.default_rng(seed), pen, (14, 20), wrong_share=0.0)
+        lost, _ = _lost_and_missed(photo, _read(photo, engine))
+        assert lost == 0
