@@ -95,8 +95,9 @@ def traced_crossings(
     """The lines of a board that could be traced (indices of its rows and columns of lines)
     and where they cross: x and y arrays (found rows x found columns) in ``around``'s pixels."""
     rows, cols = around.rows, around.cols
-    horizontal = _traced_lines(around.across, rows, cols, around.cell)
-    vertical = _traced_lines(around.down.T, cols, rows, around.cell)
+    even = around.margin + np.arange(len(rows)) * around.cell
+    horizontal = _traced_lines(around.across, rows, even, cols, around.cell)
+    vertical = _traced_lines(around.down.T, cols, even, rows, around.cell)
     found_rows = [i for i, line in enumerate(horizontal) if line is not None]
     found_cols = [j for j, line in enumerate(vertical) if line is not None]
     if not found_rows or not found_cols:
@@ -117,10 +118,18 @@ def _off_by(point: np.ndarray, place: tuple[int, int], to_grid: np.ndarray) -> f
 
 
 def _traced_lines(
-    strokes: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...], cell: float
+    strokes: np.ndarray,
+    lines: tuple[float, ...],
+    even: np.ndarray,
+    across: tuple[float, ...],
+    cell: float,
 ) -> list[np.ndarray | None]:
     """Per horizontal line of ``strokes`` (near each of ``lines``), its fitted quadratic
-    coefficients of position against along, or None where it could not be traced."""
+    coefficients of position against along, or None where it could not be traced.
+
+    A line not found near the lattice's place is looked for near its place on the even grid
+    between the corners: the lattice places a border clipped by the corners on the digits
+    beside it."""
     centres = [(a + b) / 2 for a, b in zip(across[:-1], across[1:], strict=True)]
     half = STRIP_WIDTH * cell / 2
     # Which rows each strip (across the lines, one per cell) counts as line ink, once for all
@@ -132,7 +141,13 @@ def _traced_lines(
         )
         for x in centres
     ]
-    return [_fitted(_trace(inked, centres, line, cell)) for line in lines]
+    traced = []
+    for line, place in zip(lines, even, strict=True):
+        fitted = _fitted(_trace(inked, centres, line, cell))
+        if fitted is None:
+            fitted = _fitted(_trace(inked, centres, place, cell))
+        traced.append(fitted)
+    return traced
 
 
 def _trace(

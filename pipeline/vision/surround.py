@@ -10,16 +10,13 @@ import cv2
 import numpy as np
 
 from sudoku_batch.pipeline.board import BoardImage
-from sudoku_batch.pipeline.vision.lattice import faint_ink, ink_mask, line_strokes
+from sudoku_batch.pipeline.vision.lattice import LINE_WIDEST, ink_mask, line_strokes, thin_ink
 from sudoku_batch.pipeline.vision.levels import grey_levels
 from sudoku_batch.pipeline.vision.warp import warp
 
 # The paper's shade is the grey level this share of the board's pixels is darker than (cells
 # are mostly paper; the lines and digits are the darkest tenth at most).
 PAPER_PERCENT = 90
-# A line is a stroke at most this share of a cell wide that is darker than what lies on both
-# sides of it: a blurred border merged with a shadow is up to about a quarter of a cell.
-LINE_WIDEST = 0.5
 
 
 @dataclass(frozen=True)
@@ -48,7 +45,7 @@ def surround(pixels: np.ndarray, board: BoardImage, reach: float) -> Surround:
     padded = warp(pixels, homography, (side + 2 * margin, side + 2 * margin), (paper,) * 3)
     grey = _grey(padded)
     ink = ink_mask(grey)
-    strokes = cv2.bitwise_and(ink, _thin_ink(grey, int(LINE_WIDEST * side / board.shape.size) | 1))
+    strokes = cv2.bitwise_and(ink, thin_ink(grey, int(LINE_WIDEST * side / board.shape.size) | 1))
     return Surround(
         homography,
         line_strokes(strokes, horizontal=True),
@@ -58,21 +55,6 @@ def surround(pixels: np.ndarray, board: BoardImage, reach: float) -> Surround:
         side / board.shape.size,
         margin,
     )
-
-
-def _thin_ink(grey: np.ndarray, widest: int) -> np.ndarray:
-    """Where (255) a stroke up to ``widest`` pixels thick, across or down, is darker than the
-    grey on both sides of it. The edge of a shaded box is a step, darker on one side only:
-    the ink mask takes the shaded side of it for ink (darker than the paper and shade around
-    it), and a line traced on that band would run into the box. Either way round, so that a
-    line keeps its crossings with lines and strokes the other way."""
-    darker = np.zeros_like(grey)
-    for kernel in ((1, widest), (widest, 1)):
-        closed = cv2.morphologyEx(
-            grey, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, kernel)
-        )
-        darker = cv2.max(darker, cv2.subtract(closed, grey))
-    return faint_ink(grey, darker)
 
 
 def _grey(pixels: np.ndarray) -> np.ndarray:
