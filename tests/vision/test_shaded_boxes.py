@@ -20,23 +20,13 @@ from sudoku_batch.synth.styles import PrintStyle, random_puzzles, styled_page
 HAIRLINES = PrintStyle(thin_pt=0.3, thick_pt=0.3, line_grey=110, shaded_boxes=True)
 # Grey hairline cells, black box lines.
 BOXED = PrintStyle(thin_pt=0.3, thick_pt=1.0, line_grey=60, shaded_boxes=True)
-# Grey dashed hairline cells, grey box lines, the digits small and set right.
-DASHED = PrintStyle(
-    thin_pt=0.3,
-    thick_pt=1.0,
-    line_grey=110,
-    shaded_boxes=True,
-    dashed=True,
-    align="right",
-    digit_scale=0.7,
-)
 # Lines off their printed place by more than this share of a cell cut the cells elsewhere.
 LINE_TOLERANCE = 0.05
 
 
 @pytest.mark.parametrize("scanned", [False, True], ids=["150dpi", "scan"])
 @pytest.mark.parametrize("shade", [180, 200, 230])
-@pytest.mark.parametrize("style", [HAIRLINES, BOXED, DASHED], ids=["hairlines", "boxed", "dashed"])
+@pytest.mark.parametrize("style", [HAIRLINES, BOXED], ids=["hairlines", "boxed"])
 def test_shaded_boxes_are_not_straightened(style: PrintStyle, shade: int, scanned: bool) -> None:
     rng = np.random.default_rng(shade)
     puzzles = random_puzzles(GridShape(3, 3), 2, rng)
