@@ -57,7 +57,7 @@ def fit_to_lines(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
     A corner is where the traced border lines cross (the centre line of the border, as
     ``fit_border`` places it) when that agrees with all the crossings; else where they put it.
     """
-    around = surround(pixels, board, MARGIN_CELLS)
+    around = surround(pixels, board, MARGIN_CELLS, thin_only=True)
     found_rows, found_cols, xs, ys = traced_crossings(around)
     n = board.shape.size
     needed = MIN_INLIER_SHARE * (n + 1) ** 2
@@ -90,12 +90,16 @@ def fit_to_lines(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
 
 
 def traced_crossings(
-    around: Surround,
+    around: Surround, from_corners: bool = False
 ) -> tuple[list[int], list[int], np.ndarray, np.ndarray]:
     """The lines of a board that could be traced (indices of its rows and columns of lines)
-    and where they cross: x and y arrays (found rows x found columns) in ``around``'s pixels."""
+    and where they cross: x and y arrays (found rows x found columns) in ``around``'s pixels.
+
+    With ``from_corners`` (corners already fitted to the lines), a line not found near the
+    lattice's place is looked for near its place on the even grid between the corners: the
+    lattice places a border the corners clip on the digits beside it."""
     rows, cols = around.rows, around.cols
-    even = around.margin + np.arange(len(rows)) * around.cell
+    even = around.margin + np.arange(len(rows)) * around.cell if from_corners else None
     horizontal = _traced_lines(around.across, rows, even, cols, around.cell)
     vertical = _traced_lines(around.down.T, cols, even, rows, around.cell)
     found_rows = [i for i, line in enumerate(horizontal) if line is not None]
@@ -120,16 +124,13 @@ def _off_by(point: np.ndarray, place: tuple[int, int], to_grid: np.ndarray) -> f
 def _traced_lines(
     strokes: np.ndarray,
     lines: tuple[float, ...],
-    even: np.ndarray,
+    even: np.ndarray | None,
     across: tuple[float, ...],
     cell: float,
 ) -> list[np.ndarray | None]:
-    """Per horizontal line of ``strokes`` (near each of ``lines``), its fitted quadratic
-    coefficients of position against along, or None where it could not be traced.
-
-    A line not found near the lattice's place is looked for near its place on the even grid
-    between the corners: the lattice places a border clipped by the corners on the digits
-    beside it."""
+    """Per horizontal line of ``strokes`` (near each of ``lines``, else of ``even`` when
+    given), its fitted quadratic coefficients of position against along, or None where it
+    could not be traced."""
     centres = [(a + b) / 2 for a, b in zip(across[:-1], across[1:], strict=True)]
     half = STRIP_WIDTH * cell / 2
     # Which rows each strip (across the lines, one per cell) counts as line ink, once for all
@@ -142,10 +143,10 @@ def _traced_lines(
         for x in centres
     ]
     traced = []
-    for line, place in zip(lines, even, strict=True):
+    for i, line in enumerate(lines):
         fitted = _fitted(_trace(inked, centres, line, cell))
-        if fitted is None:
-            fitted = _fitted(_trace(inked, centres, place, cell))
+        if fitted is None and even is not None:
+            fitted = _fitted(_trace(inked, centres, float(even[i]), cell))
         traced.append(fitted)
     return traced
 

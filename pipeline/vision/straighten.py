@@ -50,7 +50,7 @@ def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
     cell = side / n
     offset_x, offset_y, trusted = bends(pixels, board)
     if np.hypot(offset_x, offset_y).max() < STRAIGHT_ENOUGH * cell:
-        return replace(board, lattice=_traced_lattice(board, offset_x, offset_y, trusted))
+        return board
     places = np.arange(side, dtype=np.float32)
     source_x = places[None, :] + _spread(offset_x, places / cell)
     source_y = places[:, None] + _spread(offset_y, places / cell)
@@ -73,8 +73,8 @@ def bends(pixels: np.ndarray, board: BoardImage) -> tuple[np.ndarray, np.ndarray
     n = board.shape.size
     side = board.pixels.shape[0]
     cell = side / n
-    around = surround(pixels, board, MARGIN_CELLS)
-    rows, cols, xs, ys = traced_crossings(around)
+    around = surround(pixels, board, MARGIN_CELLS, thin_only=True)
+    rows, cols, xs, ys = traced_crossings(around, from_corners=True)
     xs, ys = xs - around.margin, ys - around.margin
     even = np.arange(n + 1) * cell
     offset_x = np.zeros((n + 1, n + 1))

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from sudoku_batch.pipeline.board import BoardImage
-from sudoku_batch.pipeline.vision.lattice import LINE_WIDEST, ink_mask, line_strokes, thin_ink
+from sudoku_batch.pipeline.vision.lattice import ink_mask, line_strokes, thin_ink
 from sudoku_batch.pipeline.vision.levels import grey_levels
 from sudoku_batch.pipeline.vision.warp import warp
 
@@ -32,8 +32,12 @@ class Surround:
     margin: int  # board pixels -> padded-board pixels: add this to x and y
 
 
-def surround(pixels: np.ndarray, board: BoardImage, reach: float) -> Surround:
-    """The board warped with a margin of ``reach`` cells on every side."""
+def surround(
+    pixels: np.ndarray, board: BoardImage, reach: float, thin_only: bool = False
+) -> Surround:
+    """The board warped with a margin of ``reach`` cells on every side; with ``thin_only``,
+    its strokes only where they are darker than both sides (``thin_ink``): the lines alone,
+    without the shaded side of a shaded box's edge."""
     side = board.pixels.shape[0]
     margin = int(np.ceil(reach * side / board.shape.size)) + 1
     shift = np.array([[1, 0, margin], [0, 1, margin], [0, 0, 1]], dtype=np.float64)
@@ -45,11 +49,12 @@ def surround(pixels: np.ndarray, board: BoardImage, reach: float) -> Surround:
     padded = warp(pixels, homography, (side + 2 * margin, side + 2 * margin), (paper,) * 3)
     grey = _grey(padded)
     ink = ink_mask(grey)
-    strokes = cv2.bitwise_and(ink, thin_ink(grey, int(LINE_WIDEST * side / board.shape.size) | 1))
+    if thin_only:
+        ink = cv2.bitwise_and(ink, thin_ink(grey, int(side / board.shape.size) | 1))
     return Surround(
         homography,
-        line_strokes(strokes, horizontal=True),
-        line_strokes(strokes, horizontal=False),
+        line_strokes(ink, horizontal=True),
+        line_strokes(ink, horizontal=False),
         tuple(p + margin for p in board.lattice.row_lines),
         tuple(p + margin for p in board.lattice.col_lines),
         side / board.shape.size,
