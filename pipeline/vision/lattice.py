@@ -64,10 +64,6 @@ FAINT_WEAKEST_LINE = 0.75
 # dot's gap, well short of the space between digits in neighbouring cells (wider, it joins
 # them into rows as long as lines, beside the border of a filled 16x16).
 DASH_GAP_CELLS = 0.12
-# A line is darker than what lies on both sides of it across at most this share of a cell
-# (``thin_ink``; a blurred border merged with a shadow is up to about a quarter of a cell),
-# while the edge of a shaded box is a step, darker on one side only.
-LINE_WIDEST = 0.5
 # Box lines must be at least this much thicker than cell lines on average to be seen as such;
 # a crossword or a plain table has uniform lines.
 MIN_BOX_CONTRAST = 1.2
@@ -79,7 +75,6 @@ class _Axis:
 
     coverage: np.ndarray  # per row (col): share of the board width covered by line pixels
     thickness: np.ndarray  # per row (col): mean darkness of the line pixels in that row (col)
-    centres: np.ndarray  # per row (col): share covered by line pixels darker than both sides
 
 
 def detect_lattice(board_pixels: np.ndarray) -> Lattice:
@@ -111,8 +106,7 @@ def _fitting(board_pixels: np.ndarray, every_size: bool = False) -> Iterator[Lat
     )
     ink = ink_mask(gray)
     darkness = _darkness(gray, min(gray.shape[:2]))
-    thin = thin_ink(gray, int(LINE_WIDEST * min(gray.shape[:2]) / min(SIZES)) | 1)
-    first = _fits(gray, ink, darkness, thin, SIZES)
+    first = _fits(gray, ink, darkness, SIZES)
     found = next(first, None)
     # Hairlines in light grey among many digits (a filled 16x16 whose boxes alone print
     # black) can fall below the ink threshold, and the grid then reads as its boxes. Larger
@@ -124,16 +118,14 @@ def _fitting(board_pixels: np.ndarray, every_size: bool = False) -> Iterator[Lat
         # Measuring the faint ink's lines costs as much as the first pass; most boards (every
         # one without hairlines) are spared it by a bound on their coverage.
         sizes = _may_fit(faint, larger, FAINT_WEAKEST_LINE)
-        fitted = (
-            list(_fits(gray, faint, darkness, thin, sizes, FAINT_WEAKEST_LINE)) if sizes else []
-        )
+        fitted = list(_fits(gray, faint, darkness, sizes, FAINT_WEAKEST_LINE)) if sizes else []
         # Dashed or dotted cell lines are no long stroke at all until their gaps are bridged:
         # without, the grid reads as its boxes (lines all alike), or as nothing. A grid seen
         # with thicker box lines was seen whole.
         if fitted or (found is not None and found.box_lines):
             yield from fitted
         else:
-            yield from _dashed_fits(gray, faint, darkness, thin, larger)
+            yield from _dashed_fits(gray, faint, darkness, larger)
     if found is not None:
         yield found
     if every_size:
@@ -144,7 +136,6 @@ def _fits(
     gray: np.ndarray,
     ink: np.ndarray,
     darkness: np.ndarray,
-    thin: np.ndarray,
     sizes: tuple[int, ...],
     weakest: float = WEAK_LINE_COVERAGE,
     gap: int = 0,
@@ -153,8 +144,8 @@ def _fits(
     covering at least ``weakest`` of the board, gaps of up to ``gap`` pixels in it bridged),
     in the order of ``sizes``."""
     side = min(gray.shape[:2])
-    rows = _axis_evidence(ink, darkness, thin, horizontal=True, gap=gap)
-    cols = _axis_evidence(ink, darkness, thin, horizontal=False, gap=gap)
+    rows = _axis_evidence(ink, darkness, horizontal=True, gap=gap)
+    cols = _axis_evidence(ink, darkness, horizontal=False, gap=gap)
     for n in sizes:
         if side / n < MIN_RESOLVED_CELL_PX:
             continue
@@ -172,11 +163,7 @@ def _fits(
 
 
 def _dashed_fits(
-    gray: np.ndarray,
-    ink: np.ndarray,
-    darkness: np.ndarray,
-    thin: np.ndarray,
-    sizes: tuple[int, ...],
+    gray: np.ndarray, ink: np.ndarray, darkness: np.ndarray, sizes: tuple[int, ...]
 ) -> Iterator[Lattice]:
     """The lattices of those of ``sizes`` whose combs fit the ink's lines, gaps of up to
     DASH_GAP_CELLS of the size's cell in them bridged, every interior line running most of
@@ -190,7 +177,7 @@ def _dashed_fits(
     bounded = _may_fit(ink, sizes, FAINT_WEAKEST_LINE, max(gap(n) for n in sizes))
     for n in bounded:
         if _may_fit(ink, (n,), FAINT_WEAKEST_LINE, gap(n)):
-            yield from _fits(gray, ink, darkness, thin, (n,), FAINT_WEAKEST_LINE, gap(n))
+            yield from _fits(gray, ink, darkness, (n,), FAINT_WEAKEST_LINE, gap(n))
 
 
 def _may_fit(
@@ -237,11 +224,11 @@ def ink_mask(gray: np.ndarray) -> np.ndarray:
     # and narrow enough to follow a shadow across the page.
     block = max(15, (side // 9) | 1)
     return cv2.adaptiveThreshold(
-        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _ink_offset(gray)
+        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, ink_offset(gray)
     )
 
 
-def _ink_offset(gray: np.ndarray) -> float:
+def ink_offset(gray: np.ndarray) -> float:
     """How much darker than what is around it a pixel must be to be ink: in step with the
     image's contrast, so that paper grain in a flat, dim photo does not turn into ink."""
     low, high = grey_levels(gray, (5, 95))
@@ -255,21 +242,6 @@ def faint_ink(gray: np.ndarray, darkness: np.ndarray) -> np.ndarray:
     low, high = grey_levels(gray, (5, 95))
     threshold = max(FAINT_LINE_MIN_GREY, FAINT_LINE_SHARE * (high - low))
     return cv2.compare(darkness, threshold, cv2.CMP_GE)
-
-
-def thin_ink(gray: np.ndarray, widest: int) -> np.ndarray:
-    """Where (255) a stroke up to ``widest`` pixels thick, across or down, is darker than the
-    grey on both sides of it. The edge of a shaded box is a step, darker on one side only:
-    the ink mask takes the shaded side of it for ink (darker than the paper and shade around
-    it), and a line measured with that band runs into the box. Either way round, so that a
-    line keeps its crossings with lines and strokes the other way."""
-    darker = np.zeros_like(gray)
-    for kernel in ((1, widest), (widest, 1)):
-        closed = cv2.morphologyEx(
-            gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, kernel)
-        )
-        darker = cv2.max(darker, cv2.subtract(closed, gray))
-    return cv2.compare(darker, _ink_offset(gray), cv2.CMP_GE)
 
 
 def _darkness(gray: np.ndarray, side: int) -> np.ndarray:
@@ -295,11 +267,7 @@ def line_strokes(ink: np.ndarray, horizontal: bool, gap: int = 0) -> np.ndarray:
     return cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, kernel))
 
 
-def _axis_evidence(
-    ink: np.ndarray, darkness: np.ndarray, thin: np.ndarray | None, horizontal: bool, gap: int = 0
-) -> _Axis:
-    """The evidence of lines along one axis; without ``thin`` (``thin_ink``), the centres'
-    profile is the coverage's."""
+def _axis_evidence(ink: np.ndarray, darkness: np.ndarray, horizontal: bool, gap: int = 0) -> _Axis:
     lines = line_strokes(ink, horizontal, gap)
     # Tolerate a line that wavers by a pixel or two across the board (curled paper).
     spread = (1, 5) if horizontal else (5, 1)
@@ -309,13 +277,9 @@ def _axis_evidence(
     # keeps its integral, so a box line stays heavier than a cell line in a blurred photo.
     # (The strokes are 0 or 255, so a bitwise and keeps the darkness on them.)
     on_lines = cv2.bitwise_and(darkness, wavy)
-    coverage = _line_sums(wavy, horizontal) / (255.0 * width)
     return _Axis(
-        coverage=coverage,
+        coverage=_line_sums(wavy, horizontal) / (255.0 * width),
         thickness=_line_sums(on_lines, horizontal) / width,
-        centres=coverage
-        if thin is None
-        else _line_sums(cv2.bitwise_and(wavy, thin), horizontal) / (255.0 * width),
     )
 
 
@@ -349,12 +313,7 @@ def _fit_lines(
             # The outer border may be clipped by a corner estimate a pixel inside it.
             positions.append(float(np.clip(expected, 0, extent)))
             continue
-        # The centre of the rows that reach half the peak: the middle of the printed line,
-        # counting only its ink darker than both sides where the line has enough of it (not
-        # a hairline lighter than the shading beside it).
-        thin = axis.centres[lo:hi]
-        if thin.max() >= 0.5 * peak:
-            window, peak = thin, float(thin.max())
+        # The centre of the rows that reach half the peak: the middle of the printed line.
         strong = np.flatnonzero(window >= 0.5 * peak)
         positions.append(lo + float(strong.mean()))
     if float(np.mean(peaks)) < LINE_COVERAGE:
@@ -439,7 +398,7 @@ def cell_parts(board_pixels: np.ndarray, lattice: Lattice) -> int:
     darkness = _darkness(gray, min(gray.shape[:2]))
     parts = []
     for horizontal, lines in ((True, lattice.row_lines), (False, lattice.col_lines)):
-        coverage = _axis_evidence(ink, darkness, None, horizontal).coverage
+        coverage = _axis_evidence(ink, darkness, horizontal).coverage
         counts = []
         for top, bottom in zip(lines[:-1], lines[1:], strict=True):
             inset = INTERIOR_INSET * (bottom - top)

@@ -17,7 +17,7 @@ import numpy as np
 
 from sudoku_batch.pipeline.board import BoardImage, Lattice
 from sudoku_batch.pipeline.vision.gridlines import traced_crossings
-from sudoku_batch.pipeline.vision.surround import surround
+from sudoku_batch.pipeline.vision.surround import Surround, surround
 
 # Lines off the even grid by less than this share of a cell everywhere are left as they are:
 # the cells stage trims more than that from each side of a cell.
@@ -48,8 +48,13 @@ def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
     n = board.shape.size
     side = board.pixels.shape[0]
     cell = side / n
-    offset_x, offset_y, trusted = bends(pixels, board)
+    around = surround(pixels, board, MARGIN_CELLS)
+    offset_x, offset_y, trusted = bends(around, board)
     if np.hypot(offset_x, offset_y).max() < STRAIGHT_ENOUGH * cell:
+        if around.filled:
+            # The lattice's profile of the ink takes in the band of shade beside a line,
+            # which pulls it into a shaded box; the traced strokes are the lines alone.
+            return replace(board, lattice=_traced_lattice(board, offset_x, offset_y, trusted))
         return board
     places = np.arange(side, dtype=np.float32)
     source_x = places[None, :] + _spread(offset_x, places / cell)
@@ -66,15 +71,14 @@ def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
     return BoardImage(board.location, pixels_out, board.homography, lattice)
 
 
-def bends(pixels: np.ndarray, board: BoardImage) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def bends(around: Surround, board: BoardImage) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """How far (board pixels) each crossing of the board's lines lies from the even grid,
     across and down, (lines x lines) each: zero where a line could not be traced or was traced
     onto something else; and where it was traced (True)."""
     n = board.shape.size
     side = board.pixels.shape[0]
     cell = side / n
-    around = surround(pixels, board, MARGIN_CELLS, thin_only=True)
-    rows, cols, xs, ys = traced_crossings(around, from_corners=True)
+    rows, cols, xs, ys = traced_crossings(around, from_corners=around.filled)
     xs, ys = xs - around.margin, ys - around.margin
     even = np.arange(n + 1) * cell
     offset_x = np.zeros((n + 1, n + 1))
