@@ -22,7 +22,7 @@ PAPER_PERCENT = 90
 # The ink mask takes a band along each edge of a shaded box for ink (darker than the paper and
 # shade around it): on a board with shaded boxes a large share of its ink is such steps, on
 # one without, next to none (bold digits and lines are strokes).
-FILLED_STEP_SHARE = 0.2
+FILLED_STEP_SHARE = 0.1
 
 
 @dataclass(frozen=True)
