@@ -49,7 +49,7 @@ def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
     side = board.pixels.shape[0]
     cell = side / n
     around = surround(pixels, board, MARGIN_CELLS)
-    offset_x, offset_y, trusted = bends(around, board)
+    offset_x, offset_y, trusted = _bends(around, board)
     if np.hypot(offset_x, offset_y).max() < STRAIGHT_ENOUGH * cell:
         if around.filled:
             # The lattice's profile of the ink takes in the band of shade beside a line,
@@ -71,7 +71,7 @@ def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
     return BoardImage(board.location, pixels_out, board.homography, lattice)
 
 
-def bends(around: Surround, board: BoardImage) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _bends(around: Surround, board: BoardImage) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """How far (board pixels) each crossing of the board's lines lies from the even grid,
     across and down, (lines x lines) each: zero where a line could not be traced or was traced
     onto something else; and where it was traced (True)."""
