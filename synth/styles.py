@@ -37,6 +37,7 @@ class PrintStyle:
     align: Align = "centre"
     labels: Labels = "numbers"
     shaded_boxes: bool = False  # alternate boxes shaded grey, as many books mark boxes
+    shade_grey: int = 200  # the shaded boxes' grey, 0 black .. 255 white
     dashed: bool = False  # the cell lines (not the box lines) dashed
     doubled: bool = False  # the box lines inside the grid as two thin lines, paper between
     font: str | None = None  # a font file name (synth.fonts); None: DejaVu Sans
@@ -65,7 +66,6 @@ HAIRLINE_FONT_TOP = PrintStyle(
     digit_scale=0.7,
     font="DejaVuSans-ExtraLight.ttf",
 )
-SHADE_RGB = (200, 200, 200)
 PAPER = 255
 # A dash and the gap after it, as shares of a cell.
 DASH_CELLS, GAP_CELLS = 0.12, 0.08
@@ -104,7 +104,7 @@ def styled_page(
             rng=rng,
             font=style.font,
             shaded=alternate_boxes(generated.puzzle.shape) if style.shaded_boxes else frozenset(),
-            shade_rgb=SHADE_RGB,
+            shade_rgb=(style.shade_grey,) * 3,
             line_rgb=(thin_grey,) * 3,
             digit_scale=style.digit_scale,
             align=style.align,

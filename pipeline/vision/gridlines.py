@@ -90,13 +90,18 @@ def fit_to_lines(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
 
 
 def traced_crossings(
-    around: Surround,
+    around: Surround, from_corners: bool = False
 ) -> tuple[list[int], list[int], np.ndarray, np.ndarray]:
     """The lines of a board that could be traced (indices of its rows and columns of lines)
-    and where they cross: x and y arrays (found rows x found columns) in ``around``'s pixels."""
+    and where they cross: x and y arrays (found rows x found columns) in ``around``'s pixels.
+
+    With ``from_corners`` (corners already fitted to the lines), a line not found near the
+    lattice's place is looked for near its place on the even grid between the corners: the
+    lattice places a border the corners clip on the digits beside it."""
     rows, cols = around.rows, around.cols
-    horizontal = _traced_lines(around.across, rows, cols, around.cell)
-    vertical = _traced_lines(around.down.T, cols, rows, around.cell)
+    even = around.margin + np.arange(len(rows)) * around.cell if from_corners else None
+    horizontal = _traced_lines(around.across, rows, even, cols, around.cell)
+    vertical = _traced_lines(around.down.T, cols, even, rows, around.cell)
     found_rows = [i for i, line in enumerate(horizontal) if line is not None]
     found_cols = [j for j, line in enumerate(vertical) if line is not None]
     if not found_rows or not found_cols:
@@ -117,10 +122,15 @@ def _off_by(point: np.ndarray, place: tuple[int, int], to_grid: np.ndarray) -> f
 
 
 def _traced_lines(
-    strokes: np.ndarray, lines: tuple[float, ...], across: tuple[float, ...], cell: float
+    strokes: np.ndarray,
+    lines: tuple[float, ...],
+    even: np.ndarray | None,
+    across: tuple[float, ...],
+    cell: float,
 ) -> list[np.ndarray | None]:
-    """Per horizontal line of ``strokes`` (near each of ``lines``), its fitted quadratic
-    coefficients of position against along, or None where it could not be traced."""
+    """Per horizontal line of ``strokes`` (near each of ``lines``, else of ``even`` when
+    given), its fitted quadratic coefficients of position against along, or None where it
+    could not be traced."""
     centres = [(a + b) / 2 for a, b in zip(across[:-1], across[1:], strict=True)]
     half = STRIP_WIDTH * cell / 2
     # Which rows each strip (across the lines, one per cell) counts as line ink, once for all
@@ -132,7 +142,13 @@ def _traced_lines(
         )
         for x in centres
     ]
-    return [_fitted(_trace(inked, centres, line, cell)) for line in lines]
+    traced = []
+    for i, line in enumerate(lines):
+        fitted = _fitted(_trace(inked, centres, line, cell))
+        if fitted is None and even is not None:
+            fitted = _fitted(_trace(inked, centres, float(even[i]), cell))
+        traced.append(fitted)
+    return traced
 
 
 def _trace(

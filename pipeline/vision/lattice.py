@@ -223,13 +223,16 @@ def ink_mask(gray: np.ndarray) -> np.ndarray:
     # A window about a ninth of the board is wider than any line (so thick lines stay solid)
     # and narrow enough to follow a shadow across the page.
     block = max(15, (side // 9) | 1)
-    low, high = grey_levels(gray, (5, 95))
-    # The offset scales with the image's contrast so that paper grain in a flat, dim photo
-    # does not turn into ink.
-    offset = max(3.0, 0.05 * (high - low))
     return cv2.adaptiveThreshold(
-        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, offset
+        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, ink_offset(gray)
     )
+
+
+def ink_offset(gray: np.ndarray) -> float:
+    """How much darker than what is around it a pixel must be to be ink: in step with the
+    image's contrast, so that paper grain in a flat, dim photo does not turn into ink."""
+    low, high = grey_levels(gray, (5, 95))
+    return max(3.0, 0.05 * (high - low))
 
 
 def faint_ink(gray: np.ndarray, darkness: np.ndarray) -> np.ndarray:

@@ -10,12 +10,14 @@ the homography at the offset places, so the board's lines fall on the even latti
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
 from sudoku_batch.pipeline.board import BoardImage, Lattice
 from sudoku_batch.pipeline.vision.gridlines import traced_crossings
-from sudoku_batch.pipeline.vision.surround import surround
+from sudoku_batch.pipeline.vision.surround import Surround, surround
 
 # Lines off the even grid by less than this share of a cell everywhere are left as they are:
 # the cells stage trims more than that from each side of a cell.
@@ -47,7 +49,36 @@ def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
     side = board.pixels.shape[0]
     cell = side / n
     around = surround(pixels, board, MARGIN_CELLS)
-    rows, cols, xs, ys = traced_crossings(around)
+    offset_x, offset_y, trusted = _bends(around, board)
+    if np.hypot(offset_x, offset_y).max() < STRAIGHT_ENOUGH * cell:
+        if around.filled:
+            # The lattice's profile of the ink takes in the band of shade beside a line,
+            # which pulls it into a shaded box; the traced strokes are the lines alone.
+            return replace(board, lattice=_traced_lattice(board, offset_x, offset_y, trusted))
+        return board
+    places = np.arange(side, dtype=np.float32)
+    source_x = places[None, :] + _spread(offset_x, places / cell)
+    source_y = places[:, None] + _spread(offset_y, places / cell)
+    # Through the homography back onto the page, as cv2.warpPerspective samples (single
+    # precision: a hundredth of a pixel is plenty).
+    back = np.linalg.inv(board.homography).astype(np.float32)
+    depth = back[2, 0] * source_x + back[2, 1] * source_y + back[2, 2]
+    page_x = (back[0, 0] * source_x + back[0, 1] * source_y + back[0, 2]) / depth
+    page_y = (back[1, 0] * source_x + back[1, 1] * source_y + back[1, 2]) / depth
+    pixels_out = cv2.remap(pixels, page_x, page_y, cv2.INTER_LINEAR)
+    even = tuple(np.arange(n + 1) * cell)
+    lattice = Lattice(board.shape, even, even, board.lattice.box_lines)
+    return BoardImage(board.location, pixels_out, board.homography, lattice)
+
+
+def _bends(around: Surround, board: BoardImage) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How far (board pixels) each crossing of the board's lines lies from the even grid,
+    across and down, (lines x lines) each: zero where a line could not be traced or was traced
+    onto something else; and where it was traced (True)."""
+    n = board.shape.size
+    side = board.pixels.shape[0]
+    cell = side / n
+    rows, cols, xs, ys = traced_crossings(around, from_corners=around.filled)
     xs, ys = xs - around.margin, ys - around.margin
     even = np.arange(n + 1) * cell
     offset_x = np.zeros((n + 1, n + 1))
@@ -63,20 +94,30 @@ def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
     # crossings, a horizontal line's down a column.
     offset_x = _along_neighbours(offset_x, traced & ~wild, OFF_NEIGHBOURS * cell)
     offset_y = _along_neighbours(offset_y.T, (traced & ~wild).T, OFF_NEIGHBOURS * cell).T
-    if np.hypot(offset_x, offset_y).max() < STRAIGHT_ENOUGH * cell:
-        return board
-    places = np.arange(side, dtype=np.float32)
-    source_x = places[None, :] + _spread(offset_x, places / cell)
-    source_y = places[:, None] + _spread(offset_y, places / cell)
-    # Through the homography back onto the page, as cv2.warpPerspective samples (single
-    # precision: a hundredth of a pixel is plenty).
-    back = np.linalg.inv(board.homography).astype(np.float32)
-    depth = back[2, 0] * source_x + back[2, 1] * source_y + back[2, 2]
-    page_x = (back[0, 0] * source_x + back[0, 1] * source_y + back[0, 2]) / depth
-    page_y = (back[1, 0] * source_x + back[1, 1] * source_y + back[1, 2]) / depth
-    pixels_out = cv2.remap(pixels, page_x, page_y, cv2.INTER_LINEAR)
-    lattice = Lattice(board.shape, tuple(even), tuple(even), board.lattice.box_lines)
-    return BoardImage(board.location, pixels_out, board.homography, lattice)
+    return offset_x, offset_y, traced & ~wild
+
+
+def _traced_lattice(
+    board: BoardImage, offset_x: np.ndarray, offset_y: np.ndarray, trusted: np.ndarray
+) -> Lattice:
+    """The board's lattice with each line that was traced where it runs on average: the
+    traced strokes are the lines themselves, while the lattice's profile of the board's ink
+    takes in what lies beside a line (a shaded box's edge, pulling it into the box)."""
+    cell = board.pixels.shape[0] / board.shape.size
+    rows = _traced_places(board.lattice.row_lines, offset_y, trusted, cell)
+    cols = _traced_places(board.lattice.col_lines, offset_x.T, trusted.T, cell)
+    return replace(board.lattice, row_lines=rows, col_lines=cols)
+
+
+def _traced_places(
+    measured: tuple[float, ...], offsets: np.ndarray, trusted: np.ndarray, cell: float
+) -> tuple[float, ...]:
+    """Each line's mean traced place (its offsets and which are trusted one row per line), or
+    its measured place where none was traced."""
+    return tuple(
+        i * cell + float(line[kept].mean()) if kept.any() else old
+        for i, (old, line, kept) in enumerate(zip(measured, offsets, trusted, strict=True))
+    )
 
 
 def _along_neighbours(offsets: np.ndarray, trusted: np.ndarray, tolerance: float) -> np.ndarray:

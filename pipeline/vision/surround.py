@@ -10,13 +10,19 @@ import cv2
 import numpy as np
 
 from sudoku_batch.pipeline.board import BoardImage
-from sudoku_batch.pipeline.vision.lattice import ink_mask, line_strokes
+from sudoku_batch.pipeline.vision.lattice import ink_mask, ink_offset, line_strokes
 from sudoku_batch.pipeline.vision.levels import grey_levels
 from sudoku_batch.pipeline.vision.warp import warp
 
 # The paper's shade is the grey level this share of the board's pixels is darker than (cells
 # are mostly paper; the lines and digits are the darkest tenth at most).
 PAPER_PERCENT = 90
+# A line or a bold digit's stroke is darker than what lies on both sides of it across at most
+# a cell; a shaded box, two cells or more across, has edges that are steps, darker on one side.
+# The ink mask takes a band along each edge of a shaded box for ink (darker than the paper and
+# shade around it): on a board with shaded boxes a large share of its ink is such steps, on
+# one without, next to none (bold digits and lines are strokes).
+FILLED_STEP_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -30,12 +36,17 @@ class Surround:
     cols: tuple[float, ...]
     cell: float
     margin: int  # board pixels -> padded-board pixels: add this to x and y
+    filled: bool  # the board has shaded boxes: its strokes are its ink darker than both sides
 
 
 def surround(pixels: np.ndarray, board: BoardImage, reach: float) -> Surround:
-    """The board warped with a margin of ``reach`` cells on every side."""
+    """The board warped with a margin of ``reach`` cells on every side.
+
+    On a board with shaded boxes only the ink darker than both sides of it makes strokes, so
+    that a line is not traced on the band of shade beside it, into the box."""
     side = board.pixels.shape[0]
-    margin = int(np.ceil(reach * side / board.shape.size)) + 1
+    cell = side / board.shape.size
+    margin = int(np.ceil(reach * cell)) + 1
     shift = np.array([[1, 0, margin], [0, 1, margin], [0, 0, 1]], dtype=np.float64)
     homography = shift @ board.homography
     # Beyond the photo's edge is blank paper of the board's own shade, not a dark frame (or a
@@ -43,16 +54,42 @@ def surround(pixels: np.ndarray, board: BoardImage, reach: float) -> Surround:
     # paper along its edge would.
     paper = grey_levels(_grey(board.pixels), (PAPER_PERCENT,))[0]
     padded = warp(pixels, homography, (side + 2 * margin, side + 2 * margin), (paper,) * 3)
-    ink = ink_mask(_grey(padded))
+    grey = _grey(padded)
+    ink = ink_mask(grey)
+    thin = cv2.bitwise_and(ink, thin_ink(grey, int(cell) | 1))
+    inside = (slice(margin, margin + side), slice(margin, margin + side))
+    filled = _steps_share(ink[inside], thin[inside]) >= FILLED_STEP_SHARE
+    strokes = thin if filled else ink
     return Surround(
         homography,
-        line_strokes(ink, horizontal=True),
-        line_strokes(ink, horizontal=False),
+        line_strokes(strokes, horizontal=True),
+        line_strokes(strokes, horizontal=False),
         tuple(p + margin for p in board.lattice.row_lines),
         tuple(p + margin for p in board.lattice.col_lines),
-        side / board.shape.size,
+        cell,
         margin,
+        filled,
     )
+
+
+def thin_ink(grey: np.ndarray, widest: int) -> np.ndarray:
+    """Where (255) a stroke up to ``widest`` pixels thick, across or down, is darker than the
+    grey on both sides of it: a line or a digit's stroke, not the edge of a shaded area (a
+    step, darker on one side only). Either way round, so that a line keeps its crossings with
+    lines and strokes the other way."""
+    darker = np.zeros_like(grey)
+    for kernel in ((1, widest), (widest, 1)):
+        closed = cv2.morphologyEx(
+            grey, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, kernel)
+        )
+        darker = cv2.max(darker, cv2.subtract(closed, grey))
+    return cv2.compare(darker, ink_offset(grey), cv2.CMP_GE)
+
+
+def _steps_share(ink: np.ndarray, thin: np.ndarray) -> float:
+    """The share of the ink that is not darker than both sides of it."""
+    inked = cv2.countNonZero(ink)
+    return (inked - cv2.countNonZero(thin)) / inked if inked else 0.0
 
 
 def _grey(pixels: np.ndarray) -> np.ndarray:
