@@ -2,11 +2,12 @@
 per photo source and, for the synthetic photos, per style (``synth.phantom_styles``).
 
 Run from the repository root:
-    python -m bench.phantom_givens [--sources photos,synth,books] [--photos 160] [--count 6]
-        [--every 4] [--failures]
+    python -m bench.phantom_givens [--sources photos,synth,held_out,books] [--photos 160]
+        [--count 6] [--seed 1] [--every 4] [--failures]
 
 Sources: ``photos`` are the real phone photos of shared/data/wichtounet-v2-train (the first
-``--photos``); ``synth`` draws ``--count`` photos of each phantom-prone style; ``books`` renders
+``--photos``); ``synth`` draws ``--count`` photos of each phantom-prone style; ``held_out``
+as many of each style of ``synth.held_out_styles``, which no threshold was set on; ``books`` renders
 every ``--every``-th page of shared/data/books-dev as a PDF and as a flatbed scan. Every image
 goes through ``rectify_page`` and ``recognise_board`` as a job's steps call them; boards are
 matched to true grids by content (``bench.books.match``). Per source (and style): grids, grids
@@ -17,7 +18,7 @@ givens lost or read as another digit.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -31,6 +32,8 @@ from bench.shared_data import shared_data_dir
 from sudoku_batch.pipeline.grid import GridShape
 from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine
 from sudoku_batch.pipeline.recognise.ocr.engines import make_engine
+from sudoku_batch.synth.hard_photos import HardPhoto
+from sudoku_batch.synth.held_out_styles import HELD_OUT_STYLES
 from sudoku_batch.synth.phantom_styles import STYLES
 
 NINE = GridShape(3, 3)
@@ -87,8 +90,11 @@ def photo_images(count: int) -> Iterator[Image]:
         yield Image("photos", "wichtounet", sample.name, read_photo(sample.path), truth)
 
 
-def synth_images(count: int, seed: int) -> Iterator[Image]:
-    for style, make in STYLES.items():
+def synth_images(
+    count: int, seed: int, styles: dict[str, Callable[[np.random.Generator], HardPhoto]] = STYLES
+) -> Iterator[Image]:
+    source = "held_out" if styles is HELD_OUT_STYLES else "synth"
+    for style, make in styles.items():
         rng = np.random.default_rng(seed)
         for k in range(count):
             photo = make(rng)
@@ -96,7 +102,7 @@ def synth_images(count: int, seed: int) -> Iterator[Image]:
                 TrueGrid(i, p.shape, tuple(v or 0 for row in p.givens for v in row))
                 for i, p in enumerate(photo.puzzles)
             )
-            yield Image("synth", style, f"{style}-{k}", photo.image, truth)
+            yield Image(source, style, f"{style}-{k}", photo.image, truth)
 
 
 def book_images(every: int) -> Iterator[Image]:
@@ -157,6 +163,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     makers = {
         "photos": lambda: photo_images(args.photos),
         "synth": lambda: synth_images(args.count, args.seed),
+        "held_out": lambda: synth_images(args.count, args.seed, HELD_OUT_STYLES),
         "books": lambda: book_images(args.every),
     }
     tallies: dict[tuple[str, str], Tally] = {}

@@ -25,7 +25,7 @@ from sudoku_batch.pipeline.grid import GridShape
 from sudoku_batch.synth import degrade
 from sudoku_batch.synth.grid_image import PAPER_RGB, RenderedGrid, render_grid
 from sudoku_batch.synth.hard_photos import HardPhoto
-from sudoku_batch.synth.photo import PhotoStyle, photograph
+from sudoku_batch.synth.photo import Photo, PhotoStyle, photograph
 from sudoku_batch.synth.puzzles import random_puzzle
 
 CELL_PX = 48
@@ -46,21 +46,26 @@ HALFTONE_TINT = (0.1, 0.25)  # a light grey screen over the whole grid, as ink c
 
 
 def soft_shadow(rng: np.random.Generator) -> HardPhoto:
-    grid = _grid(rng)
+    grid = puzzle_grid(rng)
     photo = photograph(grid.image, grid.corners, rng, SHARP)
     h, w = photo.image.shape[:2]
     angle = rng.uniform(0, 2 * np.pi)
     xs, ys = np.meshgrid(np.linspace(-1, 1, w), np.linspace(-1, 1, h))
     ramp = (xs * np.cos(angle) + ys * np.sin(angle) + 1.5) / 3.0  # 0..1 across the frame
     gain = rng.uniform(*SOFT_SHADOW_GAIN) + (1 - rng.uniform(*SOFT_SHADOW_GAIN)) * ramp
-    return _framed(grid, photo.corners, _lit(photo.image, gain))
+    return framed(grid, photo.corners, lit(photo.image, gain))
 
 
 def hard_shadow(rng: np.random.Generator) -> HardPhoto:
-    grid = _grid(rng)
+    grid = puzzle_grid(rng)
     photo = photograph(grid.image, grid.corners, rng, SHARP)
+    return framed(grid, photo.corners, lit(photo.image, shadow_gain(photo, rng)))
+
+
+def shadow_gain(photo: Photo, rng: np.random.Generator) -> np.ndarray:
+    """Per pixel of ``photo``, the light left by a sharp-edged shadow from one side of the
+    grid into it (HARD_SHADOW_GAIN inside), its edge a pixel or two of blur."""
     h, w = photo.image.shape[:2]
-    # A polygon from one side of the grid into it, its edge sharp (a pixel or two of blur).
     centre = photo.corners.mean(axis=0)
     side = float(np.linalg.norm(photo.corners[1] - photo.corners[0]))
     angle = rng.uniform(0, 2 * np.pi)
@@ -81,12 +86,11 @@ def hard_shadow(rng: np.random.Generator) -> HardPhoto:
     mask = np.zeros((h, w), np.float32)
     cv2.fillPoly(mask, [points], 1.0)
     mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.5, 2.0))
-    gain = 1.0 - (1.0 - rng.uniform(*HARD_SHADOW_GAIN)) * mask
-    return _framed(grid, photo.corners, _lit(photo.image, gain))
+    return 1.0 - (1.0 - rng.uniform(*HARD_SHADOW_GAIN)) * mask
 
 
 def misregistered(rng: np.random.Generator) -> HardPhoto:
-    grid = _grid(rng, line_rgb=PAPER_RGB)  # digits only; the lines are drawn below
+    grid = puzzle_grid(rng, line_rgb=PAPER_RGB)  # digits only; the lines are drawn below
     image = grid.image.copy()
     n = grid.puzzle.size
     (lo, _), (hi, _) = grid.corners[0], grid.corners[1]
@@ -99,36 +103,38 @@ def misregistered(rng: np.random.Generator) -> HardPhoto:
             across, along = slice(at - half, at + half + 1), slice(int(lo) - 2, int(hi) + 3)
             image[(along, across) if vertical else (across, along)] = 20
     photo = photograph(image, grid.corners, rng, SHARP)
-    return _framed(grid, photo.corners, photo.image)
+    return framed(grid, photo.corners, photo.image)
 
 
 def show_through(rng: np.random.Generator) -> HardPhoto:
-    grid = _grid(rng)
-    back = _grid(rng).image[:, ::-1]
+    grid = puzzle_grid(rng)
+    back = puzzle_grid(rng).image[:, ::-1]
     shift = rng.integers(-CELL_PX // 2, CELL_PX // 2 + 1, 2)
     back = np.roll(back, tuple(int(s) for s in shift), axis=(0, 1))
     back = cv2.GaussianBlur(back, (0, 0), 1.0)  # seen through the paper, a little soft
     share = rng.uniform(*SHOW_THROUGH_SHARE)
     faint = (255 - share * (255 - back.astype(np.float32))).astype(np.uint8)
     photo = photograph(np.minimum(grid.image, faint), grid.corners, rng, SHARP)
-    return _framed(grid, photo.corners, photo.image)
+    return framed(grid, photo.corners, photo.image)
 
 
 def thick_pen(rng: np.random.Generator) -> HardPhoto:
     thin = int(rng.integers(THICK_LINES_PX[0], THICK_LINES_PX[1] - 1)) | 1
-    grid = _grid(rng, font="DejaVuSans-Bold.ttf", thin_px=thin, thick_px=THICK_LINES_PX[1] + 2)
+    grid = puzzle_grid(
+        rng, font="DejaVuSans-Bold.ttf", thin_px=thin, thick_px=THICK_LINES_PX[1] + 2
+    )
     photo = photograph(grid.image, grid.corners, rng)
-    return _framed(grid, photo.corners, photo.image)
+    return framed(grid, photo.corners, photo.image)
 
 
 def thin_pen(rng: np.random.Generator) -> HardPhoto:
-    grid = _grid(rng, font="DejaVuSans-ExtraLight.ttf", thin_px=1, thick_px=1)
+    grid = puzzle_grid(rng, font="DejaVuSans-ExtraLight.ttf", thin_px=1, thick_px=1)
     photo = photograph(grid.image, grid.corners, rng, SHARP)
-    return _framed(grid, photo.corners, photo.image)
+    return framed(grid, photo.corners, photo.image)
 
 
 def low_light(rng: np.random.Generator) -> HardPhoto:
-    grid = _grid(rng)
+    grid = puzzle_grid(rng)
     # Washed-out print: ink at half to two thirds of the paper's contrast.
     faded = 255 - rng.uniform(0.5, 0.7) * (255 - grid.image.astype(np.float32))
     style = PhotoStyle(max_blur_sigma=1.0, max_noise_sigma=0.0, jpeg_quality=(90, 95))
@@ -136,11 +142,11 @@ def low_light(rng: np.random.Generator) -> HardPhoto:
     image = (photo.image * rng.uniform(*LOW_LIGHT_GAIN)).astype(np.uint8)
     image = degrade.sensor_noise(image, rng, rng.uniform(*LOW_LIGHT_NOISE))
     image = degrade.jpeg_roundtrip(image, int(rng.integers(*LOW_LIGHT_JPEG)))
-    return _framed(grid, photo.corners, image)
+    return framed(grid, photo.corners, image)
 
 
 def newsprint(rng: np.random.Generator) -> HardPhoto:
-    grid = _grid(rng, font="DejaVuSerif.ttf")
+    grid = puzzle_grid(rng, font="DejaVuSerif.ttf")
     paper = rng.uniform(*NEWSPRINT_PAPER)
     ink = rng.uniform(*NEWSPRINT_INK)
     darkness = 1.0 - grid.image.astype(np.float32) / 255.0
@@ -151,30 +157,39 @@ def newsprint(rng: np.random.Generator) -> HardPhoto:
     page = page * np.array([0.93, 0.98, 1.0], np.float32)  # yellowish
     page = np.clip(page, 0, 255).astype(np.uint8)
     photo = photograph(page, grid.corners, rng, SHARP)
-    return _framed(grid, photo.corners, photo.image)
+    return framed(grid, photo.corners, photo.image)
 
 
 def halftone(rng: np.random.Generator) -> HardPhoto:
-    grid = _grid(rng)
+    grid = puzzle_grid(rng)
+    page = halftone_page(grid, rng, HALFTONE_PERIOD_PX, HALFTONE_TINT)
+    style = PhotoStyle(max_blur_sigma=0.8, max_noise_sigma=3.0, jpeg_quality=(70, 90))
+    photo = photograph(page, grid.corners, rng, style)
+    return framed(grid, photo.corners, photo.image)
+
+
+def halftone_page(
+    grid: RenderedGrid,
+    rng: np.random.Generator,
+    period_px: tuple[float, float],
+    tint: tuple[float, float],
+) -> np.ndarray:
+    """``grid`` printed through an amplitude-modulated screen at 45 degrees (its dot pitch in
+    ``period_px``), with a light ``tint`` (ink coverage) over the whole grid."""
     darkness = 1.0 - grid.image[..., 0].astype(np.float32) / 255.0
     # A light tint over the grid, as newspapers shade puzzles.
     (lo, _), (hi, _) = grid.corners[0], grid.corners[2]
     inside = np.zeros_like(darkness)
     inside[int(lo) : int(hi) + 1, int(lo) : int(hi) + 1] = 1.0
-    coverage = np.maximum(darkness, rng.uniform(*HALFTONE_TINT) * inside)
-    # An amplitude-modulated screen at 45 degrees: a pixel is inked where the dot of its
-    # coverage reaches it.
+    coverage = np.maximum(darkness, rng.uniform(*tint) * inside)
+    # A pixel is inked where the dot of its coverage reaches it.
     h, w = darkness.shape
-    period = rng.uniform(*HALFTONE_PERIOD_PX)
+    period = rng.uniform(*period_px)
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     u, v = (xs + ys) / np.sqrt(2), (xs - ys) / np.sqrt(2)
     screen = (np.cos(2 * np.pi * u / period) + np.cos(2 * np.pi * v / period) + 2) / 4
-    inked = screen < coverage
-    page = np.where(inked, 25, 250).astype(np.uint8)
-    page = cv2.cvtColor(page, cv2.COLOR_GRAY2BGR)
-    style = PhotoStyle(max_blur_sigma=0.8, max_noise_sigma=3.0, jpeg_quality=(70, 90))
-    photo = photograph(page, grid.corners, rng, style)
-    return _framed(grid, photo.corners, photo.image)
+    page = np.where(screen < coverage, 25, 250).astype(np.uint8)
+    return cv2.cvtColor(page, cv2.COLOR_GRAY2BGR)
 
 
 STYLES: dict[str, Callable[[np.random.Generator], HardPhoto]] = {
@@ -190,14 +205,14 @@ STYLES: dict[str, Callable[[np.random.Generator], HardPhoto]] = {
 }
 
 
-def _grid(rng: np.random.Generator, **drawing: object) -> RenderedGrid:
+def puzzle_grid(rng: np.random.Generator, **drawing: object) -> RenderedGrid:
     puzzle = random_puzzle(GridShape(3, 3), rng, holes=int(rng.integers(*HOLES))).puzzle
-    return render_grid(puzzle, cell_px=CELL_PX, rng=rng, **drawing)
+    return render_grid(puzzle, rng=rng, **{"cell_px": CELL_PX, **drawing})
 
 
-def _lit(image: np.ndarray, gain: np.ndarray) -> np.ndarray:
+def lit(image: np.ndarray, gain: np.ndarray) -> np.ndarray:
     return np.clip(image * gain[..., None], 0, 255).astype(np.uint8)
 
 
-def _framed(grid: RenderedGrid, corners: np.ndarray, image: np.ndarray) -> HardPhoto:
+def framed(grid: RenderedGrid, corners: np.ndarray, image: np.ndarray) -> HardPhoto:
     return HardPhoto(image, (grid.puzzle,), (corners,))

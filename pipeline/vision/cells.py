@@ -6,7 +6,10 @@ is measured in the darkest channel, so red or blue print is as dark as black, wi
 long lines as paper, so a lattice a few pixels off them (or the back page's lines showing
 through) leaves no ink. How dark and how long a digit's strokes must be is learnt from the
 board itself: the depth of the darkest ink in each cell's centre splits into empty cells
-(paper grain, blur) and givens (print), and a light, thin or blurred font moves both together.
+(paper grain, blur) and givens (print), and a light, thin or blurred font moves both together;
+a cell in a shadow, shallow against its darkened paper, holds print when its centre is as dark
+as the board's print. A halftone screen's dots are told from print by how little of their
+depth is left once the board is blurred over their spacing.
 """
 
 from __future__ import annotations
@@ -90,6 +93,11 @@ PIECE_MEAN_PX = 3
 LOCAL_DEPTH_SHARE = 0.25
 # ...unless it is darker than this share of the way from the board's print to its paper.
 PRINT_SHARE = 0.25
+# A given's centre keeps at least this share of its depth, blurred over SCREEN_BLUR_CELLS (about
+# a newspaper screen's dot spacing), as the board's median centred given keeps; a screen's
+# dots keep well under it.
+SCREEN_BLUR_CELLS = 0.03
+SCREEN_SHARE = 0.6
 
 
 def classify_cells(board: BoardImage) -> list[CellImage]:
@@ -129,12 +137,15 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
     local_depths = grey_level_each([_centre(cell) for cell in cell_darkness], 100 - DEPTH_PERCENT)
     # Ink as dark as the board's print is print however wide; no shadow is that dark.
     ink_level = print_level + PRINT_SHARE * (paper - print_level)
+    # A given deep in a shadow is shallow against its darkened paper, but its print is as dark
+    # as the board's darkest print or darker: no paper in the light is.
+    floor_depth = MIN_DEPTH_SHARE * (paper - print_level)
     deep = [
         index
         for index, (depth, local, level) in enumerate(
             zip(depths, local_depths, centre_levels, strict=True)
         )
-        if depth >= given_depth
+        if (depth >= given_depth or (level <= print_level and depth >= floor_depth))
         and (local >= LOCAL_DEPTH_SHARE * depth or level <= ink_level)
         and not blocked[index]
     ]
@@ -152,9 +163,15 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
     }
     min_piece = PIECE_SHARE * np.percentile(list(pieces.values()), 90) if pieces else 0.0
     kinds = [CellKind.BLOCKED if solid else CellKind.EMPTY for solid in blocked]
-    for index in deep:
-        if pieces[index] >= min_piece and _holds_digit(inks[index]):
-            kinds[index] = CellKind.GIVEN
+    centred = [index for index in deep if pieces[index] >= min_piece and _holds_digit(inks[index])]
+    # A halftone screen's dots, joined by moire, can make pieces as long as strokes; blurred
+    # over about their spacing, they fade far more than the board's print does.
+    kept = _screen_kept(darkest, board.lattice, side_lines, interior_boxes, centred)
+    if kept:
+        typical_kept = float(np.median([kept[i] / max(local_depths[i], 1.0) for i in centred]))
+        for index in centred:
+            if kept[index] / max(local_depths[index], 1.0) >= SCREEN_SHARE * typical_kept:
+                kinds[index] = CellKind.GIVEN
     # Cells whose centre holds no digit but which hold print as deep as a given's elsewhere.
     stroke_pixels = max(1, int(round(STROKE_CELLS * _cell(board.lattice))))
     doubtful = [
@@ -194,6 +211,24 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
         else:
             cells.append(CellImage(r, c, kind))
     return cells
+
+
+def _screen_kept(
+    darkest: np.ndarray,
+    lattice: Lattice,
+    side_lines: np.ndarray,
+    boxes: list[tuple[slice, slice]],
+    indices: list[int],
+) -> dict[int, float]:
+    """Per cell of ``indices``, its centre's depth (as ``local_depths`` measures it) once the
+    board is blurred over a halftone screen's spacing (``SCREEN_BLUR_CELLS``)."""
+    if not indices:
+        return {}
+    blurred = cv2.GaussianBlur(darkest, (0, 0), SCREEN_BLUR_CELLS * _cell(lattice))
+    darkness = _darkness(blurred, lattice)
+    darkness[side_lines > 0] = 0
+    levels = grey_level_each([_centre(darkness[boxes[i]]) for i in indices], 100 - DEPTH_PERCENT)
+    return dict(zip(indices, levels, strict=True))
 
 
 def _empty_confidence(depth: float, given_depth: float) -> float:
