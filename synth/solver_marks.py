@@ -213,6 +213,75 @@ def marked_photo(
     )
 
 
+def candidates_photo(
+    rng: np.random.Generator,
+    lone: tuple[int, int] = (3, 8),
+    pairs: tuple[int, int] = (2, 5),
+    style: PhotoStyle = MARKED_STYLE,
+) -> MarkedPhoto:
+    """A 9x9 puzzle printed in a random font with candidates in some of its empty cells as
+    solvers also write them, photographed: ``lone`` (the range of their count) cells hold one
+    candidate in a corner, ``pairs`` cells two candidates side by side nearly as tall as the
+    print (about 0.58 of the cell), the first against the cell's left side, joined up or
+    not. In pen or pencil; nothing is written in."""
+    generated = unique_puzzle(GridShape(3, 3), rng, givens=int(rng.integers(24, 32)))
+    puzzle, solution = generated.puzzle, np.array(generated.solution, dtype=int)
+    grid = render_grid(puzzle, cell_px=CELL_PX, rng=rng)
+    image = grid.image.copy()
+    empty = [(r, c) for r in range(9) for c in range(9) if puzzle.givens[r][c] == 0]
+    order = rng.permutation(len(empty))
+    counts = (
+        int(rng.integers(lone[0], lone[1] + 1)),
+        int(rng.integers(pairs[0], pairs[1] + 1)),
+    )
+    lone_cells = [empty[i] for i in order[: counts[0]]]
+    pair_cells = [empty[i] for i in order[counts[0] : counts[0] + counts[1]]]
+    origin = float(grid.corners[0][0])
+    ink = {pos: InkKind.EMPTY for pos in empty}
+    ink.update({(r, c): InkKind.GIVEN for r in range(9) for c in range(9) if puzzle.givens[r][c]})
+    colours = PENCIL_BGR + PENS_BGR
+    colour = colours[int(rng.integers(len(colours)))]
+    width = float(rng.uniform(0.025, 0.05)) * CELL_PX
+    slant = float(rng.uniform(-0.1, 0.3))
+    candidates: dict[tuple[int, int], tuple[int, ...]] = {}
+    for r, c in lone_cells:
+        digit = int(rng.integers(1, 10))
+        height = float(rng.uniform(0.3, 0.45)) * CELL_PX
+        # Any corner, its glyph clear of the cell's lines.
+        across, down = rng.choice([-1, 1], size=2)
+        reach = 0.5 - 0.07 - height / CELL_PX / 2
+        place = (0.5 + across * float(rng.uniform(0.2, reach)), 0.5 + down * reach)
+        centre = (origin + (c + place[0]) * CELL_PX, origin + (r + place[1]) * CELL_PX)
+        draw_digit(image, digit, centre, height, slant, colour, width, rng)
+        candidates[r, c] = (digit,)
+        ink[r, c] = InkKind.PENCIL
+    for r, c in pair_cells:
+        marks = sorted(int(d) for d in rng.choice(range(1, 10), size=2, replace=False))
+        height = float(rng.uniform(0.48, 0.56)) * CELL_PX
+        glyph = DIGIT_ASPECT * height / CELL_PX
+        left = float(rng.uniform(0.03, 0.08)) + glyph / 2
+        step = glyph * float(rng.uniform(0.85, 1.1))
+        middle = 0.5 + float(rng.uniform(-0.1, 0.0))
+        for index, digit in enumerate(marks):
+            centre = (
+                origin + (c + left + index * step) * CELL_PX,
+                origin + (r + middle) * CELL_PX,
+            )
+            draw_digit(image, digit, centre, height, slant, colour, width, rng)
+        candidates[r, c] = tuple(marks)
+        ink[r, c] = InkKind.PENCIL
+    photo = photograph(image, grid.corners, rng, style)
+    return MarkedPhoto(
+        photo.image,
+        photo.corners,
+        puzzle,
+        tuple(tuple(int(v) for v in row) for row in solution),
+        ink,
+        {},
+        candidates,
+    )
+
+
 def draw_digit(
     image: np.ndarray,
     digit: int,
