@@ -9,8 +9,10 @@ Run from the repository root:
 
 Sources: ``kubiesa`` (shared/data/kubiesa-train: hand-filled phone photos; its labels tell
 pencil marks, not printed from handwritten), ``synthetic`` (``synth.solver_marks``: pencil
-marks and handwritten entries with exact truth), ``photos`` (shared/data/wichtounet-v2-train:
-printed only), ``books`` (shared/data/books-dev rendered as a job reads a PDF: printed only).
+marks and handwritten entries with exact truth), ``candidates`` (``synth.solver_marks``: lone
+candidates in corners and pairs side by side nearly as tall as the print; not run by default),
+``photos`` (shared/data/wichtounet-v2-train: printed only), ``books`` (shared/data/books-dev
+rendered as a job reads a PDF: printed only).
 Each board goes through ``rectify_page`` and ``recognise_board`` as a job's steps call them;
 "before" is the same reading with every marked cell a given.
 
@@ -49,7 +51,7 @@ from sudoku_batch.pipeline.solve.entries import with_entries_checked
 from sudoku_batch.pipeline.solve.reconcile import solve_reading
 from sudoku_batch.pipeline.solve.result import Verdict
 from sudoku_batch.pipeline.vision.page_boards import rectify_page
-from sudoku_batch.synth.solver_marks import marked_photo
+from sudoku_batch.synth.solver_marks import candidates_photo, marked_photo
 
 KUBIESA = "kubiesa-train"
 SOURCES = ("kubiesa", "synthetic", "photos", "books")
@@ -88,8 +90,9 @@ def main() -> None:
 
 
 def _row(source: str, t: Counter) -> str:
-    exact = f"{t['candidates_exact']}/{t['pencil_read']}" if source == "synthetic" else "-"
-    checked = f"{t['checked_right']}/{t['checked']}" if source == "synthetic" else "-"
+    synthetic = source in ("synthetic", "candidates")
+    exact = f"{t['candidates_exact']}/{t['pencil_read']}" if synthetic else "-"
+    checked = f"{t['checked_right']}/{t['checked']}" if synthetic else "-"
     return (
         f"| {source} | {t['grids']} | {t['found']} | {t['printed']} | {t['pencil']} "
         f"| {t['written']} | {t['pencil_given_before']}/{t['pencil_given']} "
@@ -115,9 +118,10 @@ def _items(source: str, every: int) -> Iterator[tuple[np.ndarray, list[Truth], t
                     cells[r, c] = (DIGIT, int(value))
             pixels = cv2.imread(str(folder / "images" / f"{labels_path.stem}.jpg"))
             yield pixels, [Truth(cells)], None
-    elif source == "synthetic":
+    elif source in ("synthetic", "candidates"):
+        make = marked_photo if source == "synthetic" else candidates_photo
         for seed in range(0, SYNTHETIC_PHOTOS, every):
-            photo = marked_photo(np.random.default_rng(seed))
+            photo = make(np.random.default_rng(seed))
             cells = {}
             for pos, kind in photo.ink.items():
                 if kind is InkKind.GIVEN:
