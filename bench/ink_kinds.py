@@ -11,10 +11,12 @@ Sources: ``kubiesa`` (shared/data/kubiesa-train: hand-filled phone photos; its l
 pencil marks, not printed from handwritten), ``synthetic`` (``synth.solver_marks``: pencil
 marks and handwritten entries with exact truth), ``entries`` (``written_photo`` of
 ``synth.solver_marks``: entries as tall as the print, in one of ``ENTRY_PENS`` a photo),
-``photos`` (shared/data/wichtounet-v2-train: printed only), ``books`` (shared/data/books-dev
-rendered as a job reads a PDF: printed only). Each board goes through ``rectify_page`` and
-``recognise_board`` as a job's steps call them; "before" is the same reading with every
-marked cell a given.
+``candidates`` (``candidates_photo`` of ``synth.solver_marks``: lone candidates in corners and
+pairs side by side nearly as tall as the print; not run by default), ``photos``
+(shared/data/wichtounet-v2-train: printed only), ``books`` (shared/data/books-dev rendered as a
+job reads a PDF: printed only). Each board goes through ``rectify_page`` and
+``recognise_board`` as a job's steps call them; "before" is the same reading with every marked
+cell a given.
 
 Per source it prints: grids, grids found, marked cells by truth (printed, pencil, written),
 pencil cells read as givens, written entries read as givens, printed givens lost, grids fully
@@ -56,6 +58,7 @@ from sudoku_batch.synth.solver_marks import (
     OTHER_HAND,
     MarkedPhoto,
     Pen,
+    candidates_photo,
     marked_photo,
     written_photo,
 )
@@ -108,7 +111,7 @@ def main() -> None:
 
 
 def _row(source: str, t: Counter) -> str:
-    synthetic = source in ("synthetic", "entries")
+    synthetic = source in ("synthetic", "entries", "candidates")
     exact = f"{t['candidates_exact']}/{t['pencil_read']}" if synthetic else "-"
     checked = f"{t['checked_right']}/{t['checked']}" if synthetic else "-"
     return (
@@ -136,9 +139,10 @@ def _items(source: str, every: int) -> Iterator[tuple[np.ndarray, list[Truth], t
                     cells[r, c] = (DIGIT, int(value))
             pixels = cv2.imread(str(folder / "images" / f"{labels_path.stem}.jpg"))
             yield pixels, [Truth(cells)], None
-    elif source == "synthetic":
+    elif source in ("synthetic", "candidates"):
+        make = marked_photo if source == "synthetic" else candidates_photo
         for seed in range(0, SYNTHETIC_PHOTOS, every):
-            photo = marked_photo(np.random.default_rng(seed))
+            photo = make(np.random.default_rng(seed))
             yield photo.image, [_synthetic_truth(photo)], None
     elif source == "entries":
         for seed in range(0, SYNTHETIC_PHOTOS, every):

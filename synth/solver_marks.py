@@ -179,11 +179,14 @@ def marked_photo(
     the range of their count) and some written in (``handwritten``; a ``wrong_share`` of
     them a wrong digit, ``written_height`` the range of their height as a share of the cell;
     print is about 0.58), photographed."""
-    generated = unique_puzzle(GridShape(3, 3), rng, givens=int(rng.integers(24, 32)))
-    puzzle, solution = generated.puzzle, np.array(generated.solution, dtype=int)
-    grid = render_grid(puzzle, cell_px=CELL_PX, rng=rng)
-    image = grid.image.copy()
-    empty = [(r, c) for r in range(9) for c in range(9) if puzzle.givens[r][c] == 0]
+    page = _printed(rng)
+    image, solution, empty, origin, ink = (
+        page.image,
+        page.solution,
+        page.empty,
+        page.origin,
+        page.ink,
+    )
     order = rng.permutation(len(empty))
     counts = (
         int(rng.integers(pencilled[0], pencilled[1] + 1)),
@@ -191,9 +194,6 @@ def marked_photo(
     )
     pencil_cells = [empty[i] for i in order[: counts[0]]]
     written_cells = [empty[i] for i in order[counts[0] : counts[0] + counts[1]]]
-    origin = float(grid.corners[0][0])
-    ink = {pos: InkKind.EMPTY for pos in empty}
-    ink.update({(r, c): InkKind.GIVEN for r in range(9) for c in range(9) if puzzle.givens[r][c]})
 
     pen = PENS_BGR[int(rng.integers(len(PENS_BGR)))]
     pen_width = float(rng.uniform(0.035, 0.07)) * CELL_PX
@@ -231,17 +231,7 @@ def marked_photo(
             draw_digit(image, int(digit), centre, height, slant, pencil, width, rng)
         candidates[r, c] = tuple(int(d) for d in marks)
         ink[r, c] = InkKind.PENCIL
-
-    photo = photograph(image, grid.corners, rng, style)
-    return MarkedPhoto(
-        photo.image,
-        photo.corners,
-        puzzle,
-        tuple(tuple(int(v) for v in row) for row in solution),
-        ink,
-        written,
-        candidates,
-    )
+    return page.photographed(rng, style, written, candidates)
 
 
 @dataclass(frozen=True)
@@ -267,28 +257,120 @@ def written_photo(
     """A 9x9 puzzle printed in a random font (in ``print_bgr``, black when None) with entries
     written in with ``pen`` (``entries``: the range of their count), as tall as the print
     by default, photographed; no pencil marks."""
-    generated = unique_puzzle(GridShape(3, 3), rng, givens=int(rng.integers(24, 32)))
-    puzzle, solution = generated.puzzle, np.array(generated.solution, dtype=int)
-    grid = render_grid(puzzle, cell_px=CELL_PX, rng=rng)
-    image = grid.image if print_bgr is None else recolour_ink(grid.image, print_bgr)
-    image = image.copy()
-    empty = [(r, c) for r in range(9) for c in range(9) if puzzle.givens[r][c] == 0]
+    page = _printed(rng, print_bgr)
+    empty = page.empty
     count = int(rng.integers(entries[0], entries[1] + 1))
     cells = [empty[i] for i in rng.permutation(len(empty))[:count]]
-    origin = float(grid.corners[0][0])
-    written = _write_entries(image, cells, solution, origin, rng, pen, written_height, wrong_share)
+    written = _write_entries(
+        page.image, cells, page.solution, page.origin, rng, pen, written_height, wrong_share
+    )
+    page.ink.update({pos: InkKind.HANDWRITTEN for pos in written})
+    return page.photographed(rng, style, written, {})
+
+
+def candidates_photo(
+    rng: np.random.Generator,
+    lone: tuple[int, int] = (3, 8),
+    pairs: tuple[int, int] = (2, 5),
+    style: PhotoStyle = MARKED_STYLE,
+) -> MarkedPhoto:
+    """A 9x9 puzzle printed in a random font with candidates in some of its empty cells as
+    solvers also write them, photographed: ``lone`` (the range of their count) cells hold one
+    candidate in a corner, ``pairs`` cells two candidates side by side nearly as tall as the
+    print (about 0.58 of the cell), the first against the cell's left side, joined up or
+    not. In pen or pencil; nothing is written in."""
+    page = _printed(rng)
+    image, empty, origin, ink = page.image, page.empty, page.origin, page.ink
+    order = rng.permutation(len(empty))
+    counts = (
+        int(rng.integers(lone[0], lone[1] + 1)),
+        int(rng.integers(pairs[0], pairs[1] + 1)),
+    )
+    lone_cells = [empty[i] for i in order[: counts[0]]]
+    pair_cells = [empty[i] for i in order[counts[0] : counts[0] + counts[1]]]
+    colours = PENCIL_BGR + PENS_BGR
+    colour = colours[int(rng.integers(len(colours)))]
+    width = float(rng.uniform(0.025, 0.05)) * CELL_PX
+    slant = float(rng.uniform(-0.1, 0.3))
+    candidates: dict[tuple[int, int], tuple[int, ...]] = {}
+    for r, c in lone_cells:
+        digit = int(rng.integers(1, 10))
+        height = float(rng.uniform(0.3, 0.45)) * CELL_PX
+        # Any corner, its glyph clear of the cell's lines.
+        across, down = rng.choice([-1, 1], size=2)
+        reach = 0.5 - 0.07 - height / CELL_PX / 2
+        place = (0.5 + across * float(rng.uniform(0.2, reach)), 0.5 + down * reach)
+        centre = (origin + (c + place[0]) * CELL_PX, origin + (r + place[1]) * CELL_PX)
+        draw_digit(image, digit, centre, height, slant, colour, width, rng)
+        candidates[r, c] = (digit,)
+        ink[r, c] = InkKind.PENCIL
+    for r, c in pair_cells:
+        marks = sorted(int(d) for d in rng.choice(range(1, 10), size=2, replace=False))
+        height = float(rng.uniform(0.48, 0.56)) * CELL_PX
+        glyph = DIGIT_ASPECT * height / CELL_PX
+        left = float(rng.uniform(0.03, 0.08)) + glyph / 2
+        step = glyph * float(rng.uniform(0.85, 1.1))
+        middle = 0.5 + float(rng.uniform(-0.1, 0.0))
+        for index, digit in enumerate(marks):
+            centre = (
+                origin + (c + left + index * step) * CELL_PX,
+                origin + (r + middle) * CELL_PX,
+            )
+            draw_digit(image, digit, centre, height, slant, colour, width, rng)
+        candidates[r, c] = tuple(marks)
+        ink[r, c] = InkKind.PENCIL
+    return page.photographed(rng, style, {}, candidates)
+
+
+@dataclass
+class _PrintedPage:
+    """A 9x9 puzzle printed on a page a solver then marks: the image drawn on, the empty
+    cells, the grid's top-left corner (pixels) and every playable cell's kind so far."""
+
+    puzzle: Puzzle
+    solution: np.ndarray
+    image: np.ndarray
+    corners: np.ndarray
+    empty: list[tuple[int, int]]
+    ink: dict[tuple[int, int], InkKind]
+
+    @property
+    def origin(self) -> float:
+        return float(self.corners[0][0])
+
+    def photographed(
+        self,
+        rng: np.random.Generator,
+        style: PhotoStyle,
+        written: dict[tuple[int, int], int],
+        candidates: dict[tuple[int, int], tuple[int, ...]],
+    ) -> MarkedPhoto:
+        photo = photograph(self.image, self.corners, rng, style)
+        return MarkedPhoto(
+            photo.image,
+            photo.corners,
+            self.puzzle,
+            tuple(tuple(int(v) for v in row) for row in self.solution),
+            self.ink,
+            written,
+            candidates,
+        )
+
+
+def _printed(
+    rng: np.random.Generator, print_bgr: tuple[int, int, int] | None = None
+) -> _PrintedPage:
+    """A unique puzzle with 24-31 givens printed in a random font (in ``print_bgr``, black
+    when None)."""
+    generated = unique_puzzle(GridShape(3, 3), rng, givens=int(rng.integers(24, 32)))
+    puzzle = generated.puzzle
+    grid = render_grid(puzzle, cell_px=CELL_PX, rng=rng)
+    image = grid.image if print_bgr is None else recolour_ink(grid.image, print_bgr)
+    empty = [(r, c) for r in range(9) for c in range(9) if puzzle.givens[r][c] == 0]
     ink = {pos: InkKind.EMPTY for pos in empty}
     ink.update({(r, c): InkKind.GIVEN for r in range(9) for c in range(9) if puzzle.givens[r][c]})
-    ink.update({pos: InkKind.HANDWRITTEN for pos in written})
-    photo = photograph(image, grid.corners, rng, style)
-    return MarkedPhoto(
-        photo.image,
-        photo.corners,
-        puzzle,
-        tuple(tuple(int(v) for v in row) for row in solution),
-        ink,
-        written,
-        {},
+    return _PrintedPage(
+        puzzle, np.array(generated.solution, dtype=int), image.copy(), grid.corners, empty, ink
     )
 
 

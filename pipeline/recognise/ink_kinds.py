@@ -7,9 +7,11 @@ printed large or small, photographed near or far, reads alike:
 
 - The board's print is what most of its marked cells share: the median of their glyphs'
   heights, stroke widths and darkness, taken again over the cells that are not set apart.
-- Pencil marks are several small glyphs side by side; or ink well smaller than the print and
-  set off where the board prints its digits, a glyph against the cell's side, or a run of
-  digits written joined up, when the recogniser, reading the cell as one digit, is unsure.
+- Pencil marks are several small glyphs side by side, or ink well smaller than the print in
+  a corner of the cell (a lone candidate; the board's digits are printed centred at least one
+  way); or, when the recogniser, reading the cell as one digit, is unsure: ink well smaller
+  than the print and set off where the board prints its digits, a glyph against the cell's
+  side, or a run of digits side by side, joined up or not.
 - A handwritten entry differs from the print in several ways at once: taller, thinner or
   thicker strokes, lighter or darker ink. Each way counts as far as it differs
   beyond what one font's digits differ among themselves; a cell of one glyph clear of its
@@ -47,11 +49,15 @@ ONE_DIGIT = 0.99
 # most PENCIL_HEIGHT of the print's height...
 PENCIL_HEIGHT = 0.9
 PENCIL_OFF_CENTRE = 0.12
+# Ink off it both ways, and one of them this far, sits in a corner, where a lone candidate
+# goes (a keypad's corner places lie a third of a cell off); a print or an entry whose ink is
+# partly lost drifts less.
+CORNER_OFF_CENTRE = 0.18
 # A glyph this far off lies against the cell's side, where no digit is printed or entered:
 # candidates of one keypad column run together there.
 FAR_OFF_CENTRE = 0.24
-# A glyph at least as wide as tall, and this much wider than the print's digits, is a run of
-# candidates written joined up (one digit of any font is taller than wide).
+# A glyph at least as wide as tall is a run of candidates written joined up (one digit of any
+# font is taller than wide); so is one this much wider for its height than the print's digits.
 RUN_ASPECT = 1.0
 RUN_WIDTH = 1.4
 # ...or several glyphs, each at most this share of the print's height (glyphs below
@@ -162,28 +168,60 @@ def holds_candidates(ink: CellInk, printed: PrintedInk) -> bool:
 
 
 def is_pencil(ink: CellInk, printed: PrintedInk, read_as_one: bool = False) -> bool:
-    """Whether a cell's ink is several small glyphs side by side, or (when the recogniser was
-    unsure of it as one digit, ``read_as_one`` False) ink small and set off where the board
-    prints its digits (candidates in a row along an edge, or in a corner), a glyph against the
-    cell's side, or a run of digits written joined up. (A printed digit partly painted out
-    with a line, or joined to a line's remnant, can look like the latter three.)"""
-    if holds_candidates(ink, printed):
+    """Whether a cell's ink is several small glyphs side by side or small ink in a corner (a
+    lone candidate, however sure the recogniser is of it as one digit), or (when the
+    recogniser was unsure of it, ``read_as_one`` False) ink small and set off where the board
+    prints its digits (candidates in a row along an edge), a glyph against the cell's side,
+    or a run of digits side by side. (A printed digit partly painted out with a line, or
+    joined to a line's remnant, can look like the latter three.)"""
+    whole, main = ink.whole, ink.main
+    small = SMALLEST_CANDIDATE * printed.height <= whole.height <= PENCIL_HEIGHT * printed.height
+    if holds_candidates(ink, printed) or (small and _in_corner(whole, printed)):
         return True
     if read_as_one:
         return False
-    whole, main = ink.whole, ink.main
-    if (
-        _shift(whole, printed) >= PENCIL_OFF_CENTRE
-        and SMALLEST_CANDIDATE * printed.height <= whole.height <= PENCIL_HEIGHT * printed.height
-    ):
+    if small and _shift(whole, printed) >= PENCIL_OFF_CENTRE:
         return True
     if _shift(main, printed) >= FAR_OFF_CENTRE and main.height >= 0.5 * printed.height:
         return True
-    return (
-        not main.edge
-        and main.width >= RUN_ASPECT * main.height
-        and main.width >= RUN_WIDTH * printed.width
+    return _is_run(main, printed) or _is_run(_candidate_glyphs(ink, printed), printed)
+
+
+def _is_run(blob: Blob, printed: PrintedInk) -> bool:
+    """Whether ink is a run of candidates side by side (``run_shaped``). Against the cell's
+    edge it may be a print joined to a line's remnant, which stands taller than the print by
+    the gap to the line; a run there is no taller."""
+    return run_shaped(blob, printed) and (
+        not blob.edge or blob.height <= HEIGHT_SPREAD * printed.height
     )
+
+
+def run_shaped(blob: Blob, printed: PrintedInk) -> bool:
+    """Whether a glyph is shaped like digits side by side: wider than the print's digits,
+    and for its height, by ``RUN_WIDTH`` (a print cut short at the cell's edge keeps its
+    width)."""
+    return (
+        blob.width * printed.height >= RUN_WIDTH * printed.width * blob.height
+        and blob.width >= RUN_WIDTH * printed.width
+    )
+
+
+def _candidate_glyphs(ink: CellInk, printed: PrintedInk) -> Blob:
+    """The cell's glyphs of a candidate's size as one: specks and dots left out, and slivers
+    narrower than the print's strokes (what is left of a line)."""
+    glyphs = [
+        blob
+        for blob in ink.blobs
+        if blob.height >= SMALLEST_CANDIDATE * printed.height and blob.width >= printed.stroke_width
+    ]
+    return CellInk(tuple(glyphs), ink.stroke_width, ink.darkness).whole if glyphs else ink.main
+
+
+def _in_corner(blob: Blob, printed: PrintedInk) -> bool:
+    """Whether ink sits in a corner: off where the board prints its digits both across and
+    down, and well off one of them."""
+    off = sorted((abs(blob.offset_x - printed.offset_x), abs(blob.offset_y - printed.offset_y)))
+    return off[0] >= PENCIL_OFF_CENTRE and off[1] >= CORNER_OFF_CENTRE
 
 
 def _same_digit(

@@ -28,6 +28,7 @@ from sudoku_batch.pipeline.recognise.ink_kinds import (
     holds_candidates,
     ink_kinds,
     printed_ink,
+    run_shaped,
 )
 from sudoku_batch.pipeline.recognise.ink_looks import glyph_look
 from sudoku_batch.pipeline.recognise.ink_marks import Blob, CellInk, measure_ink
@@ -129,7 +130,8 @@ def _read_candidates(
             if blob.height < SMALLEST_CANDIDATE * printed.height:
                 continue
             crop = _glyph_crop(gray, blob)
-            (runs if blob.width >= RUN_ASPECT * blob.height else singles).append((index, crop))
+            run = blob.width >= RUN_ASPECT * blob.height or run_shaped(blob, printed)
+            (runs if run else singles).append((index, crop))
     found: list[set[int]] = [set() for _ in inks]
     for group, symbols in ((singles, digit_symbols(9)), (runs, _rising_runs())):
         if not group:
