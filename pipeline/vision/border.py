@@ -15,7 +15,7 @@ import numpy as np
 
 from sudoku_batch.pipeline.board import BoardImage
 from sudoku_batch.pipeline.vision.quad import intersect_lines
-from sudoku_batch.pipeline.vision.surround import inked_runs, surround
+from sudoku_batch.pipeline.vision.surround import Surround, inked_runs, surround
 
 # The border is looked for within this share of a cell of the lattice's outer line.
 SEARCH_FRACTION = 0.3
@@ -40,9 +40,24 @@ def fit_border(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
     printed border; None when a side of the border cannot be traced.
 
     The board is warped again with a margin, so that a border lying outside the current
-    corners can be found too.
+    corners can be found too. On a board taken for one with shaded boxes the border is traced
+    on its line strokes (``surround``'s ``lines_only``); where it cannot be (a page's grain or
+    tint taken for shading thins its border away), on all of its ink.
     """
-    around = surround(pixels, board, SEARCH_FRACTION)
+    around = surround(pixels, board, SEARCH_FRACTION, lines_only=True)
+    corners = _border_corners(around)
+    if corners is None and around.filled:
+        around = surround(pixels, board, SEARCH_FRACTION)
+        corners = _border_corners(around)
+    if corners is None:
+        return None
+    to_page = np.linalg.inv(around.homography)
+    page = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_page).reshape(4, 2)
+    return page.astype(np.float32)
+
+
+def _border_corners(around: Surround) -> np.ndarray | None:
+    """The corners of the border traced in ``around`` (padded-board pixels), or None."""
     rows, cols = around.rows, around.cols
     # Sides as (vx, vy, x0, y0) in board pixels: top, right, bottom, left.
     sides = [
@@ -64,11 +79,7 @@ def fit_border(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
         ],
         dtype=np.float64,
     )
-    if not np.all(np.isfinite(corners)):
-        return None
-    to_page = np.linalg.inv(around.homography)
-    page = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_page).reshape(4, 2)
-    return page.astype(np.float32)
+    return corners if np.all(np.isfinite(corners)) else None
 
 
 def grid_continues_outside(pixels: np.ndarray, board: BoardImage) -> bool:

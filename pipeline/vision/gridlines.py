@@ -57,7 +57,7 @@ def fit_to_lines(pixels: np.ndarray, board: BoardImage) -> np.ndarray | None:
     A corner is where the traced border lines cross (the centre line of the border, as
     ``fit_border`` places it) when that agrees with all the crossings; else where they put it.
     """
-    around = surround(pixels, board, MARGIN_CELLS)
+    around = surround(pixels, board, MARGIN_CELLS, lines_only=True)
     found_rows, found_cols, xs, ys = traced_crossings(around)
     n = board.shape.size
     needed = MIN_INLIER_SHARE * (n + 1) ** 2

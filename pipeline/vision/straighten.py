@@ -48,7 +48,7 @@ def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
     n = board.shape.size
     side = board.pixels.shape[0]
     cell = side / n
-    around = surround(pixels, board, MARGIN_CELLS)
+    around = surround(pixels, board, MARGIN_CELLS, lines_only=True)
     offset_x, offset_y, trusted = _bends(around, board)
     if np.hypot(offset_x, offset_y).max() < STRAIGHT_ENOUGH * cell:
         if around.filled:

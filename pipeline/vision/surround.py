@@ -39,11 +39,14 @@ class Surround:
     filled: bool  # the board has shaded boxes: its strokes are its ink darker than both sides
 
 
-def surround(pixels: np.ndarray, board: BoardImage, reach: float) -> Surround:
+def surround(
+    pixels: np.ndarray, board: BoardImage, reach: float, lines_only: bool = False
+) -> Surround:
     """The board warped with a margin of ``reach`` cells on every side.
 
-    On a board with shaded boxes only the ink darker than both sides of it makes strokes, so
-    that a line is not traced on the band of shade beside it, into the box."""
+    With ``lines_only``, on a board with shaded boxes only the ink darker than both sides of
+    it makes strokes, so that a line is not traced on the band of shade beside it, into the
+    box."""
     side = board.pixels.shape[0]
     cell = side / board.shape.size
     margin = int(np.ceil(reach * cell)) + 1
@@ -56,10 +59,12 @@ def surround(pixels: np.ndarray, board: BoardImage, reach: float) -> Surround:
     padded = warp(pixels, homography, (side + 2 * margin, side + 2 * margin), (paper,) * 3)
     grey = _grey(padded)
     ink = ink_mask(grey)
-    thin = cv2.bitwise_and(ink, thin_ink(grey, int(cell) | 1))
-    inside = (slice(margin, margin + side), slice(margin, margin + side))
-    filled = _steps_share(ink[inside], thin[inside]) >= FILLED_STEP_SHARE
-    strokes = thin if filled else ink
+    strokes, filled = ink, False
+    if lines_only:
+        thin = cv2.bitwise_and(ink, thin_ink(grey, int(cell) | 1))
+        inside = (slice(margin, margin + side), slice(margin, margin + side))
+        filled = _steps_share(ink[inside], thin[inside]) >= FILLED_STEP_SHARE
+        strokes = thin if filled else ink
     return Surround(
         homography,
         line_strokes(strokes, horizontal=True),
