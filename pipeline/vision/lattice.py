@@ -48,6 +48,13 @@ MID_CELL_SHARE = 0.5
 INTERIOR_INSET = 0.15
 # Neighbouring interior lines must be this close (share of a cell) to one cell apart.
 MAX_GAP_DEVIATION = 0.25
+# Where two lines fall in one line's search window (the back page's print showing through
+# beside it), the line is the darker: its rows at least this share of the window's darkest.
+DARKEST_RUN_SHARE = 0.5
+# An outer line this much lighter than the board's inner lines (share of their median
+# darkness) is no border of it: print showing through from the back page, or a frame; the
+# border is then taken one cell past the outermost inner line.
+FAINT_BORDER_SHARE = 0.5
 # A line's weight is summed within this share of a cell either side: all of a blurred thick
 # line, none of the digits beside it.
 THICKNESS_REACH = 0.3
@@ -299,6 +306,7 @@ def _fit_lines(
     reach = SEARCH_FRACTION * cell
     positions: list[float] = []
     peaks: list[float] = []
+    darkest: list[float] = []  # per line, its rows' greatest darkness (0 where absent)
     for i in range(n + 1):
         expected = i * cell
         lo = max(0, int(round(expected - reach)))
@@ -312,12 +320,17 @@ def _fit_lines(
         if peak < WEAK_LINE_COVERAGE:
             # The outer border may be clipped by a corner estimate a pixel inside it.
             positions.append(float(np.clip(expected, 0, extent)))
+            darkest.append(0.0)
             continue
-        # The centre of the rows that reach half the peak: the middle of the printed line.
+        # The centre of the darkest rows of those that reach half the peak: the middle of the
+        # printed line, not of it and a fainter one showing through beside it.
         strong = np.flatnonzero(window >= 0.5 * peak)
-        positions.append(lo + float(strong.mean()))
+        weight = axis.thickness[lo + strong]
+        darkest.append(float(weight.max()))
+        positions.append(lo + float(strong[weight >= DARKEST_RUN_SHARE * weight.max()].mean()))
     if float(np.mean(peaks)) < LINE_COVERAGE:
         return None
+    _past_faint_borders(positions, darkest, extent)
     # A comb of the wrong size snaps its teeth to the edges of its windows, onto the lines of
     # the true grid, and so spaces them unevenly; a printed grid's spacing drifts only slowly.
     interior_gaps = np.diff(positions[1:-1])
@@ -338,6 +351,16 @@ def _fit_lines(
     positions[0] = min(positions[0], positions[1] - 0.5 * cell)
     positions[-1] = max(positions[-1], positions[-2] + 0.5 * cell)
     return positions
+
+
+def _past_faint_borders(positions: list[float], darkest: list[float], extent: int) -> None:
+    """Moves each outer line found much lighter than the inner lines (FAINT_BORDER_SHARE) to
+    one inner gap past the outermost inner line, within the board."""
+    inner = float(np.median(darkest[1:-1]))
+    gap = float(np.mean(np.diff(positions[1:-1]))) if len(positions) > 3 else 0.0
+    for end, neighbour, outwards in ((0, 1, -1), (-1, -2, 1)):
+        if 0 < darkest[end] < FAINT_BORDER_SHARE * inner:
+            positions[end] = float(np.clip(positions[neighbour] + outwards * gap, 0, extent))
 
 
 def _line_thickness(axis: _Axis, lines: list[float]) -> np.ndarray:
