@@ -301,10 +301,16 @@ def _fit_lines(
     axis: _Axis, n: int, extent: int, weakest: float = WEAK_LINE_COVERAGE
 ) -> list[float] | None:
     """N+1 line positions snapped to the profile, or None when a comb of N lines does not fit:
-    an interior line missing or faint, lines unevenly spaced, or a line through the cells."""
+    an interior line missing or faint, lines unevenly spaced, or a line through the cells.
+
+    Each line is placed on the darkest print in its window, so that a fainter line showing
+    through beside it does not pull it aside; where those places do not make a comb (an
+    outline taking in the print showing through spans more than the grid, and its windows
+    catch that print alone here and there), on the middle of all the lines in each window."""
     cell = extent / n
     reach = SEARCH_FRACTION * cell
-    positions: list[float] = []
+    on_darkest: list[float] = []
+    in_middle: list[float] = []
     peaks: list[float] = []
     darkest: list[float] = []  # per line, its rows' greatest darkness (0 where absent)
     for i in range(n + 1):
@@ -319,23 +325,35 @@ def _fit_lines(
             peaks.append(peak)
         if peak < WEAK_LINE_COVERAGE:
             # The outer border may be clipped by a corner estimate a pixel inside it.
-            positions.append(float(np.clip(expected, 0, extent)))
+            on_darkest.append(float(np.clip(expected, 0, extent)))
+            in_middle.append(on_darkest[-1])
             darkest.append(0.0)
             continue
-        # The centre of the darkest rows of those that reach half the peak: the middle of the
-        # printed line, not of it and a fainter one showing through beside it.
+        # The centre of the rows that reach half the peak: the middle of the printed line;
+        # of those, the darkest rows: the middle of the darkest line.
         strong = np.flatnonzero(window >= 0.5 * peak)
         weight = axis.thickness[lo + strong]
         darkest.append(float(weight.max()))
-        positions.append(lo + float(strong[weight >= DARKEST_RUN_SHARE * weight.max()].mean()))
+        on_darkest.append(lo + float(strong[weight >= DARKEST_RUN_SHARE * weight.max()].mean()))
+        in_middle.append(lo + float(strong.mean()))
     if float(np.mean(peaks)) < LINE_COVERAGE:
         return None
-    _past_faint_borders(positions, darkest, extent)
+    for positions in (on_darkest, in_middle):
+        _past_faint_borders(positions, darkest, extent)
+        if _comb_fits(axis, positions, cell):
+            positions[0] = min(positions[0], positions[1] - 0.5 * cell)
+            positions[-1] = max(positions[-1], positions[-2] + 0.5 * cell)
+            return positions
+    return None
+
+
+def _comb_fits(axis: _Axis, positions: list[float], cell: float) -> bool:
+    """Whether lines at ``positions`` are evenly spaced and none runs through the cells."""
     # A comb of the wrong size snaps its teeth to the edges of its windows, onto the lines of
     # the true grid, and so spaces them unevenly; a printed grid's spacing drifts only slowly.
     interior_gaps = np.diff(positions[1:-1])
     if interior_gaps.size and np.abs(interior_gaps - cell).max() > MAX_GAP_DEVIATION * cell:
-        return None
+        return False
     # Lines may not run through the middle of the cells: that is a grid of smaller cells read
     # with every other line (on a skewed outline, where the right comb did not fit).
     crossed = 0
@@ -346,11 +364,7 @@ def _fit_lines(
             int(round(middle + MID_CELL_REACH * cell)),
         )
         crossed += axis.coverage[lo : hi + 1].max() >= MID_CELL_COVERAGE
-    if crossed >= MID_CELL_SHARE * n:
-        return None
-    positions[0] = min(positions[0], positions[1] - 0.5 * cell)
-    positions[-1] = max(positions[-1], positions[-2] + 0.5 * cell)
-    return positions
+    return crossed < MID_CELL_SHARE * (len(positions) - 1)
 
 
 def _past_faint_borders(positions: list[float], darkest: list[float], extent: int) -> None:
