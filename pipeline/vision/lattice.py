@@ -48,13 +48,10 @@ MID_CELL_SHARE = 0.5
 INTERIOR_INSET = 0.15
 # Neighbouring interior lines must be this close (share of a cell) to one cell apart.
 MAX_GAP_DEVIATION = 0.25
-# Where two lines fall in one line's search window (the back page's print showing through
-# beside it), the line is the darker: its rows at least this share of the window's darkest.
-DARKEST_RUN_SHARE = 0.5
-# An outer line this much lighter than the board's inner lines (share of their median
-# darkness) is no border of it: print showing through from the back page, or a frame; the
-# border is then taken one cell past the outermost inner line.
-FAINT_BORDER_SHARE = 0.5
+# A line under this share of the darkness of the darkest line in its search window (of the
+# inner lines, for an outer line) is print showing through from the back page, or a frame
+# around the grid: no line of the grid.
+LIGHTER_LINE_SHARE = 0.5
 # A line's weight is summed within this share of a cell either side: all of a blurred thick
 # line, none of the digits beside it.
 THICKNESS_REACH = 0.3
@@ -303,7 +300,7 @@ def _fit_lines(
     """N+1 line positions snapped to the profile, or None when a comb of N lines does not fit:
     an interior line missing or faint, lines unevenly spaced, or a line through the cells.
 
-    Each line is placed on the darkest print in its window, so that a fainter line showing
+    Each line is placed on the dark print in its window, so that a much lighter line showing
     through beside it does not pull it aside; where those places do not make a comb (an
     outline taking in the print showing through spans more than the grid, and its windows
     catch that print alone here and there), on the middle of all the lines in each window."""
@@ -330,11 +327,16 @@ def _fit_lines(
             darkest.append(0.0)
             continue
         # The centre of the rows that reach half the peak: the middle of the printed line;
-        # of those, the darkest rows: the middle of the darkest line.
+        # of those, the rows of lines not much lighter than the darkest: the middle of the
+        # grid's line, without a lighter one showing through beside it.
         strong = np.flatnonzero(window >= 0.5 * peak)
-        weight = axis.thickness[lo + strong]
-        darkest.append(float(weight.max()))
-        on_darkest.append(lo + float(strong[weight >= DARKEST_RUN_SHARE * weight.max()].mean()))
+        lines = np.split(strong, np.flatnonzero(np.diff(strong) > 1) + 1)
+        weights = [float(axis.thickness[lo + rows].max()) for rows in lines]
+        dark = [
+            r for r, w in zip(lines, weights, strict=True) if w >= LIGHTER_LINE_SHARE * max(weights)
+        ]
+        darkest.append(max(weights))
+        on_darkest.append(lo + float(np.concatenate(dark).mean()))
         in_middle.append(lo + float(strong.mean()))
     if float(np.mean(peaks)) < LINE_COVERAGE:
         return None
@@ -368,12 +370,12 @@ def _comb_fits(axis: _Axis, positions: list[float], cell: float) -> bool:
 
 
 def _past_faint_borders(positions: list[float], darkest: list[float], extent: int) -> None:
-    """Moves each outer line found much lighter than the inner lines (FAINT_BORDER_SHARE) to
+    """Moves each outer line found much lighter than the inner lines (LIGHTER_LINE_SHARE) to
     one inner gap past the outermost inner line, within the board."""
     inner = float(np.median(darkest[1:-1]))
     gap = float(np.mean(np.diff(positions[1:-1]))) if len(positions) > 3 else 0.0
     for end, neighbour, outwards in ((0, 1, -1), (-1, -2, 1)):
-        if 0 < darkest[end] < FAINT_BORDER_SHARE * inner:
+        if 0 < darkest[end] < LIGHTER_LINE_SHARE * inner:
             positions[end] = float(np.clip(positions[neighbour] + outwards * gap, 0, extent))
 
 
