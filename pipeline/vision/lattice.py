@@ -300,10 +300,11 @@ def _fit_lines(
     """N+1 line positions snapped to the profile, or None when a comb of N lines does not fit:
     an interior line missing or faint, lines unevenly spaced, or a line through the cells.
 
-    Each line is placed on the dark print in its window, so that a much lighter line showing
-    through beside it does not pull it aside; where those places do not make a comb (an
-    outline taking in the print showing through spans more than the grid, and its windows
-    catch that print alone here and there), on the middle of all the lines in each window."""
+    Whether the comb fits is judged on the middle of all the lines in each window. Each line
+    is then placed on the dark print in its window, so that a much lighter line showing
+    through beside it does not pull it aside, unless those places make no comb (an outline
+    taking in the print showing through spans more than the grid, and its windows catch that
+    print alone here and there)."""
     cell = extent / n
     reach = SEARCH_FRACTION * cell
     on_darkest: list[float] = []
@@ -340,13 +341,13 @@ def _fit_lines(
         in_middle.append(lo + float(strong.mean()))
     if float(np.mean(peaks)) < LINE_COVERAGE:
         return None
-    for positions in (on_darkest, in_middle):
-        _past_faint_borders(positions, darkest, extent)
-        if _comb_fits(axis, positions, cell):
-            positions[0] = min(positions[0], positions[1] - 0.5 * cell)
-            positions[-1] = max(positions[-1], positions[-2] + 0.5 * cell)
-            return positions
-    return None
+    if not _comb_fits(axis, in_middle, cell):
+        return None
+    positions = on_darkest if _comb_fits(axis, on_darkest, cell) else in_middle
+    _past_faint_borders(positions, darkest, extent)
+    positions[0] = min(positions[0], positions[1] - 0.5 * cell)
+    positions[-1] = max(positions[-1], positions[-2] + 0.5 * cell)
+    return positions
 
 
 def _comb_fits(axis: _Axis, positions: list[float], cell: float) -> bool:
