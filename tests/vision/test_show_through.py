@@ -28,6 +28,7 @@ CORNER_CELLS = 0.1
 FAILING = {
     ("show_through", 6),
     ("show_through", 8),
+    ("strong_show_through", 2),
     ("strong_show_through", 3),
     ("strong_show_through", 4),
     ("strong_show_through", 5),
