@@ -48,9 +48,8 @@ MID_CELL_SHARE = 0.5
 INTERIOR_INSET = 0.15
 # Neighbouring interior lines must be this close (share of a cell) to one cell apart.
 MAX_GAP_DEVIATION = 0.25
-# A line under this share of the darkness of the darkest line in its search window (of the
-# inner lines, for an outer line) is print showing through from the back page, or a frame
-# around the grid: no line of the grid.
+# An outer line under this share of the darkness of the inner lines is no border of the grid:
+# print showing through from the back page, or a frame around it.
 LIGHTER_LINE_SHARE = 0.5
 # A line's weight is summed within this share of a cell either side: all of a blurred thick
 # line, none of the digits beside it.
@@ -298,17 +297,10 @@ def _fit_lines(
     axis: _Axis, n: int, extent: int, weakest: float = WEAK_LINE_COVERAGE
 ) -> list[float] | None:
     """N+1 line positions snapped to the profile, or None when a comb of N lines does not fit:
-    an interior line missing or faint, lines unevenly spaced, or a line through the cells.
-
-    Whether the comb fits is judged on the middle of all the lines in each window. Each line
-    is then placed on the dark print in its window, so that a much lighter line showing
-    through beside it does not pull it aside, unless those places make no comb (an outline
-    taking in the print showing through spans more than the grid, and its windows catch that
-    print alone here and there)."""
+    an interior line missing or faint, lines unevenly spaced, or a line through the cells."""
     cell = extent / n
     reach = SEARCH_FRACTION * cell
-    on_darkest: list[float] = []
-    in_middle: list[float] = []
+    positions: list[float] = []
     peaks: list[float] = []
     darkest: list[float] = []  # per line, its rows' greatest darkness (0 where absent)
     for i in range(n + 1):
@@ -323,40 +315,20 @@ def _fit_lines(
             peaks.append(peak)
         if peak < WEAK_LINE_COVERAGE:
             # The outer border may be clipped by a corner estimate a pixel inside it.
-            on_darkest.append(float(np.clip(expected, 0, extent)))
-            in_middle.append(on_darkest[-1])
+            positions.append(float(np.clip(expected, 0, extent)))
             darkest.append(0.0)
             continue
-        # The centre of the rows that reach half the peak: the middle of the printed line;
-        # of those, the rows of lines not much lighter than the darkest: the middle of the
-        # grid's line, without a lighter one showing through beside it.
+        # The centre of the rows that reach half the peak: the middle of the printed line.
         strong = np.flatnonzero(window >= 0.5 * peak)
-        lines = np.split(strong, np.flatnonzero(np.diff(strong) > 1) + 1)
-        weights = [float(axis.thickness[lo + rows].max()) for rows in lines]
-        dark = [
-            r for r, w in zip(lines, weights, strict=True) if w >= LIGHTER_LINE_SHARE * max(weights)
-        ]
-        darkest.append(max(weights))
-        on_darkest.append(lo + float(np.concatenate(dark).mean()))
-        in_middle.append(lo + float(strong.mean()))
+        positions.append(lo + float(strong.mean()))
+        darkest.append(float(axis.thickness[lo + strong].max()))
     if float(np.mean(peaks)) < LINE_COVERAGE:
         return None
-    if not _comb_fits(axis, in_middle, cell):
-        return None
-    positions = on_darkest if _comb_fits(axis, on_darkest, cell) else in_middle
-    _past_faint_borders(positions, darkest, extent)
-    positions[0] = min(positions[0], positions[1] - 0.5 * cell)
-    positions[-1] = max(positions[-1], positions[-2] + 0.5 * cell)
-    return positions
-
-
-def _comb_fits(axis: _Axis, positions: list[float], cell: float) -> bool:
-    """Whether lines at ``positions`` are evenly spaced and none runs through the cells."""
     # A comb of the wrong size snaps its teeth to the edges of its windows, onto the lines of
     # the true grid, and so spaces them unevenly; a printed grid's spacing drifts only slowly.
     interior_gaps = np.diff(positions[1:-1])
     if interior_gaps.size and np.abs(interior_gaps - cell).max() > MAX_GAP_DEVIATION * cell:
-        return False
+        return None
     # Lines may not run through the middle of the cells: that is a grid of smaller cells read
     # with every other line (on a skewed outline, where the right comb did not fit).
     crossed = 0
@@ -367,14 +339,20 @@ def _comb_fits(axis: _Axis, positions: list[float], cell: float) -> bool:
             int(round(middle + MID_CELL_REACH * cell)),
         )
         crossed += axis.coverage[lo : hi + 1].max() >= MID_CELL_COVERAGE
-    return crossed < MID_CELL_SHARE * (len(positions) - 1)
+    if crossed >= MID_CELL_SHARE * n:
+        return None
+    _past_lighter_borders(positions, darkest, extent)
+    positions[0] = min(positions[0], positions[1] - 0.5 * cell)
+    positions[-1] = max(positions[-1], positions[-2] + 0.5 * cell)
+    return positions
 
 
-def _past_faint_borders(positions: list[float], darkest: list[float], extent: int) -> None:
-    """Moves each outer line found much lighter than the inner lines (LIGHTER_LINE_SHARE) to
-    one inner gap past the outermost inner line, within the board."""
+def _past_lighter_borders(positions: list[float], darkest: list[float], extent: int) -> None:
+    """Moves each outer line much lighter than the inner lines (LIGHTER_LINE_SHARE) to one
+    inner gap past the outermost inner line, within the board: the grid's own border lies
+    there, the border fitted to the page then finds it (see pipeline.vision.border)."""
     inner = float(np.median(darkest[1:-1]))
-    gap = float(np.mean(np.diff(positions[1:-1]))) if len(positions) > 3 else 0.0
+    gap = float(np.mean(np.diff(positions[1:-1])))
     for end, neighbour, outwards in ((0, 1, -1), (-1, -2, 1)):
         if 0 < darkest[end] < LIGHTER_LINE_SHARE * inner:
             positions[end] = float(np.clip(positions[neighbour] + outwards * gap, 0, extent))
