@@ -48,9 +48,6 @@ MID_CELL_SHARE = 0.5
 INTERIOR_INSET = 0.15
 # Neighbouring interior lines must be this close (share of a cell) to one cell apart.
 MAX_GAP_DEVIATION = 0.25
-# An outer line under this share of the darkness of the inner lines is no border of the grid:
-# print showing through from the back page, or a frame around it.
-LIGHTER_LINE_SHARE = 0.5
 # A line's weight is summed within this share of a cell either side: all of a blurred thick
 # line, none of the digits beside it.
 THICKNESS_REACH = 0.3
@@ -302,7 +299,6 @@ def _fit_lines(
     reach = SEARCH_FRACTION * cell
     positions: list[float] = []
     peaks: list[float] = []
-    darkest: list[float] = []  # per line, its rows' greatest darkness (0 where absent)
     for i in range(n + 1):
         expected = i * cell
         lo = max(0, int(round(expected - reach)))
@@ -316,12 +312,10 @@ def _fit_lines(
         if peak < WEAK_LINE_COVERAGE:
             # The outer border may be clipped by a corner estimate a pixel inside it.
             positions.append(float(np.clip(expected, 0, extent)))
-            darkest.append(0.0)
             continue
         # The centre of the rows that reach half the peak: the middle of the printed line.
         strong = np.flatnonzero(window >= 0.5 * peak)
         positions.append(lo + float(strong.mean()))
-        darkest.append(float(axis.thickness[lo + strong].max()))
     if float(np.mean(peaks)) < LINE_COVERAGE:
         return None
     # A comb of the wrong size snaps its teeth to the edges of its windows, onto the lines of
@@ -341,21 +335,9 @@ def _fit_lines(
         crossed += axis.coverage[lo : hi + 1].max() >= MID_CELL_COVERAGE
     if crossed >= MID_CELL_SHARE * n:
         return None
-    _past_lighter_borders(positions, darkest, extent)
     positions[0] = min(positions[0], positions[1] - 0.5 * cell)
     positions[-1] = max(positions[-1], positions[-2] + 0.5 * cell)
     return positions
-
-
-def _past_lighter_borders(positions: list[float], darkest: list[float], extent: int) -> None:
-    """Moves each outer line much lighter than the inner lines (LIGHTER_LINE_SHARE) to one
-    inner gap past the outermost inner line, within the board: the grid's own border lies
-    there, the border fitted to the page then finds it (see pipeline.vision.border)."""
-    inner = float(np.median(darkest[1:-1]))
-    gap = float(np.mean(np.diff(positions[1:-1])))
-    for end, neighbour, outwards in ((0, 1, -1), (-1, -2, 1)):
-        if 0 < darkest[end] < LIGHTER_LINE_SHARE * inner:
-            positions[end] = float(np.clip(positions[neighbour] + outwards * gap, 0, extent))
 
 
 def _line_thickness(axis: _Axis, lines: list[float]) -> np.ndarray:

