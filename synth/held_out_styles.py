@@ -7,7 +7,9 @@ their ranges, to tell whether a fix holds beyond the photos it was made for.
 - ``dim_shadow``: a dim, noisy, heavily compressed shot with a sharp-edged shadow across it;
 - ``other_grid_through``: the back page's print showing through from a grid of another size
   and place, so its lines cross the cells anywhere;
-- ``thick_pen_offset``: heavy type and lines, the inner lines each printed 2-4 px off.
+- ``thick_pen_offset``: heavy type and lines, the inner lines each printed 2-4 px off;
+- ``strong_show_through``: the back page's print of a grid like the front one's showing through
+  darker and softer than ``show_through``'s, its border a quarter to most of a cell off.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ COARSE_PERIOD_PX = (3.5, 5.0)
 COARSE_TINT = (0.2, 0.35)
 BACK_CELL_PX = (36, 60)  # the back page's grid: another book's
 OFFSET_PX = (2, 4)  # how far each inner line of thick_pen_offset strays
+BACK_SHIFT_CELLS = (0.25, 0.6)  # how far the back page's grid lies off the front one's
+STRONG_SHOW_THROUGH_SHARE = (0.3, 0.45)  # of the back page's print contrast
 HALFTONE_PHOTO = PhotoStyle(max_blur_sigma=0.8, max_noise_sigma=3.0, jpeg_quality=(70, 90))
 
 
@@ -82,6 +86,19 @@ def other_grid_through(rng: np.random.Generator) -> HardPhoto:
     return framed(grid, photo.corners, photo.image)
 
 
+def strong_show_through(rng: np.random.Generator) -> HardPhoto:
+    grid = puzzle_grid(rng)
+    back = puzzle_grid(rng).image[:, ::-1]
+    cell = (grid.corners[1][0] - grid.corners[0][0]) / grid.puzzle.size
+    shift = rng.uniform(*BACK_SHIFT_CELLS, 2) * cell * rng.choice((-1, 1), 2)
+    back = np.roll(back, tuple(int(round(s)) for s in shift), axis=(0, 1))
+    back = cv2.GaussianBlur(back, (0, 0), 1.5)  # a thicker sheet: softer
+    share = rng.uniform(*STRONG_SHOW_THROUGH_SHARE)
+    faint = (255 - share * (255 - back.astype(np.float32))).astype(np.uint8)
+    photo = photograph(np.minimum(grid.image, faint), grid.corners, rng, SHARP)
+    return framed(grid, photo.corners, photo.image)
+
+
 def thick_pen_offset(rng: np.random.Generator) -> HardPhoto:
     grid = puzzle_grid(rng, font="DejaVuSans-Bold.ttf", thin_px=5, thick_px=9)
     image = grid.image.copy()
@@ -112,4 +129,5 @@ HELD_OUT_STYLES: dict[str, Callable[[np.random.Generator], HardPhoto]] = {
     "dim_shadow": dim_shadow,
     "other_grid_through": other_grid_through,
     "thick_pen_offset": thick_pen_offset,
+    "strong_show_through": strong_show_through,
 }
