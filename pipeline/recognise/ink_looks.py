@@ -1,5 +1,5 @@
-"""How a cell's main glyph looks beyond its size: the colour of its ink, its slant, how evenly
-wide its stroke runs and its shape, each as it can be compared with the board's other glyphs
+"""How a cell's main glyph looks beyond its size: the colour of its ink, its slant and its
+shape, each as it can be compared with the board's other glyphs
 (``pipeline.recognise.ink_kinds`` judges them against the board's own print).
 
 Colour is the ink's chroma less that of the paper right around it, so a photo's colour cast,
@@ -28,13 +28,11 @@ SMALLEST_GLYPH = 8
 @dataclass(frozen=True)
 class GlyphLook:
     """A glyph's ink colour (its Lab a*, b* less its paper's), slant (x shift per unit of
-    height of its ink, rightwards), stroke-width variation (the coefficient of variation of
-    its stroke's width along its middle) and shape (its ink scaled to ``SHAPE_SIZE``, blurred,
-    of unit norm)."""
+    height of its ink, rightwards) and shape (its ink scaled to ``SHAPE_SIZE``, blurred, of
+    unit norm)."""
 
     chroma: tuple[float, float]
     slant: float
-    stroke_variation: float
     shape: np.ndarray = field(repr=False, compare=False)
 
 
@@ -47,7 +45,6 @@ def glyph_look(pixels: np.ndarray, ink: CellInk) -> GlyphLook | None:
     return GlyphLook(
         _chroma(pixels, ink.main.box, glyph),
         _slant(glyph),
-        _stroke_variation(glyph),
         _shape(glyph),
     )
 
@@ -86,17 +83,6 @@ def _slant(glyph: np.ndarray) -> float:
         return 0.0
     # Rightward lean: x grows as y falls (image rows run down).
     return -float(np.mean((xs - xs.mean()) * (ys - ys.mean()))) / spread
-
-
-def _stroke_variation(glyph: np.ndarray) -> float:
-    mask = glyph.astype(np.uint8)
-    distance = cv2.distanceTransform(np.pad(mask, 1), cv2.DIST_L2, 3)
-    # The stroke's middle: pixels at least as far from the paper as their neighbours.
-    ridge = (distance > 0) & (distance >= cv2.dilate(distance, np.ones((3, 3), np.uint8)))
-    widths = distance[ridge]
-    if len(widths) < 2 or widths.mean() <= 0:
-        return 0.0
-    return float(widths.std() / widths.mean())
 
 
 def _shape(glyph: np.ndarray) -> np.ndarray:

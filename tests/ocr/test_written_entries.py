@@ -28,7 +28,7 @@ def _ink(height: float = 0.58) -> CellInk:
 
 
 def _look(chroma: tuple[float, float]) -> GlyphLook:
-    return GlyphLook(chroma, 0.0, 0.1, np.full((SHAPE_SIZE, SHAPE_SIZE), 1.0 / SHAPE_SIZE))
+    return GlyphLook(chroma, 0.0, np.full((SHAPE_SIZE, SHAPE_SIZE), 1.0 / SHAPE_SIZE))
 
 
 @pytest.mark.parametrize(
@@ -59,9 +59,9 @@ def test_a_printed_glyph_sheared_alone_stays_printed() -> None:
     # A scan or a page's bend can shear one printed glyph as a hand would slant it; its ink
     # stays the print's, so its shape alone never makes it an entry.
     inks = {(r, c): _ink(0.58) for r in range(2) for c in range(9)}
-    looks = {pos: GlyphLook((0.0, 0.0), 0.0, 0.1, _bar(0.0)) for pos in inks}
+    looks = {pos: GlyphLook((0.0, 0.0), 0.0, _bar(0.0)) for pos in inks}
     digits = {pos: 1 + pos[1] % 3 for pos in inks}
-    looks[0, 0] = GlyphLook((0.0, 0.0), 0.35, 0.1, _bar(0.35))
+    looks[0, 0] = GlyphLook((0.0, 0.0), 0.35, _bar(0.35))
     kinds = ink_kinds(inks, digits=digits, looks=looks)
     assert set(kinds.values()) == {InkKind.GIVEN}
 
