@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from sudoku_batch.pipeline.recognise.grid_kind import NumberReading, fragment_reason, other_reason
+from sudoku_batch.synth.fonts import FONT_FILES
 
 
 def numbers(values: list[int], confidence: float = 0.99) -> list[NumberReading]:
@@ -56,14 +57,7 @@ def test_a_36x36_is_said_to_be_beyond_the_sizes_read_never_read_as_a_12x12() -> 
 
 # The mixed book's faces on a machine with only the DejaVu fonts (synth.fonts' list in order):
 # there its calendar is taken for a 4x4 lattice whose cells cut across the dates.
-DEJAVU_FONTS = (
-    "DejaVuSans.ttf",
-    "DejaVuSans-Bold.ttf",
-    "DejaVuSerif.ttf",
-    "DejaVuSerif-Bold.ttf",
-    "DejaVuSansMono.ttf",
-    "DejaVuSansCondensed.ttf",
-)
+DEJAVU_FONTS = tuple(name for name in FONT_FILES if name.startswith("DejaVu"))
 # A 4x4 Sudoku's solution, row by row: readings that contradict nothing.
 FULL_4X4 = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
 
