@@ -13,7 +13,6 @@ Fresh PostgreSQL database and Redis key prefix per run, both removed afterwards.
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
@@ -28,7 +27,7 @@ import psutil
 from sqlalchemy import func, select
 
 from bench.shared_data import shared_data_dir
-from bench.throughput_server import ADMIN_URL, REDIS_URL, REPO_ROOT, tree_cpu
+from bench.throughput_server import ADMIN_URL, REDIS_URL, REPO_ROOT, tree_cpu, worker_env
 from sudoku_batch.pipeline.ingest.textpuzzle import is_puzzle_line, parse_puzzle_line
 from sudoku_batch.synth.grid_image import render_grid
 
@@ -109,15 +108,7 @@ def run(layout: str, pages: list[Path], data_dir: Path) -> None:
         settings = Settings(
             data_dir=data_dir, database_url=url, broker_url=REDIS_URL, redis_key_prefix=prefix
         )
-        env = {
-            **os.environ,
-            "PYTHONPATH": str(REPO_ROOT),
-            "SUDOKU_BATCH_DATABASE_URL": url,
-            "SUDOKU_BATCH_BROKER_URL": REDIS_URL,
-            "SUDOKU_BATCH_REDIS_KEY_PREFIX": prefix,
-            "SUDOKU_BATCH_DATA_DIR": str(data_dir),
-            "SUDOKU_BATCH_SOLVE_TIMEOUT": SOLVE_TIMEOUT,
-        }
+        env = worker_env(url, prefix, data_dir, {"SUDOKU_BATCH_SOLVE_TIMEOUT": SOLVE_TIMEOUT})
         for number, queues in enumerate(QUEUES[layout]):
             argv = [
                 sys.executable,

@@ -80,6 +80,20 @@ def database_cpu(name: str) -> float:
     return total
 
 
+def worker_env(url: str, prefix: str, data_dir: Path, more: dict[str, str]) -> dict[str, str]:
+    """The environment of a bench's workers: this run's database, Redis prefix and data
+    folder, and ``more`` settings."""
+    return {
+        **os.environ,
+        "PYTHONPATH": str(REPO_ROOT),
+        "SUDOKU_BATCH_DATABASE_URL": url,
+        "SUDOKU_BATCH_BROKER_URL": REDIS_URL,
+        "SUDOKU_BATCH_REDIS_KEY_PREFIX": prefix,
+        "SUDOKU_BATCH_DATA_DIR": str(data_dir),
+        **more,
+    }
+
+
 def started_worker(engine: Engine, main: psutil.Process, timeout: float = 120.0) -> float:
     """Wait until the worker has started (its first heartbeat is in the database: its pool is
     forked and it consumes); the worker tree's CPU seconds so far, its start-up. A server is
@@ -129,15 +143,7 @@ def run(
     worker = None
     try:
         upgrade(url)
-        env = {
-            **os.environ,
-            "PYTHONPATH": str(REPO_ROOT),
-            "SUDOKU_BATCH_DATABASE_URL": url,
-            "SUDOKU_BATCH_BROKER_URL": REDIS_URL,
-            "SUDOKU_BATCH_REDIS_KEY_PREFIX": prefix,
-            "SUDOKU_BATCH_DATA_DIR": str(data_dir),
-            **(store_env or {}),
-        }
+        env = worker_env(url, prefix, data_dir, store_env or {})
         settings = Settings.from_env(env)
         argv = [sys.executable, "-m", "celery", "-A", "sudoku_batch.workers.app", "worker"]
         if profile is not None or profile_main is not None:
