@@ -4,6 +4,11 @@ What a mark is (printed, pencilled, handwritten) is judged against the board's o
 glyphs (``pipeline.recognise.ink_kinds``), so everything here is in units of the cell, and
 the ink is found relative to the paper right around it (a shadow or a photo's vignetting
 darkens the paper and the print alike).
+
+The cell is the one its printed lines bound, since a page that bends moves and scales its
+digits with its lines. Lines printed apart from the digits (a misregistered plate, lines
+ruled off their places) move alone, and the digits keep one size whatever span their lines
+leave them: such a board's glyphs are measured in its mean cell (``print_off_lines``).
 """
 
 from __future__ import annotations
@@ -33,6 +38,17 @@ PRINT_PERCENT = 99.5
 # count where they cross at least LINE_COVERAGE of the cell's interior.
 LINE_SEARCH = 0.25
 LINE_COVERAGE = 0.5
+# The print keeps its own scale apart from its lines when its main glyphs' heights spread less
+# in pixels than as shares of their cells' printed spans, by at least this much and by
+# OFF_LINES_RATIO times (the mean absolute departure of their logarithms from the median: on
+# synth's misregistered photos 0.003-0.018 in pixels against 0.066-0.114 in spans; on its
+# bent show-through photos pixels did better than spans by 0.012 at most); measured on
+# MIN_OFF_LINES glyphs or more, each at least PRINT_DARKNESS of the print depth deep (print,
+# not show-through, pencil or shade).
+OFF_LINES_MARGIN = 0.03
+OFF_LINES_RATIO = 2.0
+MIN_OFF_LINES = 8
+PRINT_DARKNESS = 0.5
 # Blobs smaller than this share of the cell each way are specks (dust, paper grain).
 SPECK_SHARE = 0.08
 # A blob at the interior's edge thinner than this share of the cell is a line's remnant...
@@ -105,11 +121,58 @@ def measure_ink(
 ) -> dict[tuple[int, int], CellInk]:
     """The ink of each cell (row, col) of a grey board; a cell with no ink above the specks
     is left out. The board's print depth is learnt from the cells ``printed`` (among
-    ``positions``; by default all of them), so cells looked at besides them do not move it."""
+    ``positions``; by default all of them), so cells looked at besides them do not move it.
+    Glyphs are measured in their cells as printed, or in the board's mean cell where the
+    print keeps its own scale apart from its lines (``print_off_lines``)."""
+    by_lines = _measured(gray, lattice, positions, printed, by_lines=True)
+    if not _off_lines(by_lines):
+        return by_lines
+    return _measured(gray, lattice, positions, printed, by_lines=False)
+
+
+def print_off_lines(gray: np.ndarray, lattice: Lattice) -> bool:
+    """Whether the print of a grey board keeps its own scale apart from its printed lines
+    (``lattice``: where they run): its glyphs' heights agree better in pixels than as shares
+    of the spans their lines leave them. A page's bend moves and scales digits and lines
+    alike; lines printed off their places (a misregistered plate) move alone."""
+    positions = [
+        (row, col) for row in range(lattice.shape.size) for col in range(lattice.shape.size)
+    ]
+    return _off_lines(_measured(gray, lattice, positions, None, by_lines=True))
+
+
+def _off_lines(inks: dict[tuple[int, int], CellInk]) -> bool:
+    printed = [ink for ink in inks.values() if ink.darkness >= PRINT_DARKNESS]
+    if len(printed) < MIN_OFF_LINES:
+        return False
+    # The main glyph's height as a share of its cell's printed span, and in pixels.
+    in_spans = np.array([ink.main.height for ink in printed])
+    in_pixels = np.array([ink.main.box[3] - 2 for ink in printed], dtype=float)
+    if (in_spans <= 0).any() or (in_pixels <= 0).any():
+        return False
+    by_spans, by_pixels = _log_spread(in_spans), _log_spread(in_pixels)
+    return by_spans - by_pixels >= OFF_LINES_MARGIN and by_spans >= OFF_LINES_RATIO * by_pixels
+
+
+def _log_spread(values: np.ndarray) -> float:
+    logs = np.log(values)
+    return float(np.mean(np.abs(logs - np.median(logs))))
+
+
+def _measured(
+    gray: np.ndarray,
+    lattice: Lattice,
+    positions: list[tuple[int, int]],
+    printed: list[tuple[int, int]] | None,
+    by_lines: bool,
+) -> dict[tuple[int, int], CellInk]:
+    """``measure_ink``'s ink, its glyphs measured in their cells as printed (``by_lines``) or
+    in the board's mean cell."""
     if not positions:
         return {}
     rows, cols = lattice.row_lines, lattice.col_lines
     cell = float(min(np.diff(rows).min(), np.diff(cols).min()))
+    mean_cell = ((rows[-1] - rows[0]) / (len(rows) - 1), (cols[-1] - cols[0]) / (len(cols) - 1))
     darkness, lines = _stroke_darkness(gray, cell)
     boxes = {pos: _interior(rows, cols, *pos) for pos in positions}
     reference = [boxes[pos] for pos in (positions if printed is None else printed)]
@@ -122,8 +185,12 @@ def measure_ink(
     for pos, (ys, xs) in boxes.items():
         row, col = pos
         drawn = (
-            _drawn_span(bounds, rows[row], rows[row + 1], xs, cell),
-            _drawn_span(bounds.T, cols[col], cols[col + 1], ys, cell),
+            (
+                _drawn_span(bounds, rows[row], rows[row + 1], xs, cell),
+                _drawn_span(bounds.T, cols[col], cols[col + 1], ys, cell),
+            )
+            if by_lines
+            else mean_cell
         )
         ink = _cell_ink(darkness[ys, xs], depth, cell, (xs.start, ys.start), drawn)
         if ink is not None:
@@ -165,6 +232,9 @@ def _drawn_span(lines: np.ndarray, start: float, end: float, across: slice, cell
     for place in (start, end):
         y0 = max(int(round(place - LINE_SEARCH * cell)), 0)
         y1 = min(int(round(place + LINE_SEARCH * cell)) + 1, lines.shape[0])
+        if y1 <= y0:  # a line placed beyond the board (a traced lattice may put one there)
+            found.append(place)
+            continue
         window = lines[y0:y1, across] > 0
         inked = window.any(axis=0)
         # Each column's line where it crosses it (a tilted line is found as well as a level one).

@@ -6,6 +6,13 @@ cell at a corner on the photos, and the lattice's straight lines then cut the ce
 crossings are traced on the warped board (``pipeline.vision.gridlines``); their offsets from
 the even grid are interpolated bilinearly across the cells, and the page is sampled again through
 the homography at the offset places, so the board's lines fall on the even lattice.
+
+Only lines that the print follows are moved so. A bend moves the digits with their lines;
+lines printed off their places (a misregistered plate, lines ruled apart from the type) move
+alone, and warping them onto the even grid would stretch and squeeze the digits between them,
+which the ink's sorting then takes for handwriting. Such a board is left as the homography
+warps it, its lattice where its lines run (``pipeline.recognise.ink_marks.print_off_lines``
+tells the two apart by the digits' heights).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import cv2
 import numpy as np
 
 from sudoku_batch.pipeline.board import BoardImage, Lattice
+from sudoku_batch.pipeline.recognise.ink_marks import print_off_lines
 from sudoku_batch.pipeline.vision.gridlines import traced_crossings
 from sudoku_batch.pipeline.vision.surround import Surround, surround
 
@@ -36,6 +44,11 @@ MAX_BEND = 0.4
 OFF_NEIGHBOURS = 0.15
 # The run of the neighbours is fitted from this many crossings or more.
 MIN_NEIGHBOURS = 4
+# Whether the print follows its lines is asked only where two neighbouring lines lie this
+# share of a cell closer or further apart than the even grid has them: a warp that moves
+# them less stretches no digit by more than one font's digits differ in height (a curl moves
+# them by a few hundredths; lines printed off their places, by a tenth to a quarter).
+UNEVEN_SPANS = 0.1
 
 
 def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
@@ -56,6 +69,13 @@ def straightened(pixels: np.ndarray, board: BoardImage) -> BoardImage:
             # which pulls it into a shaded box; the traced strokes are the lines alone.
             return replace(board, lattice=_traced_lattice(board, offset_x, offset_y, trusted))
         return board
+    traced = _traced_lattice(board, offset_x, offset_y, trusted)
+    spans = np.concatenate([np.diff(traced.row_lines), np.diff(traced.col_lines)])
+    if np.abs(spans - cell).max() >= UNEVEN_SPANS * cell:
+        gray = board.pixels
+        gray = cv2.cvtColor(gray, cv2.COLOR_BGR2GRAY) if gray.ndim == 3 else gray
+        if print_off_lines(gray, traced):
+            return replace(board, lattice=traced)
     places = np.arange(side, dtype=np.float32)
     source_x = places[None, :] + _spread(offset_x, places / cell)
     source_y = places[:, None] + _spread(offset_y, places / cell)
