@@ -1,21 +1,23 @@
-"""Choose a board's own lines among the lines found near the teeth of a comb.
+"""Put a comb's outer lines on the board's own border, not on a border showing through.
 
 A photo of a page whose back shows through holds a second grid, mirrored, fainter and a
-little off the board's own. Near a line of the board a line of the back page's grid may be
-found too, and near the comb's outer tooth, where the outline took in the back page's grid
-beyond the board's border, only the back page's border. The board's own lines are spaced
-evenly with each other: where a tooth finds one line, that line is the board's (the back
-page's grid shows its heavy box lines, a few of them, and not by every tooth); the lines where
-a tooth finds several, and the outer lines, are those nearest the even spacing of the others.
+little off the board's own. An outline around both takes in the back page's border past the
+board's own, by up to half a cell, and the comb's outer tooth then finds only that border. The
+board's own border is spaced evenly with its interior lines: where an outer tooth's line is off
+that spacing, the line nearest it is looked for around it. The spacing is measured on the
+interior teeth that found one line alone (the back page's grid shows its heavy box lines, a
+few of them, beside some teeth only). The interior lines stay as found: choosing among them
+by that spacing changes the cells of photos whose lines are blurred or shadowed into several
+runs.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-# A line this far (share of a cell) or further from the even spacing of the others is off it;
-# neighbouring lines of a comb that fits are as close to a cell apart (lattice's
-# MAX_GAP_DEVIATION).
+# A line this far (share of a cell) or further from the even spacing of the interior lines is
+# off it; neighbouring lines of a comb that fits are as close to a cell apart
+# (lattice's MAX_GAP_DEVIATION).
 OFF_LATTICE_CELLS = 0.25
 
 Run = tuple[int, int]  # rows start to end - 1 of a printed line
@@ -31,46 +33,40 @@ def line_runs(coverage: np.ndarray, lo: int, hi: int) -> list[Run]:
     return [(lo + int(s), lo + int(e)) for s, e in zip(starts, ends, strict=True)]
 
 
-def even_lines(
-    found: list[list[Run]], coverage: np.ndarray, cell: float, reach: float, weakest: float
-) -> list[float | None]:
-    """Each tooth's line: the middle of its rows, or, where they make several lines or an
-        outer tooth's line is off the even spacing of the interior lines found alone, the line
-        nearest that spacing (an outer tooth's looked for again around it, ``reach`` either side,
-    among rows covering ``weakest`` at least).
-        None where a tooth found no line. Lines as found when fewer than two interior teeth found
-        one line alone: nothing says which lines are even then."""
-    middles = [line_middle(runs) for runs in found]
-    alone = [(i, middles[i]) for i in range(1, len(found) - 1) if len(found[i]) == 1]
-    if len(alone) < 2:
-        return middles
-    slope, offset = np.polyfit(*zip(*alone, strict=True), 1)
-    lines = []
-    for i, runs in enumerate(found):
-        even = slope * i + offset
-        if 0 < i < len(found) - 1:
-            lines.append(middles[i])
-            continue
-        line = middles[i] if len(runs) == 1 else _nearest(runs, even)
-        if line is not None and abs(line - even) >= OFF_LATTICE_CELLS * cell:
-            lo = max(0, int(round(even - reach)))
-            hi = min(coverage.size, int(round(even + reach)) + 1)
-            near = None
-            if hi > lo and coverage[lo:hi].max() >= weakest:
-                near = _nearest(line_runs(coverage, lo, hi), even)
-            if near is not None and abs(near - even) < OFF_LATTICE_CELLS * cell:
-                line = near
-        lines.append(line)
-    return lines
-
-
 def line_middle(runs: list[Run]) -> float | None:
     """The middle of all the rows of a tooth's runs (one line, or a line and what is beside
-    it): where the comb is judged to have put the tooth."""
+    it); None when the tooth found none."""
     if not runs:
         return None
     rows = np.concatenate([np.arange(start, end) for start, end in runs])
     return float(rows.mean())
+
+
+def even_lines(
+    found: list[list[Run]], coverage: np.ndarray, cell: float, reach: float, weakest: float
+) -> list[float | None]:
+    """Each tooth's line (None where it found none): the middle of its runs, but an outer
+    tooth's nearest the even spacing of the interior lines (of its runs, or, when that is off
+    the spacing, of the runs within ``reach`` of it covering ``weakest`` at least). Lines as
+    found when fewer than two interior teeth found one line alone: nothing tells which lines
+    are even then."""
+    lines = [line_middle(runs) for runs in found]
+    alone = [(i, lines[i]) for i in range(1, len(found) - 1) if len(found[i]) == 1]
+    if len(alone) < 2:
+        return lines
+    slope, offset = np.polyfit(*zip(*alone, strict=True), 1)
+    for i in (0, len(found) - 1):
+        even = slope * i + offset
+        line = _nearest(found[i], even) if len(found[i]) > 1 else lines[i]
+        if line is not None and abs(line - even) >= OFF_LATTICE_CELLS * cell:
+            lo = max(0, int(round(even - reach)))
+            hi = min(coverage.size, int(round(even + reach)) + 1)
+            if hi > lo and coverage[lo:hi].max() >= weakest:
+                near = _nearest(line_runs(coverage, lo, hi), even)
+                if near is not None and abs(near - even) < OFF_LATTICE_CELLS * cell:
+                    line = near
+        lines[i] = line
+    return lines
 
 
 def _nearest(runs: list[Run], even: float) -> float | None:
