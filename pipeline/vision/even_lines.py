@@ -6,9 +6,9 @@ board's own, by up to half a cell, and the comb's outer tooth then finds only th
 board's own border is spaced evenly with its interior lines: where an outer tooth's line is off
 that spacing, the line nearest it is looked for around it. The spacing is measured on the
 interior teeth that found one line alone (the back page's grid shows its heavy box lines, a
-few of them, beside some teeth only). The interior lines stay as found: choosing among them
-by that spacing changes the cells of photos whose lines are blurred or shadowed into several
-runs.
+few of them, beside some teeth only). Lines a little off it stay as found, outer (digits
+against a border pull it a few pixels) and interior (a blurred or shadowed line splits into
+several runs): choosing among their runs moves the cells of boards read right as they are.
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ def even_lines(
     found: list[list[Run]], coverage: np.ndarray, cell: float, reach: float, weakest: float
 ) -> list[float | None]:
     """Each tooth's line (None where it found none): the middle of its runs, but an outer
-    tooth's nearest the even spacing of the interior lines (of its runs, or, when that is off
-    the spacing, of the runs within ``reach`` of it covering ``weakest`` at least). Lines as
+    tooth's, where that is off the even spacing of the interior lines, the run nearest that
+    spacing among the rows within ``reach`` of it (covering ``weakest`` at least). Lines as
     found when fewer than two interior teeth found one line alone: nothing tells which lines
     are even then."""
     lines = [line_middle(runs) for runs in found]
@@ -57,15 +57,14 @@ def even_lines(
     slope, offset = np.polyfit(*zip(*alone, strict=True), 1)
     for i in (0, len(found) - 1):
         even = slope * i + offset
-        line = _nearest(found[i], even) if len(found[i]) > 1 else lines[i]
-        if line is not None and abs(line - even) >= OFF_LATTICE_CELLS * cell:
-            lo = max(0, int(round(even - reach)))
-            hi = min(coverage.size, int(round(even + reach)) + 1)
-            if hi > lo and coverage[lo:hi].max() >= weakest:
-                near = _nearest(line_runs(coverage, lo, hi), even)
-                if near is not None and abs(near - even) < OFF_LATTICE_CELLS * cell:
-                    line = near
-        lines[i] = line
+        if lines[i] is None or abs(lines[i] - even) < OFF_LATTICE_CELLS * cell:
+            continue
+        lo = max(0, int(round(even - reach)))
+        hi = min(coverage.size, int(round(even + reach)) + 1)
+        if hi > lo and coverage[lo:hi].max() >= weakest:
+            near = _nearest(line_runs(coverage, lo, hi), even)
+            if near is not None and abs(near - even) < OFF_LATTICE_CELLS * cell:
+                lines[i] = near
     return lines
 
 
