@@ -22,10 +22,11 @@ MAKERS = {
 }
 # Corners within this share of a cell of the true ones leave every cell's interior as it was.
 CORNER_CELLS = 0.1
-# Seeds found off their border: a line showing through right against
-# the grid's own line makes one line with it; an outline of the grid and the print showing
-# through together, cut short at one corner, leaves the grid's own border beyond reach of the
-# fit; or (the darker print) no outline reads the grid's lattice at all.
+# Seeds found off their border: on an outline skewed across the grid and the print showing
+# through, a line showing through right against the grid's own makes one line with it and the
+# border fit follows it along part of a side (show_through 6); an outline of both cut short at
+# one corner leaves the grid's own border beyond reach of the fit (8); or (the darker print)
+# no outline reads the grid's lattice at all.
 FAILING = {
     ("show_through", 6),
     ("show_through", 8),
