@@ -21,6 +21,7 @@ import numpy as np
 from sudoku_batch.pipeline.board import Lattice
 from sudoku_batch.pipeline.errors import LatticeNotFound
 from sudoku_batch.pipeline.grid import GridShape
+from sudoku_batch.pipeline.vision.even_lines import Run, even_lines, line_middle, line_runs
 from sudoku_batch.pipeline.vision.levels import grey_levels
 
 # Sizes tried, largest first (see the module docstring for why largest first).
@@ -297,36 +298,40 @@ def _fit_lines(
     an interior line missing or faint, lines unevenly spaced, or a line through the cells."""
     cell = extent / n
     reach = SEARCH_FRACTION * cell
-    positions: list[float] = []
+    found: list[list[Run]] = []
     peaks: list[float] = []
     for i in range(n + 1):
         expected = i * cell
         lo = max(0, int(round(expected - reach)))
         hi = min(extent, int(round(expected + reach)) + 1)
-        window = axis.coverage[lo:hi]
-        peak = float(window.max())
+        peak = float(axis.coverage[lo:hi].max())
         if 0 < i < n:
             if peak < weakest:
                 return None
             peaks.append(peak)
-        if peak < WEAK_LINE_COVERAGE:
-            # The outer border may be clipped by a corner estimate a pixel inside it.
-            positions.append(float(np.clip(expected, 0, extent)))
-            continue
-        # The centre of the rows that reach half the peak: the middle of the printed line.
-        strong = np.flatnonzero(window >= 0.5 * peak)
-        positions.append(lo + float(strong.mean()))
+        # The rows that reach half the peak: the printed line (or lines, see even_lines).
+        found.append(line_runs(axis.coverage, lo, hi) if peak >= WEAK_LINE_COVERAGE else [])
     if float(np.mean(peaks)) < LINE_COVERAGE:
         return None
+
+    def placed(lines: list[float | None]) -> list[float]:
+        # An outer border without a line may be clipped by a corner estimate a pixel inside it.
+        return [
+            float(np.clip(i * cell, 0, extent)) if x is None else x for i, x in enumerate(lines)
+        ]
+
+    # The comb is judged on the middle of each tooth's rows, whatever lines they make:
+    # choosing among them by the spacing of the others would even out a comb of the wrong size.
+    middles = placed([line_middle(runs) for runs in found])
     # A comb of the wrong size snaps its teeth to the edges of its windows, onto the lines of
     # the true grid, and so spaces them unevenly; a printed grid's spacing drifts only slowly.
-    interior_gaps = np.diff(positions[1:-1])
+    interior_gaps = np.diff(middles[1:-1])
     if interior_gaps.size and np.abs(interior_gaps - cell).max() > MAX_GAP_DEVIATION * cell:
         return None
     # Lines may not run through the middle of the cells: that is a grid of smaller cells read
     # with every other line (on a skewed outline, where the right comb did not fit).
     crossed = 0
-    for top, bottom in zip(positions[:-1], positions[1:], strict=True):
+    for top, bottom in zip(middles[:-1], middles[1:], strict=True):
         middle = (top + bottom) / 2
         lo, hi = (
             int(round(middle - MID_CELL_REACH * cell)),
@@ -335,6 +340,7 @@ def _fit_lines(
         crossed += axis.coverage[lo : hi + 1].max() >= MID_CELL_COVERAGE
     if crossed >= MID_CELL_SHARE * n:
         return None
+    positions = placed(even_lines(found, axis.coverage, cell, reach, WEAK_LINE_COVERAGE))
     positions[0] = min(positions[0], positions[1] - 0.5 * cell)
     positions[-1] = max(positions[-1], positions[-2] + 0.5 * cell)
     return positions
