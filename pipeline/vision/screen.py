@@ -1,0 +1,84 @@
+"""Find a halftone screen on a board and its dot spacing, from the board's spectrum.
+
+A screen is a lattice of dots, so its power sits in a few sharp peaks at its pitch; print
+(digits, blur, grain, noise) spreads its power over all directions at each frequency. So the
+board's power spectrum is averaged over small windows and each frequency's power is set against
+the median of its ring (all directions at that frequency): a screen stands far above its ring,
+print does not. Frequencies along the board's axes are left out: there lie the grid lines'
+(and a photo's JPEG blocks') own harmonics, which are sharp too.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# The spectrum is averaged over windows of this side, half overlapping: a few periods of the
+# coarsest screen looked for.
+WINDOW_PX = 32
+# Screens looked for: from just coarser than JPEG's third block harmonic (8/3 px), below which
+# the fixed blur of pipeline.vision.cells already fades dots, to as coarse as a newspaper's
+# tint screen at the smallest cells boards are read at.
+PERIOD_PX = (3.0, 8.0)
+# Frequencies within this many bins of an axis are left out (the lines' harmonics, spread by a
+# slightly turned board).
+AXIS_BINS = 2.5
+# A screen's peak stands at least this many times above its ring's median: print and noise
+# reach a few times (their rings are alike all round), a screen tens of times.
+PEAK_RATIO = 12.0
+# A screen is blurred away with a Gaussian of this share of its dot spacing: its dots' pattern
+# falls to under 1% (exp(-2 pi^2 share^2)).
+DESCREEN_SHARE = 0.5
+
+
+def descreened(gray: np.ndarray) -> np.ndarray | None:
+    """``gray`` with the halftone screen printed on it blurred away, or None with no screen."""
+    period = screen_period(gray)
+    if period is None:
+        return None
+    return cv2.GaussianBlur(gray, (0, 0), DESCREEN_SHARE * period)
+
+
+def screen_period(gray: np.ndarray) -> float | None:
+    """The dot spacing (pixels) of a halftone screen printed on ``gray``, or None."""
+    ratio, period = strongest_peak(gray)
+    return period if ratio >= PEAK_RATIO else None
+
+
+def strongest_peak(gray: np.ndarray) -> tuple[float, float]:
+    """The spectrum's sharpest peak within the screens looked for: how far it stands above
+    its ring's median, and its period in pixels (0, 0 on a board too small to tell)."""
+    power = _mean_power(gray)
+    if power is None:
+        return 0.0, 0.0
+    freq = np.fft.fftshift(np.fft.fftfreq(WINDOW_PX))
+    fy, fx = np.meshgrid(freq, freq, indexing="ij")
+    radius = np.hypot(fx, fy)
+    off_axes = (np.abs(fx) > AXIS_BINS / WINDOW_PX) & (np.abs(fy) > AXIS_BINS / WINDOW_PX)
+    searched = off_axes & (radius >= 1 / PERIOD_PX[1]) & (radius <= 1 / PERIOD_PX[0])
+    ring = np.round(radius * WINDOW_PX).astype(int)
+    best, period = 0.0, 0.0
+    for k in np.unique(ring[searched]):
+        on_ring = searched & (ring == k)
+        values = power[on_ring]
+        ratio = float(values.max() / max(float(np.median(values)), 1e-9))
+        if ratio > best:
+            best, period = ratio, float(1 / radius[on_ring][np.argmax(values)])
+    return best, period
+
+
+def _mean_power(gray: np.ndarray) -> np.ndarray | None:
+    """The power spectrum averaged over half-overlapping Hann windows of ``gray`` (centred)."""
+    h, w = gray.shape[:2]
+    step = WINDOW_PX // 2
+    if h < WINDOW_PX or w < WINDOW_PX:
+        return None
+    windows = np.lib.stride_tricks.sliding_window_view(gray, (WINDOW_PX, WINDOW_PX))[
+        ::step, ::step
+    ].reshape(-1, WINDOW_PX, WINDOW_PX)
+    tiles = windows.astype(np.float32)
+    tiles -= tiles.mean(axis=(1, 2), keepdims=True)
+    hann = np.hanning(WINDOW_PX).astype(np.float32)
+    tiles *= np.outer(hann, hann)
+    power = (np.abs(np.fft.fft2(tiles)) ** 2).mean(axis=0)
+    return np.fft.fftshift(power)
