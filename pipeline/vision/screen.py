@@ -13,8 +13,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-# The spectrum is averaged over windows of this side: a few periods of the coarsest screen
-# looked for.
+# The spectrum is averaged over windows of this side, half overlapping: a few periods of the
+# coarsest screen looked for.
 WINDOW_PX = 32
 # Screens looked for: from just coarser than JPEG's third block harmonic (8/3 px), below which
 # the fixed blur of pipeline.vision.cells already fades dots, to as coarse as a newspaper's
@@ -67,21 +67,16 @@ def strongest_peak(gray: np.ndarray) -> tuple[float, float]:
 
 
 def _mean_power(gray: np.ndarray) -> np.ndarray | None:
-    """The power spectrum averaged over side-by-side Hann windows of ``gray``: half of it, the
-    other half mirroring it (real input)."""
+    """The power spectrum averaged over half-overlapping Hann windows of ``gray``: half of it,
+    the other half mirroring it (real input)."""
     h, w = gray.shape[:2]
-    rows, cols = h // WINDOW_PX, w // WINDOW_PX
-    if rows == 0 or cols == 0:
+    if h < WINDOW_PX or w < WINDOW_PX:
         return None
-    # Windows side by side, not overlapping: a 9x9 board holds a hundred or more, enough to
-    # average, at a quarter of the cost of half-overlapping ones.
-    tiles = (
-        gray[: rows * WINDOW_PX, : cols * WINDOW_PX]
-        .reshape(rows, WINDOW_PX, cols, WINDOW_PX)
-        .swapaxes(1, 2)
-        .reshape(-1, WINDOW_PX, WINDOW_PX)
-        .astype(np.float32)
-    )
+    # Half-overlapping, so that no structure repeating at the windows' own pitch (a grid's
+    # cells, dashes along its lines) sits at the same place in every window.
+    step = WINDOW_PX // 2
+    windows = np.lib.stride_tricks.sliding_window_view(gray, (WINDOW_PX, WINDOW_PX))
+    tiles = windows[::step, ::step].reshape(-1, WINDOW_PX, WINDOW_PX).astype(np.float32)
     tiles -= tiles.mean(axis=(1, 2), keepdims=True)
     hann = np.hanning(WINDOW_PX).astype(np.float32)
     tiles *= np.outer(hann, hann)
