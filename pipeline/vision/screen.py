@@ -46,8 +46,9 @@ def screen_period(gray: np.ndarray) -> float | None:
 
 
 def strongest_peak(gray: np.ndarray) -> tuple[float, float]:
-    """The spectrum's sharpest peak within the screens looked for: how far it stands above
-    its ring's median, and its period in pixels (0, 0 on a board too small to tell)."""
+    """The spectrum's sharpest screen-like peak within the screens looked for: how far it
+    and its twin a quarter-turn round stand above their ring's median (the weaker of the
+    two), and its period in pixels (0, 0 on a board too small to tell)."""
     power = _mean_power(gray)
     if power is None:
         return 0.0, 0.0
@@ -55,15 +56,32 @@ def strongest_peak(gray: np.ndarray) -> tuple[float, float]:
     radius = np.hypot(fx, fy)
     off_axes = (np.abs(fx) > AXIS_BINS / WINDOW_PX) & (np.abs(fy) > AXIS_BINS / WINDOW_PX)
     searched = off_axes & (radius >= 1 / PERIOD_PX[1]) & (radius <= 1 / PERIOD_PX[0])
+    if not searched.any():
+        return 0.0, 0.0
     ring = np.round(radius * WINDOW_PX).astype(int)
-    best, period = 0.0, 0.0
+    above = np.zeros_like(power)
     for k in np.unique(ring[searched]):
         on_ring = searched & (ring == k)
-        values = power[on_ring]
-        ratio = float(values.max() / max(float(np.median(values)), 1e-9))
-        if ratio > best:
-            best, period = ratio, float(1 / radius[on_ring][np.argmax(values)])
-    return best, period
+        above[on_ring] = power[on_ring] / max(float(np.median(power[on_ring])), 1e-9)
+    # A screen is a square lattice of dots: its peak comes with a twin a quarter-turn round.
+    # Print shrunk without smoothing (a region far wider than tall, surveyed as a square)
+    # aliases into sharp peaks too, but in one direction.
+    strength = np.minimum(above, above[_quarter_turn()])
+    best = np.unravel_index(int(np.argmax(strength)), strength.shape)
+    return float(strength[best]), float(1 / radius[best])
+
+
+def _quarter_turn() -> tuple[np.ndarray, np.ndarray]:
+    """Per bin of a half spectrum (``np.fft.rfft2``'s), the bin of the frequency turned a
+    quarter round, or of its mirror where that falls in the other half."""
+    half = WINDOW_PX // 2 + 1
+    iy, ix = np.meshgrid(np.arange(WINDOW_PX), np.arange(half), indexing="ij")
+    ky = np.where(iy < WINDOW_PX // 2, iy, iy - WINDOW_PX)
+    # (kx, ky) turned is (-ky, kx); in this half (x >= 0) as itself or as its mirror (ky, -kx).
+    here = -ky >= 0
+    twin_x = np.where(here, -ky, ky)
+    twin_y = np.where(here, ix, -ix) % WINDOW_PX
+    return twin_y, twin_x
 
 
 def _mean_power(gray: np.ndarray) -> np.ndarray | None:
