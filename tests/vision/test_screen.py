@@ -53,3 +53,14 @@ def test_a_screen_blurred_away_leaves_a_flat_tint() -> None:
     assert flat is not None
     inner = flat[20:-20, 20:-20].astype(np.float64)
     assert inner.std() < 0.15 * board.astype(np.float64).std()
+
+
+def test_stripes_one_way_are_no_screen() -> None:
+    # Print shrunk without smoothing aliases into stripes, a sharp peak in one direction only;
+    # a screen's dots make a second a quarter-turn round.
+    ys, xs = np.mgrid[0:SIDE, 0:SIDE].astype(np.float64)
+    turn = np.deg2rad(30)
+    stripes = np.cos(2 * np.pi * (xs * np.cos(turn) + ys * np.sin(turn)) / 4.0) > 0.4
+    board = np.where(stripes, 40.0, _board(np.random.default_rng(3), 3.0)).astype(np.uint8)
+
+    assert screen_period(board) is None
