@@ -10,6 +10,10 @@ their ranges, to tell whether a fix holds beyond the photos it was made for.
 - ``thick_pen_offset``: heavy type and lines, the inner lines each printed 2-4 px off;
 - ``strong_show_through``: the back page's print of a grid like the front one's showing through
   darker and softer than ``show_through``'s, its border a quarter to most of a cell off.
+- ``dim_coarse_screen``: a screen coarser than ``screen_sweep``'s, at any angle, shot in dim,
+  noisy light through heavy JPEG;
+- ``grainy_shadow``: sensor noise heavier than ``noise_sweep``'s, in full light, with a
+  sharp-edged shadow across the grid.
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ BACK_CELL_PX = (36, 60)  # the back page's grid: another book's
 OFFSET_PX = (2, 4)  # how far each inner line of thick_pen_offset strays
 BACK_SHIFT_CELLS = (0.25, 0.6)  # how far the back page's grid lies off the front one's
 STRONG_SHOW_THROUGH_SHARE = (0.3, 0.45)  # of the back page's print contrast
+DIM_SCREEN_PERIOD_PX = (6.0, 7.5)
+GRAIN_NOISE = (14.0, 18.0)
 HALFTONE_PHOTO = PhotoStyle(max_blur_sigma=0.8, max_noise_sigma=3.0, jpeg_quality=(70, 90))
 
 
@@ -123,6 +129,25 @@ def thick_pen_offset(rng: np.random.Generator) -> HardPhoto:
     return framed(grid, photo.corners, photo.image)
 
 
+def dim_coarse_screen(rng: np.random.Generator) -> HardPhoto:
+    grid = puzzle_grid(rng)
+    page = halftone_page(grid, rng, DIM_SCREEN_PERIOD_PX, COARSE_TINT, rng.uniform(0, 90))
+    photo = photograph(page, grid.corners, rng, HALFTONE_PHOTO)
+    image = lit(photo.image, np.full(photo.image.shape[:2], rng.uniform(*LOW_LIGHT_GAIN)))
+    image = degrade.sensor_noise(image, rng, rng.uniform(*LOW_LIGHT_NOISE))
+    image = degrade.jpeg_roundtrip(image, int(rng.integers(*LOW_LIGHT_JPEG)))
+    return framed(grid, photo.corners, image)
+
+
+def grainy_shadow(rng: np.random.Generator) -> HardPhoto:
+    grid = puzzle_grid(rng)
+    photo = photograph(grid.image, grid.corners, rng, SHARP)
+    image = lit(photo.image, shadow_gain(photo, rng))
+    image = degrade.sensor_noise(image, rng, rng.uniform(*GRAIN_NOISE))
+    image = degrade.jpeg_roundtrip(image, int(rng.integers(*LOW_LIGHT_JPEG)))
+    return framed(grid, photo.corners, image)
+
+
 HELD_OUT_STYLES: dict[str, Callable[[np.random.Generator], HardPhoto]] = {
     "coarse_halftone": coarse_halftone,
     "halftone_in_shadow": halftone_in_shadow,
@@ -130,4 +155,6 @@ HELD_OUT_STYLES: dict[str, Callable[[np.random.Generator], HardPhoto]] = {
     "other_grid_through": other_grid_through,
     "thick_pen_offset": thick_pen_offset,
     "strong_show_through": strong_show_through,
+    "dim_coarse_screen": dim_coarse_screen,
+    "grainy_shadow": grainy_shadow,
 }

@@ -11,7 +11,11 @@ truth: each draws one 9x9 with about a third of its cells given and photographs 
 - ``low_light``: a dim, low-contrast shot with strong sensor noise and heavy JPEG;
 - ``newsprint``: grey, fibrous paper and ink that is not quite black;
 - ``halftone``: print and a light tint screened into dots, photographed so the screen beats
-  against the sensor (moire).
+  against the sensor (moire);
+- ``screen_sweep``: a tint screened at a coarse pitch, at any angle, light to
+  heavy;
+- ``noise_sweep``: sensor noise from slight to heavy, in full light or dim, with a shadow or
+  none, through heavy JPEG.
 """
 
 from __future__ import annotations
@@ -43,6 +47,11 @@ NEWSPRINT_PAPER = (165, 200)  # grey, a little yellow
 NEWSPRINT_INK = (50, 80)
 HALFTONE_PERIOD_PX = (2.0, 3.5)  # the dot pitch at 48 px cells: 65-100 lpi in an 8 mm cell
 HALFTONE_TINT = (0.1, 0.25)  # a light grey screen over the whole grid, as ink coverage
+SWEEP_PERIOD_PX = (3.0, 6.0)  # coarser than halftone's
+SWEEP_TINT = (0.1, 0.4)
+SWEEP_NOISE = (3.0, 14.0)
+SWEEP_GAIN = (0.3, 1.0)
+SWEEP_JPEG = (25, 60)
 
 
 def soft_shadow(rng: np.random.Generator) -> HardPhoto:
@@ -168,14 +177,36 @@ def halftone(rng: np.random.Generator) -> HardPhoto:
     return framed(grid, photo.corners, photo.image)
 
 
+def screen_sweep(rng: np.random.Generator) -> HardPhoto:
+    grid = puzzle_grid(rng)
+    angle = rng.uniform(0, 90)
+    page = halftone_page(grid, rng, SWEEP_PERIOD_PX, SWEEP_TINT, angle)
+    style = PhotoStyle(max_blur_sigma=0.8, max_noise_sigma=3.0, jpeg_quality=(70, 90))
+    photo = photograph(page, grid.corners, rng, style)
+    return framed(grid, photo.corners, photo.image)
+
+
+def noise_sweep(rng: np.random.Generator) -> HardPhoto:
+    grid = puzzle_grid(rng)
+    photo = photograph(grid.image, grid.corners, rng, SHARP)
+    gain = np.full(photo.image.shape[:2], rng.uniform(*SWEEP_GAIN), np.float32)
+    if rng.random() < 0.5:
+        gain *= shadow_gain(photo, rng)
+    image = lit(photo.image, gain)
+    image = degrade.sensor_noise(image, rng, rng.uniform(*SWEEP_NOISE))
+    image = degrade.jpeg_roundtrip(image, int(rng.integers(*SWEEP_JPEG)))
+    return framed(grid, photo.corners, image)
+
+
 def halftone_page(
     grid: RenderedGrid,
     rng: np.random.Generator,
     period_px: tuple[float, float],
     tint: tuple[float, float],
+    angle_deg: float = 45.0,
 ) -> np.ndarray:
-    """``grid`` printed through an amplitude-modulated screen at 45 degrees (its dot pitch in
-    ``period_px``), with a light ``tint`` (ink coverage) over the whole grid."""
+    """``grid`` printed through an amplitude-modulated screen at ``angle_deg`` (its dot pitch
+    in ``period_px``), with a light ``tint`` (ink coverage) over the whole grid."""
     darkness = 1.0 - grid.image[..., 0].astype(np.float32) / 255.0
     # A light tint over the grid, as newspapers shade puzzles.
     (lo, _), (hi, _) = grid.corners[0], grid.corners[2]
@@ -186,7 +217,9 @@ def halftone_page(
     h, w = darkness.shape
     period = rng.uniform(*period_px)
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-    u, v = (xs + ys) / np.sqrt(2), (xs - ys) / np.sqrt(2)
+    turn = np.deg2rad(angle_deg)
+    u = xs * np.cos(turn) + ys * np.sin(turn)
+    v = -xs * np.sin(turn) + ys * np.cos(turn)
     screen = (np.cos(2 * np.pi * u / period) + np.cos(2 * np.pi * v / period) + 2) / 4
     page = np.where(screen < coverage, 25, 250).astype(np.uint8)
     return cv2.cvtColor(page, cv2.COLOR_GRAY2BGR)
@@ -202,6 +235,8 @@ STYLES: dict[str, Callable[[np.random.Generator], HardPhoto]] = {
     "low_light": low_light,
     "newsprint": newsprint,
     "halftone": halftone,
+    "screen_sweep": screen_sweep,
+    "noise_sweep": noise_sweep,
 }
 
 

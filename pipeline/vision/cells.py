@@ -20,6 +20,7 @@ import numpy as np
 from sudoku_batch.pipeline.board import BoardImage, CellImage, CellKind, Lattice
 from sudoku_batch.pipeline.vision.diagonals import without_drawn_diagonals
 from sudoku_batch.pipeline.vision.levels import grey_level_each, grey_levels
+from sudoku_batch.pipeline.vision.screen import descreened
 
 # A blocked cell is filled solid: its background is at most this share of the paper around it
 # (the median background of it and its 8 neighbours, so a shadow across the board darkens
@@ -89,7 +90,8 @@ PIECE_MEAN_PX = 3
 # A given's centre is at least this share as dark against the paper within STROKE_REACH as
 # against its cell's background: print, thinner than that reach, is about as dark against both
 # (a blurred photo's a little less); a shadow's edge, wider, is hardly darker than the paper
-# right beside it.
+# right beside it. Counted above the board's noise, which is as dark against the paper beside
+# it in every cell: a shadow's edge under noise passes otherwise.
 LOCAL_DEPTH_SHARE = 0.25
 # ...unless it is darker than this share of the way from the board's print to its paper.
 PRINT_SHARE = 0.25
@@ -103,6 +105,11 @@ SCREEN_SHARE = 0.6
 def classify_cells(board: BoardImage) -> list[CellImage]:
     """All N*N cells row-major, each with its kind (drawn diagonals are no print in a cell)."""
     darkest = darkest_channel(without_drawn_diagonals(board.pixels, board.lattice))
+    # A coarse halftone screen's dots, joined by moire, are as deep and long as strokes:
+    # blurred over their spacing they are a flat tint, print stays print.
+    smooth = descreened(darkest)
+    if smooth is not None:
+        darkest = smooth
     print_level, paper = grey_levels(darkest, (2, 90))
     rows, cols = board.lattice.row_lines, board.lattice.col_lines
     n = board.shape.size
@@ -140,13 +147,16 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
     # A given deep in a shadow is shallow against its darkened paper, but its print is as dark
     # as the board's darkest print or darker: no paper in the light is.
     floor_depth = MIN_DEPTH_SHARE * (paper - print_level)
+    # Sensor noise is dark against the paper right around it too, as deep in every empty cell;
+    # what print adds stands above that.
+    noise = _noise_depth(local_depths, depths, blocked, given_depth)
     deep = [
         index
         for index, (depth, local, level) in enumerate(
             zip(depths, local_depths, centre_levels, strict=True)
         )
         if (depth >= given_depth or (level <= print_level and depth >= floor_depth))
-        and (local >= LOCAL_DEPTH_SHARE * depth or level <= ink_level)
+        and (local - noise >= LOCAL_DEPTH_SHARE * depth or level <= ink_level)
         and not blocked[index]
     ]
     # The ink is the stroke cores: darker than halfway to the cell's darkest print.
@@ -229,6 +239,19 @@ def _screen_kept(
     darkness[side_lines > 0] = 0
     levels = grey_level_each([_centre(darkness[boxes[i]]) for i in indices], 100 - DEPTH_PERCENT)
     return dict(zip(indices, levels, strict=True))
+
+
+def _noise_depth(
+    local_depths: list[float], depths: list[float], blocked: list[bool], given_depth: float
+) -> float:
+    """How dark the board's noise (grain, sensor noise) is against the paper right around it:
+    the median local depth of its open cells shallower than a given (0 with none)."""
+    empty = [
+        local
+        for local, depth, solid in zip(local_depths, depths, blocked, strict=True)
+        if depth < given_depth and not solid
+    ]
+    return float(np.median(empty)) if empty else 0.0
 
 
 def _empty_confidence(depth: float, given_depth: float) -> float:

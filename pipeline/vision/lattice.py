@@ -23,6 +23,7 @@ from sudoku_batch.pipeline.errors import LatticeNotFound
 from sudoku_batch.pipeline.grid import GridShape
 from sudoku_batch.pipeline.vision.even_lines import Run, even_lines, line_middle, line_runs
 from sudoku_batch.pipeline.vision.levels import grey_levels
+from sudoku_batch.pipeline.vision.screen import descreened
 
 # Sizes tried, largest first (see the module docstring for why largest first).
 SIZES = (25, 16, 12, 9, 8, 6, 4)
@@ -82,6 +83,8 @@ def detect_lattice(board_pixels: np.ndarray) -> Lattice:
     """The size, box shape and N+1 row/column line positions of a rectified board."""
     found = next(_fitting(board_pixels), None)
     if found is None:
+        found = next(_fitting_descreened(board_pixels), None)
+    if found is None:
         raise LatticeNotFound(
             "no evenly spaced grid lines of a 4x4 to 25x25 Sudoku were found on the board; "
             "the photo may be too blurred, cut off, or not a Sudoku"
@@ -97,6 +100,19 @@ def fitting_lattices(board_pixels: np.ndarray) -> list[Lattice]:
     for lattice in _fitting(board_pixels, every_size=True):
         fits.setdefault(lattice.shape.size, lattice)
     return list(fits.values())
+
+
+def _fitting_descreened(board_pixels: np.ndarray) -> Iterator[Lattice]:
+    """The lattices that fit a board printed through a halftone screen, once the screen is
+    blurred away: under a coarse screen a thin line prints as a chain of dots, broken at every
+    one, and a heavy tint's dots as ink; blurred over their spacing, the line is whole again
+    and the tint flat. Nothing on a board with no screen."""
+    gray = (
+        board_pixels if board_pixels.ndim == 2 else cv2.cvtColor(board_pixels, cv2.COLOR_BGR2GRAY)
+    )
+    smooth = descreened(gray)
+    if smooth is not None:
+        yield from _fitting(smooth)
 
 
 def _fitting(board_pixels: np.ndarray, every_size: bool = False) -> Iterator[Lattice]:

@@ -27,16 +27,12 @@ from tests.vision.test_wichtounet import PHOTOS as DEVELOPMENT_PHOTOS
 
 SEEDS = range(1, 9)
 # Styles no threshold was set on (synth.held_out_styles), and the seeds they still fail: a
-# coarse heavy tint hides the lattice or leaves chains the screen test keeps, and a dim, noisy
-# shadow's grain passes as print.
+# screen coarser than any looked at, in dim noisy light, leaves the lattice unfound or dots the
+# blur over its spacing keeps.
 HELD_OUT_FAILING = {
-    ("coarse_halftone", 1),
-    ("coarse_halftone", 3),
-    ("coarse_halftone", 4),
-    ("coarse_halftone", 7),
-    ("halftone_in_shadow", 5),
-    ("dim_shadow", 2),
-    ("dim_shadow", 6),
+    ("dim_coarse_screen", 1),
+    ("dim_coarse_screen", 5),
+    ("dim_coarse_screen", 8),
 }
 
 
