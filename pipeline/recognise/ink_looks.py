@@ -2,10 +2,11 @@
 shape, each as it can be compared with the board's other glyphs
 (``pipeline.recognise.ink_kinds`` judges them against the board's own print).
 
-Colour is the ink's chroma less that of the board's paper, so a photo's colour cast, which
-tints paper and ink alike, drops out. The board's paper, not the paper right around the glyph:
-a digit printed on a coloured fill (a diagonal's or a region's tint) is as black as the rest
-of the print, and less its fill it would look a colour of its own.
+Colour is the ink's chroma less what the paper right around it would show at the ink's
+lightness: a photo's colour cast tints paper and ink alike, in proportion to how much light
+they send back, so it drops out; and black print on a coloured fill (a diagonal's or a
+region's tint), which lets little of the fill through, stays black rather than taking the
+fill's opposite colour.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ import numpy as np
 
 from sudoku_batch.pipeline.recognise.ink_marks import CellInk
 
+# Paper around a glyph's box that its colour is compared with, in pixels.
+PAPER_MARGIN = 3
+# OpenCV's 8-bit Lab: a* and b* are stored less 128.
+LAB_OFFSET = np.array([0.0, 128.0, 128.0], dtype=np.float32)
 # A glyph's shape is compared at this many pixels square, its height filling it...
 SHAPE_SIZE = 24
 # ...blurred by this share of it, so a stroke a pixel off or a little wider barely counts.
@@ -36,24 +41,14 @@ class GlyphLook:
     shape: np.ndarray = field(repr=False, compare=False)
 
 
-def board_paper(pixels: np.ndarray) -> tuple[float, float]:
-    """The Lab a*, b* of the board's paper (BGR ``pixels``; grey boards have none): the
-    median of the board, which is mostly paper, so the print, its lines and fills over less
-    than half of it move it little."""
-    if pixels.ndim != 3:
-        return (0.0, 0.0)
-    lab = cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB)
-    return (float(np.median(lab[..., 1])), float(np.median(lab[..., 2])))
-
-
-def glyph_look(pixels: np.ndarray, ink: CellInk, paper: tuple[float, float]) -> GlyphLook | None:
-    """The look of a cell's main glyph on the board ``pixels`` (BGR or grey) whose paper's
-    a*, b* is ``paper`` (``board_paper``), or None when the glyph is too small to tell."""
+def glyph_look(pixels: np.ndarray, ink: CellInk) -> GlyphLook | None:
+    """The look of a cell's main glyph on the board ``pixels`` (BGR or grey), or None when it
+    is too small to tell."""
     glyph = ink.glyph
     if glyph is None or glyph.shape[0] < SMALLEST_GLYPH or not glyph.any():
         return None
     return GlyphLook(
-        _chroma(pixels, ink.main.box, glyph, paper),
+        _chroma(pixels, ink.main.box, glyph),
         _slant(glyph),
         _shape(glyph),
     )
@@ -64,23 +59,27 @@ def shape_distance(first: GlyphLook, second: GlyphLook) -> float:
     return float(1.0 - np.sum(first.shape * second.shape))
 
 
-def _chroma(
-    pixels: np.ndarray,
-    box: tuple[int, int, int, int],
-    glyph: np.ndarray,
-    paper: tuple[float, float],
-) -> tuple[float, float]:
+def _chroma(pixels: np.ndarray, box: tuple[int, int, int, int], glyph: np.ndarray) -> tuple:
     if pixels.ndim != 3:
         return (0.0, 0.0)
     x, y, w, h = box
-    lab = cv2.cvtColor(pixels[y : y + h, x : x + w], cv2.COLOR_BGR2LAB).astype(np.float32)
-    strokes = lab[glyph > 0]
-    if len(strokes) == 0:
+    m = PAPER_MARGIN
+    y0, x0 = max(y - m, 0), max(x - m, 0)
+    crop = pixels[y0 : y + h + m, x0 : x + w + m]
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    inked = np.zeros(crop.shape[:2], dtype=np.uint8)
+    inked[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = glyph
+    near = cv2.dilate(inked, np.ones((2 * m + 1, 2 * m + 1), np.uint8)) > 0
+    paper = lab[~near]
+    strokes = lab[inked > 0]
+    if len(paper) == 0 or len(strokes) == 0:
         return (0.0, 0.0)
     # The darker half of the stroke: its edges are blurred into the paper.
     core = strokes[strokes[:, 0] <= np.median(strokes[:, 0])]
-    ink_ab = np.median(core[:, 1:], axis=0)
-    return (float(ink_ab[0] - paper[0]), float(ink_ab[1] - paper[1]))
+    ink = np.median(core, axis=0) - LAB_OFFSET
+    paper_lab = np.median(paper, axis=0) - LAB_OFFSET
+    shown = paper_lab[1:] * min(ink[0] / max(paper_lab[0], 1.0), 1.0)
+    return (float(ink[1] - shown[0]), float(ink[2] - shown[1]))
 
 
 def _slant(glyph: np.ndarray) -> float:

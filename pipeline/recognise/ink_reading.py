@@ -30,7 +30,7 @@ from sudoku_batch.pipeline.recognise.ink_kinds import (
     printed_ink,
     run_shaped,
 )
-from sudoku_batch.pipeline.recognise.ink_looks import board_paper, glyph_look
+from sudoku_batch.pipeline.recognise.ink_looks import glyph_look
 from sudoku_batch.pipeline.recognise.ink_marks import Blob, CellInk, measure_ink
 from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine, digit_symbols
 
@@ -70,8 +70,7 @@ def with_ink(board: BoardImage, reading: BoardReading, engine: OcrEngine) -> Boa
         for c in reading.cells
         if c.kind is CellKind.GIVEN and c.digit is not None
     }
-    paper = board_paper(pixels)
-    looks = {pos: glyph_look(pixels, ink, paper) for pos, ink in inks.items()}
+    looks = {pos: glyph_look(pixels, ink) for pos, ink in inks.items()}
     kinds = ink_kinds(
         inks, one_digit, digits, {pos: look for pos, look in looks.items() if look is not None}
     )
