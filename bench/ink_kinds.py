@@ -5,7 +5,8 @@ and after.
 
 Run from the repository root:
 
-    python -m bench.ink_kinds [--sources kubiesa,synthetic,entries,photos,books] [--every 1]
+    python -m bench.ink_kinds [--sources kubiesa,synthetic,entries,photos,books,fills]
+        [--every 1]
 
 Sources: ``kubiesa`` (shared/data/kubiesa-train: hand-filled phone photos; its labels tell
 pencil marks, not printed from handwritten), ``synthetic`` (``synth.solver_marks``: pencil
@@ -14,7 +15,10 @@ marks and handwritten entries with exact truth), ``entries`` (``written_photo`` 
 ``candidates`` (``candidates_photo`` of ``synth.solver_marks``: lone candidates in corners and
 pairs side by side nearly as tall as the print; not run by default), ``photos``
 (shared/data/wichtounet-v2-train: printed only), ``books`` (shared/data/books-dev rendered as a
-job reads a PDF: printed only). Each board goes through ``rectify_page`` and
+job reads a PDF: printed only), ``fills`` (``synth.variant_images``: classic, diagonal and
+jigsaw grids printed on coloured or grey fills, phone photos of one grid and scanned pages of
+two: printed only, so a rule that takes print on a fill for a solver's ink shows as printed
+lost). Each board goes through ``rectify_page`` and
 ``recognise_board`` as a job's steps call them; "before" is the same reading with every marked
 cell a given.
 
@@ -62,9 +66,15 @@ from sudoku_batch.synth.solver_marks import (
     marked_photo,
     written_photo,
 )
+from sudoku_batch.synth.variant_images import (
+    VariantImage,
+    random_variant,
+    variant_page,
+    variant_photo,
+)
 
 KUBIESA = "kubiesa-train"
-SOURCES = ("kubiesa", "synthetic", "entries", "photos", "books")
+SOURCES = ("kubiesa", "synthetic", "entries", "photos", "books", "fills")
 SYNTHETIC_PHOTOS = 30
 # Pens entries as tall as the print are written with: blue, red and green ink, black upright,
 # black slanted, black in another hand; and black on a board printed in red.
@@ -76,6 +86,16 @@ ENTRY_PENS = (
     (Pen((40, 40, 40), 3.0, 0.25), None),
     (Pen((40, 40, 40), 2.5, 0.05, OTHER_HAND), None),
     (Pen((40, 40, 40), 3.0, 0.1), RED_INK_BGR),
+)
+# Printed grids on fills (photos of one grid, scanned pages of two): FILL_IMAGES images of
+# each maker, seeds from FILL_SEEDS on, apart from the seeds bench.variant_recognition draws.
+FILL_IMAGES = 4
+FILL_SEEDS = 1000
+FILL_MAKERS = tuple(
+    (variant, fills, kind)
+    for variant in ("classic", "diagonal", "jigsaw")
+    for fills in ("colour", "grey")
+    for kind in ("photo", "page")
 )
 SOLVE_SECONDS = 10.0
 # A cell's truth: its kind, and its digit (a given's or an entry's; None: any digit, for
@@ -172,8 +192,35 @@ def _items(source: str, every: int) -> Iterator[tuple[np.ndarray, list[Truth], t
                 }
                 truths.append(Truth(cells))
             yield render(folder, page, "pdf"), truths, page.grids
+    elif source == "fills":
+        for maker in FILL_MAKERS:
+            for seed in range(0, FILL_IMAGES, every):
+                image = _fills_image(maker, seed)
+                yield image.image, [_printed_truth(grid) for grid in image.truth()], None
     else:
         raise SystemExit(f"unknown source {source!r} (known: {', '.join(SOURCES)})")
+
+
+def _fills_image(maker: tuple[str, str, str], seed: int) -> VariantImage:
+    """A printed variant image on fills: ``maker`` is its variant, fills and kind (photo or
+    page)."""
+    variant, fills, kind = maker
+    rng = np.random.default_rng(FILL_SEEDS + seed)
+    if kind == "photo":
+        return variant_photo(random_variant(rng, variant), rng, fills=fills)
+    puzzles = [random_variant(rng, variant), random_variant(rng, variant)]
+    return variant_page(puzzles, rng, fills=fills)
+
+
+def _printed_truth(grid: dict) -> Truth:
+    """A printed grid's truth (``synth.truth``): every given printed."""
+    cells = {
+        (r, c): (InkKind.GIVEN, v)
+        for r, row in enumerate(grid["givens"])
+        for c, v in enumerate(row)
+        if v
+    }
+    return Truth(cells)
 
 
 def _synthetic_truth(photo: MarkedPhoto) -> Truth:
@@ -208,8 +255,10 @@ def _judge_page(
         )
         for b in boards
     ]
-    if true_grids is None:
-        order: tuple[int | None, ...] = (0,) if read else (None,)
+    if true_grids is None:  # boards in reading order, as the truth lists its grids
+        order: tuple[int | None, ...] = tuple(
+            i if i < len(read) else None for i in range(len(truths))
+        )
     else:
         order = match(true_grids, [_as_books_read(after) for _, after in read])
     for truth, index in zip(truths, order, strict=True):
