@@ -253,11 +253,12 @@ def written_photo(
     written_height: tuple[float, float] = PRINT_HEIGHT,
     print_bgr: tuple[int, int, int] | None = None,
     style: PhotoStyle = MARKED_STYLE,
+    font: str | None = None,
 ) -> MarkedPhoto:
-    """A 9x9 puzzle printed in a random font (in ``print_bgr``, black when None) with entries
-    written in with ``pen`` (``entries``: the range of their count), as tall as the print
-    by default, photographed; no pencil marks."""
-    page = _printed(rng, print_bgr)
+    """A 9x9 puzzle printed in ``font`` (a file name of synth.fonts; its default when None; in
+    ``print_bgr``, black when None) with entries written in with ``pen`` (``entries``: the
+    range of their count), as tall as the print by default, photographed; no pencil marks."""
+    page = _printed(rng, print_bgr, font)
     empty = page.empty
     count = int(rng.integers(entries[0], entries[1] + 1))
     cells = [empty[i] for i in rng.permutation(len(empty))[:count]]
@@ -358,13 +359,15 @@ class _PrintedPage:
 
 
 def _printed(
-    rng: np.random.Generator, print_bgr: tuple[int, int, int] | None = None
+    rng: np.random.Generator,
+    print_bgr: tuple[int, int, int] | None = None,
+    font: str | None = None,
 ) -> _PrintedPage:
-    """A unique puzzle with 24-31 givens printed in a random font (in ``print_bgr``, black
-    when None)."""
+    """A unique puzzle with 24-31 givens printed in ``font`` (synth.fonts' default when None;
+    in ``print_bgr``, black when None)."""
     generated = unique_puzzle(GridShape(3, 3), rng, givens=int(rng.integers(24, 32)))
     puzzle = generated.puzzle
-    grid = render_grid(puzzle, cell_px=CELL_PX, rng=rng)
+    grid = render_grid(puzzle, cell_px=CELL_PX, font=font, rng=rng)
     image = grid.image if print_bgr is None else recolour_ink(grid.image, print_bgr)
     empty = [(r, c) for r in range(9) for c in range(9) if puzzle.givens[r][c] == 0]
     ink = {pos: InkKind.EMPTY for pos in empty}

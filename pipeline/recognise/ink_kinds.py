@@ -37,7 +37,7 @@ import numpy as np
 
 from sudoku_batch.pipeline.reading import InkKind
 from sudoku_batch.pipeline.recognise.ink_looks import GlyphLook
-from sudoku_batch.pipeline.recognise.ink_looks_judged import look_spreads
+from sudoku_batch.pipeline.recognise.ink_looks_judged import OFF_COLOUR, look_spreads, twinless
 from sudoku_batch.pipeline.recognise.ink_marks import Blob, CellInk
 
 MIN_PRINTED = 8
@@ -137,6 +137,17 @@ def ink_kinds(
         if looks_score(unpencilled[pos], printed, colour[pos], shape.get(pos, 0.0)) >= (
             LOOKS_SCORE
         ):
+            kinds[pos] = InkKind.HANDWRITTEN
+    # The print's ink left is compared glyph by glyph: a whole glyph read surely as one digit
+    # that is no copy of its digit's print is written in the print's ink, unless those copies
+    # depart as far from the board's print (they are the writing: a hand may write one digit
+    # alike where its print is once on the board).
+    inked = {pos: judged[pos] for pos in colour if kinds[pos] is InkKind.GIVEN}
+    inked = {pos: look for pos, look in inked.items() if colour[pos] < OFF_COLOUR}
+    whole = [pos for pos in inked if pos in one_digit and _whole(unpencilled[pos], printed)]
+    for pos, copies in twinless(inked, digits or {}, whole).items():
+        departure = _departure(unpencilled[pos], printed)
+        if all(departure > _departure(unpencilled[copy], printed) for copy in copies):
             kinds[pos] = InkKind.HANDWRITTEN
     return kinds
 
@@ -290,6 +301,29 @@ def looks_score(ink: CellInk, printed: PrintedInk, colour: float, shape: float) 
     return (
         colour
         + shape
+        + _spreads(ink.stroke_width, printed.stroke_width, STROKE_SPREAD)
+        + _spreads(ink.darkness, printed.darkness, DARKNESS_SPREAD)
+    )
+
+
+def _whole(ink: CellInk, printed: PrintedInk) -> bool:
+    """Whether a cell's ink is one glyph clear of a line, taller than wide, and not shorter
+    than the print by a height spread (a print that lost ink, or was joined to other ink,
+    changes shape)."""
+    main = ink.main
+    return (
+        len(ink.blobs) == 1
+        and not _joined(main, printed)
+        and main.width < RUN_ASPECT * main.height
+        and main.height * HEIGHT_SPREAD >= printed.height
+    )
+
+
+def _departure(ink: CellInk, printed: PrintedInk) -> float:
+    """How far a cell's ink departs from the board's print in height, stroke width and
+    darkness, either way, in spreads summed."""
+    return (
+        _spreads(ink.main.height, printed.height, HEIGHT_SPREAD)
         + _spreads(ink.stroke_width, printed.stroke_width, STROKE_SPREAD)
         + _spreads(ink.darkness, printed.darkness, DARKNESS_SPREAD)
     )

@@ -11,7 +11,7 @@ print to compare with, and is not judged by them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 import numpy as np
 
@@ -29,6 +29,16 @@ AGREE_SPREADS = 2.0
 SAME_DIGIT = 2
 # Glyphs this many colour spreads off the print are not the print a shape is compared with.
 OFF_COLOUR = 3.0
+# Two copies of one print lie at least this far apart in shape in a sharp photo (a pixel's
+# blur, a lattice a pixel off). Copies lie within TWIN_SPREADS of the board's median distance
+# of a glyph to its nearest same-digit glyph; a glyph TWINLESS_SPREADS of its upper quartile
+# (the print's worst copies: blur across a phone photo, a remnant of a line joined) from every
+# same-digit glyph is no copy. Print on the development photos lies at most 10 quartiles from
+# its nearest copy, a hand's same digit 2-40 (bench/ink_kinds.py).
+TWIN_NOISE = 0.003
+TWIN_SPREADS = 3.0
+TWINLESS_QUANTILE = 75
+TWINLESS_SPREADS = 15.0
 
 
 def look_spreads(
@@ -104,3 +114,46 @@ def _typical_slant_departure(looks: Mapping, groups: Mapping[int, list]) -> floa
         for pos in group
     ]
     return float(np.median(departures)) if departures else 0.0
+
+
+def twinless(
+    looks: Mapping[tuple[int, int], GlyphLook],
+    digits: Mapping[tuple[int, int], int],
+    judged: Collection[tuple[int, int]],
+) -> dict[tuple[int, int], tuple[tuple[int, int], tuple[int, int]]]:
+    """The glyphs of ``judged`` unlike every other glyph of ``looks`` (all in the print's ink)
+    read as the same digit, while two of those are copies of one another, each with those
+    two copies (the closest): the board's print of that digit, which the glyph is not.
+
+    A font prints a digit the same each time, so its copies differ only by the photo's noise,
+    however the font or a scan slants them; a hand never writes a digit twice alike."""
+    nearest: dict[tuple[int, int], float] = {}
+    peers: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for pos in looks:
+        peers[pos] = [o for o in looks if o != pos and digits.get(o) == digits.get(pos)]
+        if pos in digits and peers[pos]:
+            nearest[pos] = min(shape_distance(looks[pos], looks[o]) for o in peers[pos])
+    if not nearest:
+        return {}
+    distances = list(nearest.values())
+    typical = max(float(np.median(distances)), TWIN_NOISE)
+    worst = max(float(np.percentile(distances, TWINLESS_QUANTILE)), TWIN_NOISE)
+    found = {}
+    for pos, distance in nearest.items():
+        if pos not in judged or distance < TWINLESS_SPREADS * worst:
+            continue
+        copies = _closest_pair(looks, peers[pos])
+        if copies is not None and shape_distance(*(looks[c] for c in copies)) <= (
+            TWIN_SPREADS * typical
+        ):
+            found[pos] = copies
+    return found
+
+
+def _closest_pair(
+    looks: Mapping[tuple[int, int], GlyphLook], glyphs: list[tuple[int, int]]
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    pairs = [(first, second) for i, first in enumerate(glyphs) for second in glyphs[i + 1 :]]
+    if not pairs:
+        return None
+    return min(pairs, key=lambda pair: shape_distance(looks[pair[0]], looks[pair[1]]))

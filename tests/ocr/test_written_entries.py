@@ -66,6 +66,68 @@ def test_a_printed_glyph_sheared_alone_stays_printed() -> None:
     assert set(kinds.values()) == {InkKind.GIVEN}
 
 
+def _shapes(rng: np.random.Generator, count: int) -> list[np.ndarray]:
+    """``count`` unlike glyph shapes of unit norm."""
+    shapes = rng.random((count, SHAPE_SIZE, SHAPE_SIZE)).astype(np.float32) ** 4
+    return [shape / np.linalg.norm(shape) for shape in shapes]
+
+
+def _copy(shape: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Another print of a glyph: the same shape, a photo's noise apart."""
+    noisy = np.clip(shape + rng.normal(0.0, 0.002, shape.shape), 0.0, None).astype(np.float32)
+    return noisy / np.linalg.norm(noisy)
+
+
+def _printed_board(rng: np.random.Generator):
+    """A board printing digits 1-9 three times each in black: its inks, digits and looks."""
+    prints = _shapes(rng, 9)
+    inks, digits, looks = {}, {}, {}
+    for r in range(3):
+        for c in range(9):
+            inks[r, c], digits[r, c] = _ink(0.58), c + 1
+            looks[r, c] = GlyphLook((0.0, 0.0), 0.0, _copy(prints[c], rng))
+    return inks, digits, looks
+
+
+def test_a_glyph_in_the_print_s_ink_unlike_every_copy_of_its_digit_is_an_entry() -> None:
+    # A font prints a digit alike each time; a hand writing in black as tall as the print
+    # does not write the print's shape: its colour, height and stroke alone do not tell it.
+    rng = np.random.default_rng(3)
+    inks, digits, looks = _printed_board(rng)
+    (written,) = _shapes(np.random.default_rng(4), 1)
+    inks[3, 0], digits[3, 0] = _ink(0.6), 5
+    looks[3, 0] = GlyphLook((0.0, 0.0), 0.0, written)
+    kinds = ink_kinds(inks, set(inks), digits, looks)
+    assert kinds.pop((3, 0)) is InkKind.HANDWRITTEN
+    assert set(kinds.values()) == {InkKind.GIVEN}
+
+
+@pytest.mark.parametrize(
+    "case", ["unsure", "copies disagree", "wider than tall", "copies depart further"]
+)
+def test_a_glyph_unlike_its_digit_s_print_stays_printed_without_copies_or_surely_one_digit(
+    case,
+) -> None:
+    # A print read unsurely may be joined to other ink; a digit whose other glyphs are not
+    # copies of one another has no print to compare with; ink as wide as tall is joined up;
+    # copies further from the board's print than the glyph are a hand's digit written alike.
+    rng = np.random.default_rng(3)
+    inks, digits, looks = _printed_board(rng)
+    unlike = _shapes(np.random.default_rng(4), 4)
+    inks[3, 0], digits[3, 0] = _ink(0.6), 5
+    looks[3, 0] = GlyphLook((0.0, 0.0), 0.0, unlike[0])
+    sure = set(inks) - {(3, 0)} if case == "unsure" else set(inks)
+    if case == "copies disagree":
+        for index, pos in enumerate([(0, 4), (1, 4), (2, 4)]):
+            looks[pos] = GlyphLook((0.0, 0.0), 0.0, unlike[index + 1])
+    if case == "wider than tall":
+        inks[3, 0] = CellInk((Blob(0.5, 0.55, 0.0, 0.0, (0, 0, 1, 1), 400),), 0.07, 0.8)
+    if case == "copies depart further":
+        inks[0, 4] = inks[1, 4] = inks[2, 4] = _ink(0.62)
+    kinds = ink_kinds(inks, sure, digits, looks)
+    assert kinds[3, 0] is InkKind.GIVEN
+
+
 def _read(photo, engine):
     (board,) = rectify_page(photo.image)
     return recognise_board(board.board, board.cells, engine).reading
