@@ -204,3 +204,14 @@ def test_many_entries_in_the_print_s_ink_never_cost_a_given(engine, pen) -> None
         photo = written_photo(np.random.default_rng(seed), pen, (14, 20), wrong_share=0.0)
         lost, _ = _lost_and_missed(photo, _read(photo, engine))
         assert lost == 0
+
+
+@pytest.mark.parametrize("font", ["DejaVuSans-Oblique.ttf", "DejaVuSerif-Italic.ttf"])
+def test_print_in_a_slanted_font_among_many_black_entries_is_never_lost(engine, font) -> None:
+    # Print in a face no threshold was measured on, slanted as a hand slants, with as many
+    # entries in black as there are givens: each printed digit's copies still match.
+    photo = written_photo(
+        np.random.default_rng(7), Pen(BLACK, 3.0, 0.2), (14, 20), wrong_share=0.0, font=font
+    )
+    lost, _ = _lost_and_missed(photo, _read(photo, engine))
+    assert lost == 0
