@@ -34,11 +34,12 @@ SMALLEST_GLYPH = 8
 class GlyphLook:
     """A glyph's ink colour (its Lab a*, b* less its paper's), slant (x shift per unit of
     height of its ink, rightwards) and shape (its ink scaled to ``SHAPE_SIZE``, blurred, of
-    unit norm)."""
+    unit norm); and its paper's colour right around it (8-bit Lab, a* and b* less 128)."""
 
     chroma: tuple[float, float]
     slant: float
     shape: np.ndarray = field(repr=False, compare=False)
+    paper: tuple[float, float, float] = (255.0, 0.0, 0.0)
 
 
 def glyph_look(pixels: np.ndarray, ink: CellInk) -> GlyphLook | None:
@@ -47,11 +48,8 @@ def glyph_look(pixels: np.ndarray, ink: CellInk) -> GlyphLook | None:
     glyph = ink.glyph
     if glyph is None or glyph.shape[0] < SMALLEST_GLYPH or not glyph.any():
         return None
-    return GlyphLook(
-        _chroma(pixels, ink.main.box, glyph),
-        _slant(glyph),
-        _shape(glyph),
-    )
+    chroma, paper = _colours(pixels, ink.main.box, glyph)
+    return GlyphLook(chroma, _slant(glyph), _shape(glyph), paper)
 
 
 def shape_distance(first: GlyphLook, second: GlyphLook) -> float:
@@ -59,9 +57,16 @@ def shape_distance(first: GlyphLook, second: GlyphLook) -> float:
     return float(1.0 - np.sum(first.shape * second.shape))
 
 
-def _chroma(pixels: np.ndarray, box: tuple[int, int, int, int], glyph: np.ndarray) -> tuple:
-    if pixels.ndim != 3:
-        return (0.0, 0.0)
+def paper_distance(first: GlyphLook, second: GlyphLook) -> float:
+    """How far apart two glyphs' papers are in colour (8-bit Lab, Euclidean)."""
+    return float(np.linalg.norm(np.subtract(first.paper, second.paper)))
+
+
+def _colours(pixels: np.ndarray, box: tuple[int, int, int, int], glyph: np.ndarray) -> tuple:
+    """A glyph's ink chroma less what its paper shows at the ink's lightness, and its paper's
+    Lab."""
+    if pixels.ndim != 3:  # grey: no chroma, the paper's lightness alone
+        pixels = cv2.cvtColor(pixels, cv2.COLOR_GRAY2BGR)
     x, y, w, h = box
     m = PAPER_MARGIN
     y0, x0 = max(y - m, 0), max(x - m, 0)
@@ -73,13 +78,14 @@ def _chroma(pixels: np.ndarray, box: tuple[int, int, int, int], glyph: np.ndarra
     paper = lab[~near]
     strokes = lab[inked > 0]
     if len(paper) == 0 or len(strokes) == 0:
-        return (0.0, 0.0)
+        return (0.0, 0.0), (255.0, 0.0, 0.0)
     # The darker half of the stroke: its edges are blurred into the paper.
     core = strokes[strokes[:, 0] <= np.median(strokes[:, 0])]
     ink = np.median(core, axis=0) - LAB_OFFSET
     paper_lab = np.median(paper, axis=0) - LAB_OFFSET
     shown = paper_lab[1:] * min(ink[0] / max(paper_lab[0], 1.0), 1.0)
-    return (float(ink[1] - shown[0]), float(ink[2] - shown[1]))
+    chroma = (float(ink[1] - shown[0]), float(ink[2] - shown[1]))
+    return chroma, (float(paper_lab[0]), float(paper_lab[1]), float(paper_lab[2]))
 
 
 def _slant(glyph: np.ndarray) -> float:

@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping
 
 import numpy as np
 
-from sudoku_batch.pipeline.recognise.ink_looks import GlyphLook, shape_distance
+from sudoku_batch.pipeline.recognise.ink_looks import GlyphLook, paper_distance, shape_distance
 
 # The least departure that counts as one spread, each way: chroma (Lab units; JPEG, sensor
 # noise and light of uneven colour move a print's colour about this much), shape distance
@@ -40,6 +40,10 @@ TWIN_NOISE = 0.003
 TWIN_SPREADS = 3.0
 TWINLESS_QUANTILE = 75
 TWINLESS_SPREADS = 15.0
+# Glyphs are copies of one print only on papers this close in colour (8-bit Lab): a fill
+# under a glyph changes how its ink parts from its paper, so its shape, from its copies'
+# on white (a region's pastel fill or a diagonal's grey lies 15 or more from white).
+PAPER_ALIKE = 8.0
 
 
 def look_spreads(
@@ -127,11 +131,18 @@ def twinless(
     two copies (the closest): the board's print of that digit, which the glyph is not.
 
     A font prints a digit the same each time, so its copies differ only by the photo's noise,
-    however the font or a scan slants them; a hand never writes a digit twice alike."""
+    however the font or a scan slants them; a hand never writes a digit twice alike. Glyphs
+    are compared only with glyphs on paper like theirs (``PAPER_ALIKE``)."""
     nearest: dict[tuple[int, int], float] = {}
     peers: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for pos in looks:
-        peers[pos] = [o for o in looks if o != pos and digits.get(o) == digits.get(pos)]
+        peers[pos] = [
+            o
+            for o in looks
+            if o != pos
+            and digits.get(o) == digits.get(pos)
+            and paper_distance(looks[o], looks[pos]) <= PAPER_ALIKE
+        ]
         if pos in digits and peers[pos]:
             nearest[pos] = min(shape_distance(looks[pos], looks[o]) for o in peers[pos])
     if not nearest:
