@@ -103,14 +103,16 @@ def test_a_glyph_in_the_print_s_ink_unlike_every_copy_of_its_digit_is_an_entry()
 
 
 @pytest.mark.parametrize(
-    "case", ["unsure", "copies disagree", "wider than tall", "copies depart further"]
+    "case",
+    ["unsure", "copies disagree", "wider than tall", "copies depart further", "on a fill"],
 )
 def test_a_glyph_unlike_its_digit_s_print_stays_printed_without_copies_or_surely_one_digit(
     case,
 ) -> None:
     # A print read unsurely may be joined to other ink; a digit whose other glyphs are not
     # copies of one another has no print to compare with; ink as wide as tall is joined up;
-    # copies further from the board's print than the glyph are a hand's digit written alike.
+    # copies further from the board's print than the glyph are a hand's digit written alike;
+    # a glyph on a fill parts from its paper otherwise than its copies on white.
     rng = np.random.default_rng(3)
     inks, digits, looks = _printed_board(rng)
     unlike = _shapes(np.random.default_rng(4), 4)
@@ -124,6 +126,8 @@ def test_a_glyph_unlike_its_digit_s_print_stays_printed_without_copies_or_surely
         inks[3, 0] = CellInk((Blob(0.5, 0.55, 0.0, 0.0, (0, 0, 1, 1), 400),), 0.07, 0.8)
     if case == "copies depart further":
         inks[0, 4] = inks[1, 4] = inks[2, 4] = _ink(0.62)
+    if case == "on a fill":
+        looks[3, 0] = GlyphLook((0.0, 0.0), 0.0, unlike[0], paper=(230.0, 5.0, 25.0))
     kinds = ink_kinds(inks, sure, digits, looks)
     assert kinds[3, 0] is InkKind.GIVEN
 
