@@ -10,6 +10,7 @@ import numpy as np
 
 from sudoku_batch.pipeline.vision.inward_corners import pieces_at_inward_corners
 from sudoku_batch.pipeline.vision.levels import grey_levels
+from sudoku_batch.pipeline.vision.noise import noise_sigma
 from sudoku_batch.pipeline.vision.quad import order_corners
 
 # A board covers at least this share of the page (a book page of 6 boards gives each ~8%; a
@@ -43,6 +44,11 @@ CELL_BRIDGE_PX = 15
 # other leave notches in their outline of at least 0.4 of its side (a 4x4 beside a 9x9, see
 # find_boards.MIN_AREA_OF_LARGEST), far wider.
 BORDER_BREAK_SHARE = 0.1
+# A page whose noise spreads wider than the threshold's offset below the local mean speckles
+# a sixth of its paper as ink, and the thickened specks join the lines into blobs; blurred
+# over this many pixels first, the noise falls about threefold while a line keeps its
+# darkness (phone photos in ordinary light stay below the offset and are left as they are).
+DENOISE_PX = 1.0
 
 
 def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
@@ -155,6 +161,8 @@ def _ink(gray: np.ndarray) -> np.ndarray:
     low, high = grey_levels(gray, (5, 95))
     # A low offset keeps faint cell lines; the specks it lets through are not long strokes.
     offset = max(3.0, 0.05 * (high - low))
+    if noise_sigma(gray) > offset:
+        gray = cv2.GaussianBlur(gray, (0, 0), DENOISE_PX)
     ink = cv2.adaptiveThreshold(
         gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, offset
     )
