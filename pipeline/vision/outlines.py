@@ -10,6 +10,7 @@ import numpy as np
 
 from sudoku_batch.pipeline.vision.inward_corners import pieces_at_inward_corners
 from sudoku_batch.pipeline.vision.levels import grey_levels
+from sudoku_batch.pipeline.vision.noise import noise_sigma
 from sudoku_batch.pipeline.vision.quad import order_corners
 
 # A board covers at least this share of the page (a book page of 6 boards gives each ~8%; a
@@ -43,6 +44,11 @@ CELL_BRIDGE_PX = 15
 # other leave notches in their outline of at least 0.4 of its side (a 4x4 beside a 9x9, see
 # find_boards.MIN_AREA_OF_LARGEST), far wider.
 BORDER_BREAK_SHARE = 0.1
+# A page whose noise spreads wider than the threshold's offset below the local mean speckles
+# a sixth of its paper as ink, and the thickened specks join the lines into blobs; blurred
+# over this many pixels, the noise falls about threefold while a line keeps its darkness, so
+# its shapes are tried too (phone photos in ordinary light stay below the offset).
+DENOISE_PX = 1.0
 
 
 def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
@@ -56,7 +62,15 @@ def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
     to it; the plain ink outline survives a grid turned too far for its lines to be horizontal
     and vertical strokes.
     """
-    ink = _ink(gray)
+    quads = _quads_of_ink(gray, _ink(gray))
+    if _noisy(gray):
+        # The denoised page's shapes come after the page's own, which are found as before.
+        quads += _quads_of_ink(gray, _ink(cv2.GaussianBlur(gray, (0, 0), DENOISE_PX)))
+    return quads
+
+
+def _quads_of_ink(gray: np.ndarray, ink: np.ndarray) -> list[np.ndarray]:
+    """``candidate_quads`` of the page's ink."""
     mesh = _line_mesh(ink)
     contours, hierarchy = cv2.findContours(mesh, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
@@ -152,14 +166,23 @@ def _ink(gray: np.ndarray) -> np.ndarray:
     """Dark print (255), thickened so that thin faint lines hold together."""
     side = max(gray.shape)
     block = max(15, (side // 25) | 1)
-    low, high = grey_levels(gray, (5, 95))
-    # A low offset keeps faint cell lines; the specks it lets through are not long strokes.
-    offset = max(3.0, 0.05 * (high - low))
     ink = cv2.adaptiveThreshold(
-        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, offset
+        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _offset(gray)
     )
     # Thickened, a thin line tilted by up to ~8 degrees still runs straight for a stroke length.
     return cv2.dilate(ink, np.ones((3, 3), np.uint8))
+
+
+def _offset(gray: np.ndarray) -> float:
+    """How far below the local mean a pixel must be to count as ink. A low offset keeps faint
+    cell lines; the specks it lets through are not long strokes."""
+    low, high = grey_levels(gray, (5, 95))
+    return max(3.0, 0.05 * (high - low))
+
+
+def _noisy(gray: np.ndarray) -> bool:
+    """Whether the page's noise spreads wider than the ink's offset (see DENOISE_PX)."""
+    return noise_sigma(gray) > _offset(gray)
 
 
 def _line_mesh(ink: np.ndarray) -> np.ndarray:
