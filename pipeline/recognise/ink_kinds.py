@@ -284,11 +284,7 @@ def handwriting_score(ink: CellInk, printed: PrintedInk) -> float:
         return 0.0
     if _joined(main, printed):
         return 0.0
-    return (
-        height
-        + _spreads(ink.stroke_width, printed.stroke_width, STROKE_SPREAD)
-        + _spreads(ink.darkness, printed.darkness, DARKNESS_SPREAD)
-    )
+    return _departure(ink, printed)
 
 
 def looks_score(ink: CellInk, printed: PrintedInk, colour: float, shape: float) -> float:

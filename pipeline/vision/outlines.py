@@ -62,10 +62,13 @@ def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
     to it; the plain ink outline survives a grid turned too far for its lines to be horizontal
     and vertical strokes.
     """
-    quads = _quads_of_ink(gray, _ink(gray))
-    if _noisy(gray):
-        # The denoised page's shapes come after the page's own, which are found as before.
-        quads += _quads_of_ink(gray, _ink(cv2.GaussianBlur(gray, (0, 0), DENOISE_PX)))
+    offset = _offset(gray)
+    quads = _quads_of_ink(gray, _ink(gray, offset))
+    # A page whose noise spreads wider than the ink's offset (see DENOISE_PX): the denoised
+    # page's shapes come after the page's own, which are found as before.
+    if noise_sigma(gray) > offset:
+        denoised = cv2.GaussianBlur(gray, (0, 0), DENOISE_PX)
+        quads += _quads_of_ink(gray, _ink(denoised, _offset(denoised)))
     return quads
 
 
@@ -162,12 +165,13 @@ def _cell_blocks(
     return cv2.morphologyEx(cells, cv2.MORPH_CLOSE, bridge)
 
 
-def _ink(gray: np.ndarray) -> np.ndarray:
-    """Dark print (255), thickened so that thin faint lines hold together."""
+def _ink(gray: np.ndarray, offset: float) -> np.ndarray:
+    """Dark print (255): ``offset`` (``_offset``) below the local mean, thickened so that thin
+    faint lines hold together."""
     side = max(gray.shape)
     block = max(15, (side // 25) | 1)
     ink = cv2.adaptiveThreshold(
-        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, _offset(gray)
+        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, offset
     )
     # Thickened, a thin line tilted by up to ~8 degrees still runs straight for a stroke length.
     return cv2.dilate(ink, np.ones((3, 3), np.uint8))
@@ -178,11 +182,6 @@ def _offset(gray: np.ndarray) -> float:
     cell lines; the specks it lets through are not long strokes."""
     low, high = grey_levels(gray, (5, 95))
     return max(3.0, 0.05 * (high - low))
-
-
-def _noisy(gray: np.ndarray) -> bool:
-    """Whether the page's noise spreads wider than the ink's offset (see DENOISE_PX)."""
-    return noise_sigma(gray) > _offset(gray)
 
 
 def _line_mesh(ink: np.ndarray) -> np.ndarray:
