@@ -32,6 +32,7 @@ their marks are read as printed.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -63,6 +64,11 @@ FAR_OFF_CENTRE = 0.24
 # font is taller than wide); so is one this much wider for its height than the print's digits.
 RUN_ASPECT = 1.0
 RUN_WIDTH = 1.4
+# Glyphs side by side in a row may overlap across by this share of the narrower one (a
+# hand's digits lean into each other).
+ROW_OVERLAP = 0.25
+# Digits written in a row are alike in height: each at least this share of the tallest.
+ROW_ALIKE = 0.5
 # ...or several glyphs, each at most this share of the print's height (glyphs below
 # SMALLEST_CANDIDATE of it are specks and dots).
 SEVERAL_HEIGHT = 0.75
@@ -190,7 +196,11 @@ def is_pencil(ink: CellInk, printed: PrintedInk, read_as_one: bool = False) -> b
     joined to a line's remnant, can look like the latter three.)"""
     whole, main = ink.whole, ink.main
     small = SMALLEST_CANDIDATE * printed.height <= whole.height <= PENCIL_HEIGHT * printed.height
-    if holds_candidates(ink, printed) or (small and _in_corner(whole, printed)):
+    if holds_candidates(ink, printed) or _in_a_row(ink, printed):
+        return True
+    # Small ink in a corner or against the cell's side is never where a digit is printed,
+    # however sure the recogniser is of it as one digit.
+    if small and (_in_corner(whole, printed) or _shift(whole, printed) >= FAR_OFF_CENTRE):
         return True
     if read_as_one:
         return False
@@ -199,6 +209,29 @@ def is_pencil(ink: CellInk, printed: PrintedInk, read_as_one: bool = False) -> b
     if _shift(main, printed) >= FAR_OFF_CENTRE and main.height >= 0.5 * printed.height:
         return True
     return _is_run(main, printed) or _is_run(_candidate_glyphs(ink, printed), printed)
+
+
+def _in_a_row(ink: CellInk, printed: PrintedInk) -> bool:
+    """Whether a cell's ink is several separate glyphs of a candidate's size, alike in height,
+    standing side by side in one row, together ``RUN_WIDTH`` times as wide as the print's
+    digits: candidates, however tall, and however sure the recogniser is of them as one digit
+    (a printed digit is one glyph, and the pieces of one broken up overlap or stack; a speck
+    or a line's piece beside a digit is far shorter than it)."""
+    glyphs = sorted(_candidate_sized(ink, printed), key=lambda blob: blob.offset_x)
+    if len(glyphs) < 2:
+        return False
+    tallest = max(blob.height for blob in glyphs)
+    if min(blob.height for blob in glyphs) < ROW_ALIKE * tallest:
+        return False
+    apart = all(
+        right.offset_x - right.width / 2
+        >= left.offset_x + left.width / 2 - ROW_OVERLAP * min(left.width, right.width)
+        for left, right in itertools.pairwise(glyphs)
+    )
+    row = CellInk(tuple(glyphs), ink.stroke_width, ink.darkness).whole
+    return (
+        apart and row.height <= HEIGHT_SPREAD * tallest and row.width >= RUN_WIDTH * printed.width
+    )
 
 
 def _is_run(blob: Blob, printed: PrintedInk) -> bool:
@@ -223,12 +256,17 @@ def run_shaped(blob: Blob, printed: PrintedInk) -> bool:
 def _candidate_glyphs(ink: CellInk, printed: PrintedInk) -> Blob:
     """The cell's glyphs of a candidate's size as one: specks and dots left out, and slivers
     narrower than the print's strokes (what is left of a line)."""
-    glyphs = [
+    glyphs = _candidate_sized(ink, printed)
+    return CellInk(tuple(glyphs), ink.stroke_width, ink.darkness).whole if glyphs else ink.main
+
+
+def _candidate_sized(ink: CellInk, printed: PrintedInk) -> list[Blob]:
+    """The cell's glyphs of a candidate's size (``_candidate_glyphs``)."""
+    return [
         blob
         for blob in ink.blobs
         if blob.height >= SMALLEST_CANDIDATE * printed.height and blob.width >= printed.stroke_width
     ]
-    return CellInk(tuple(glyphs), ink.stroke_width, ink.darkness).whole if glyphs else ink.main
 
 
 def _in_corner(blob: Blob, printed: PrintedInk) -> bool:

@@ -33,6 +33,7 @@ from sudoku_batch.pipeline.recognise.ink_kinds import (
 from sudoku_batch.pipeline.recognise.ink_looks import glyph_look
 from sudoku_batch.pipeline.recognise.ink_marks import Blob, CellInk, measure_ink
 from sudoku_batch.pipeline.recognise.ocr.base import OcrEngine, digit_symbols
+from sudoku_batch.pipeline.vision.diagonals import without_drawn_diagonals
 
 # Paper kept around a candidate's glyph, as a share of its height.
 CANDIDATE_PADDING = 0.35
@@ -50,7 +51,13 @@ def with_ink(board: BoardImage, reading: BoardReading, engine: OcrEngine) -> Boa
     marks and handwritten entries made empty cells holding them. An empty cell whose ink was
     as deep as a given's but did not look like one digit (``FAINT_EMPTY``) holds pencil marks
     when its ink is several small glyphs whose candidates read; it never becomes a given."""
-    pixels = board.pixels
+    # A diagonal Sudoku's drawn diagonals are painted out: a line's ink is no glyph's (it
+    # would join a printed digit it crosses, and its pieces stand beside it like candidates).
+    pixels = (
+        without_drawn_diagonals(board.pixels, board.lattice)
+        if reading.shape.diagonals
+        else board.pixels
+    )
     gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY) if pixels.ndim == 3 else pixels
     marked = [(c.row, c.col) for c in reading.cells if c.kind is CellKind.GIVEN]
     faint = [
