@@ -196,7 +196,7 @@ def is_pencil(ink: CellInk, printed: PrintedInk, read_as_one: bool = False) -> b
     joined to a line's remnant, can look like the latter three.)"""
     whole, main = ink.whole, ink.main
     small = SMALLEST_CANDIDATE * printed.height <= whole.height <= PENCIL_HEIGHT * printed.height
-    if holds_candidates(ink, printed) or _in_a_row(ink, printed):
+    if holds_candidates(ink, printed):
         return True
     # Small ink in a corner or against the cell's side is never where a digit is printed,
     # however sure the recogniser is of it as one digit.
@@ -208,15 +208,20 @@ def is_pencil(ink: CellInk, printed: PrintedInk, read_as_one: bool = False) -> b
         return True
     if _shift(main, printed) >= FAR_OFF_CENTRE and main.height >= 0.5 * printed.height:
         return True
-    return _is_run(main, printed) or _is_run(_candidate_glyphs(ink, printed), printed)
+    return (
+        _is_run(main, printed)
+        or _is_run(_candidate_glyphs(ink, printed), printed)
+        or _in_a_row(ink, printed)
+    )
 
 
 def _in_a_row(ink: CellInk, printed: PrintedInk) -> bool:
     """Whether a cell's ink is several separate glyphs of a candidate's size, alike in height,
     standing side by side in one row, together ``RUN_WIDTH`` times as wide as the print's
-    digits: candidates, however tall, and however sure the recogniser is of them as one digit
-    (a printed digit is one glyph, and the pieces of one broken up overlap or stack; a speck
-    or a line's piece beside a digit is far shorter than it)."""
+    digits: candidates, however tall (a printed digit is one glyph, and the pieces of one
+    broken up overlap or stack; a speck or a line's piece beside a digit is far shorter than
+    it). Asked only of ink the recogniser is unsure of: an entry written in two strokes (an
+    open 4) is two glyphs side by side too, read surely as its digit."""
     glyphs = sorted(_candidate_sized(ink, printed), key=lambda blob: blob.offset_x)
     if len(glyphs) < 2:
         return False
@@ -229,8 +234,12 @@ def _in_a_row(ink: CellInk, printed: PrintedInk) -> bool:
         for left, right in itertools.pairwise(glyphs)
     )
     row = CellInk(tuple(glyphs), ink.stroke_width, ink.darkness).whole
+    # Against the cell's edge a glyph may be a line's remnant beside a print (``_is_run``).
     return (
-        apart and row.height <= HEIGHT_SPREAD * tallest and row.width >= RUN_WIDTH * printed.width
+        apart
+        and row.height <= HEIGHT_SPREAD * tallest
+        and row.width >= RUN_WIDTH * printed.width
+        and (not row.edge or row.height <= HEIGHT_SPREAD * printed.height)
     )
 
 

@@ -70,20 +70,19 @@ def test_two_candidates_nearly_as_tall_as_the_print_are_pencil() -> None:
     assert kinds[1, 1] is InkKind.GIVEN
 
 
-def test_candidates_in_a_row_are_pencil_however_sure_the_recogniser_is() -> None:
+def test_candidates_side_by_side_taller_than_the_print_are_pencil() -> None:
     inks = _board(
-        # A narrow 1 beside a 9, both as tall as the print.
-        c0=_cell(_glyph(0.56, 0.2, (-0.3, 0.0)), _glyph(0.58, 0.3, (0.0, 0.0))),
-        # A 1 with its flag beside a 7, near the cell's top, the 1 reaching its side.
-        c1=_cell(_glyph(0.46, 0.34, (-0.25, -0.15), edge=True), _glyph(0.37, 0.33, (0.05, -0.18))),
-        # A print beside a short piece of a line: the piece is no digit in a row with it.
-        c2=_cell(_glyph(PRINT_HEIGHT, 0.37), _glyph(0.16, 0.16, (-0.3, 0.21))),
-        # Candidates one above the other are no row: this ink is as wide as a print.
-        c3=_cell(_glyph(0.56, 0.37, (0.0, -0.2)), _glyph(0.5, 0.37, (0.0, 0.2))),
+        # A 9 beside a 1, both a little taller than the print (most ink first, as measured).
+        c0=_cell(_glyph(0.66, 0.3, (0.0, 0.0)), _glyph(0.62, 0.2, (-0.3, 0.0))),
+        # A print beside a line's blurred remnant at the cell's edge, taller than the print.
+        c1=_cell(_glyph(0.57, 0.28, (-0.07, 0.0)), _glyph(0.84, 0.28, (0.28, 0.0), edge=True)),
+        # A print standing a little taller (a font's 7 reaching low) beside a short piece of
+        # a line: the piece is no digit in a row with it.
+        c2=_cell(_glyph(0.66, 0.37), _glyph(0.16, 0.16, (-0.3, 0.21))),
     )
-    kinds = ink_kinds(inks, one_digit=set(inks))
-    assert kinds[1, 0] is kinds[1, 1] is InkKind.PENCIL
-    assert kinds[1, 2] is InkKind.GIVEN
+    kinds = ink_kinds(inks)
+    assert kinds[1, 0] is InkKind.PENCIL
+    assert kinds[1, 1] is kinds[1, 2] is InkKind.GIVEN
     assert [kinds[0, c] for c in range(9)] == [InkKind.GIVEN] * 9
 
 
