@@ -8,10 +8,11 @@ printed large or small, photographed near or far, reads alike:
 - The board's print is what most of its marked cells share: the median of their glyphs'
   heights, stroke widths and darkness, taken again over the cells that are not set apart.
 - Pencil marks are several small glyphs side by side, or ink well smaller than the print in
-  a corner of the cell (a lone candidate; the board's digits are printed centred at least one
-  way); or, when the recogniser, reading the cell as one digit, is unsure: ink well smaller
-  than the print and set off where the board prints its digits, a glyph against the cell's
-  side, or a run of digits side by side, joined up or not.
+  a corner of the cell or against its side (a lone candidate; the board's digits are printed
+  centred at least one way); or, when the recogniser, reading the cell as one digit, is
+  unsure: ink well smaller than the print and set off where the board prints its digits, a
+  glyph against the cell's side, or a run of digits side by side, joined up or not, or
+  separate glyphs in a row.
 - A handwritten entry differs from the print in several ways at once: taller, thinner or
   thicker strokes, lighter or darker ink. Each way counts as far as it differs
   beyond what one font's digits differ among themselves; a cell of one glyph clear of its
@@ -188,11 +189,12 @@ def holds_candidates(ink: CellInk, printed: PrintedInk) -> bool:
 
 
 def is_pencil(ink: CellInk, printed: PrintedInk, read_as_one: bool = False) -> bool:
-    """Whether a cell's ink is several small glyphs side by side or small ink in a corner (a
-    lone candidate, however sure the recogniser is of it as one digit), or (when the
-    recogniser was unsure of it, ``read_as_one`` False) ink small and set off where the board
-    prints its digits (candidates in a row along an edge), a glyph against the cell's side,
-    or a run of digits side by side. (A printed digit partly painted out with a line, or
+    """Whether a cell's ink is several small glyphs side by side or small ink in a corner or
+    against the cell's side (a lone candidate, however sure the recogniser is of it as one
+    digit), or (when the recogniser was unsure of it, ``read_as_one`` False) ink small and
+    set off where the board prints its digits (candidates in a row along an edge), a glyph
+    against the cell's side, or a run of digits side by side, joined up or not, or separate
+    glyphs in a row (``_in_a_row``). (A printed digit partly painted out with a line, or
     joined to a line's remnant, can look like the latter three.)"""
     whole, main = ink.whole, ink.main
     small = SMALLEST_CANDIDATE * printed.height <= whole.height <= PENCIL_HEIGHT * printed.height
@@ -218,10 +220,10 @@ def is_pencil(ink: CellInk, printed: PrintedInk, read_as_one: bool = False) -> b
 def _in_a_row(ink: CellInk, printed: PrintedInk) -> bool:
     """Whether a cell's ink is several separate glyphs of a candidate's size, alike in height,
     standing side by side in one row, together ``RUN_WIDTH`` times as wide as the print's
-    digits: candidates, however tall (a printed digit is one glyph, and the pieces of one
-    broken up overlap or stack; a speck or a line's piece beside a digit is far shorter than
-    it). Asked only of ink the recogniser is unsure of: an entry written in two strokes (an
-    open 4) is two glyphs side by side too, read surely as its digit."""
+    digits: candidates, however tall for their width (a printed digit is one glyph, and the
+    pieces of one broken up overlap or stack; a speck or a line's piece beside a digit is far
+    shorter than it). Asked only of ink the recogniser is unsure of: an entry written in two
+    strokes (an open 4) is two glyphs side by side too, read surely as its digit."""
     glyphs = sorted(_candidate_sized(ink, printed), key=lambda blob: blob.offset_x)
     if len(glyphs) < 2:
         return False
