@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from bench.ink_kinds import _hands_photo
 from sudoku_batch.pipeline.reading import InkKind
 from sudoku_batch.pipeline.recognise.ink_kinds import ink_kinds
 from sudoku_batch.pipeline.recognise.ink_looks import SHAPE_SIZE, GlyphLook
@@ -267,3 +268,17 @@ def test_print_in_a_slanted_font_among_many_black_entries_is_never_lost(engine, 
     )
     lost, _ = _lost_and_missed(photo, _read(photo, engine))
     assert lost == 0
+
+
+def test_black_entries_in_another_face_off_the_print_s_size_are_entries(engine) -> None:
+    # Black entries as tall as the print, in the plain hand, on print in two of synth's
+    # faces (bench.ink_kinds --sources hands): their shape is near enough their digit's print
+    # and their ink is the print's, but the print's copies keep one size where they stand
+    # and the entries do not (main reads 20 of these 22 entries as givens).
+    lost = missed = entries = 0
+    for seed in (24, 27):
+        photo = _hands_photo(seed)
+        counts = _lost_and_missed(photo, _read(photo, engine))
+        lost, missed, entries = lost + counts[0], missed + counts[1], entries + len(photo.written)
+    assert lost == 0
+    assert missed <= 0.65 * entries
