@@ -100,8 +100,8 @@ SHAPE_MOST = 4.0
 # board prints alike at least twice, is an entry when its height and stroke width depart
 # from the print fitted where it stands by this many spreads summed (``ink_print_fit``):
 # print that departs most on the development photos, books, fills and synthetic photos
-# departs by 9.4, 1.5 times less; entries in black as tall as the print by 4 to 19
-# (bench/ink_kinds.py).
+# departs by 9.4, 1.5 times less; entries in black as tall as the print by 1 to 19, half
+# of them under 9 (bench/ink_kinds.py).
 OFF_PRINT_SCORE = 14.0
 
 

@@ -52,7 +52,8 @@ def print_departures(
     heights, known = _residuals(cells, [inks[pos].main.height for pos in cells], digits, learnt)
     strokes, _ = _residuals(cells, [inks[pos].stroke_width for pos in cells], digits, learnt)
     # A glyph's measures in pixels are quantised (a PDF rendered small snaps its outlines to
-    # the pixel grid): PIXEL_NOISE of a pixel of the print's height and stroke is no departure.
+    # the pixel grid): PIXEL_NOISE of a pixel of the print's height, and STROKE_PIXEL_NOISE
+    # of one of its stroke's width, is no departure.
     glyph_pixels = float(np.median([inks[pos].main.box[3] for pos in cells]))
     stroke_pixels = glyph_pixels * float(
         np.median([inks[pos].stroke_width / inks[pos].main.height for pos in cells])
