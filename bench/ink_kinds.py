@@ -12,7 +12,10 @@ Sources: ``kubiesa`` (shared/data/kubiesa-train: hand-filled phone photos; its l
 pencil marks, not printed from handwritten), ``synthetic`` (``synth.solver_marks``: pencil
 marks and handwritten entries with exact truth), ``entries`` (``written_photo`` of
 ``synth.solver_marks``: entries as tall as the print, in one of ``ENTRY_PENS`` a photo),
-``candidates`` (``candidates_photo`` of ``synth.solver_marks``: lone candidates in corners and
+``hands`` (``written_photo``: entries in black as tall as the print, in each of
+``synth.solver_marks.HANDS``, with and without a pen's pressure, on print in each of
+``synth.fonts``' faces; not run by default), ``candidates`` (``candidates_photo`` of
+``synth.solver_marks``: lone candidates in corners and
 pairs side by side nearly as tall as the print; not run by default), ``photos``
 (shared/data/wichtounet-v2-train: printed only), ``books`` (shared/data/books-dev rendered as a
 job reads a PDF: printed only), ``fills`` (``synth.variant_images``: classic, diagonal and
@@ -57,8 +60,10 @@ from sudoku_batch.pipeline.solve.entries import with_entries_checked
 from sudoku_batch.pipeline.solve.reconcile import solve_reading
 from sudoku_batch.pipeline.solve.result import Verdict
 from sudoku_batch.pipeline.vision.page_boards import rectify_page
+from sudoku_batch.synth.fonts import available_fonts
 from sudoku_batch.synth.photo import RED_INK_BGR
 from sudoku_batch.synth.solver_marks import (
+    HANDS,
     OTHER_HAND,
     MarkedPhoto,
     Pen,
@@ -87,6 +92,10 @@ ENTRY_PENS = (
     (Pen((40, 40, 40), 2.5, 0.05, OTHER_HAND), None),
     (Pen((40, 40, 40), 3.0, 0.1), RED_INK_BGR),
 )
+# Black entries in many hands: pen widths (pixels), slants and pressures drawn from these.
+HAND_WIDTHS = (2.0, 4.0)
+HAND_SLANTS = (-0.1, 0.3)
+HAND_PRESSURES = (0.0, 0.5)
 # Printed grids on fills (photos of one grid, scanned pages of two): FILL_IMAGES images of
 # each maker, seeds from FILL_SEEDS on, apart from the seeds bench.variant_recognition draws.
 FILL_IMAGES = 4
@@ -131,7 +140,7 @@ def main() -> None:
 
 
 def _row(source: str, t: Counter) -> str:
-    synthetic = source in ("synthetic", "entries", "candidates")
+    synthetic = source in ("synthetic", "entries", "hands", "candidates")
     exact = f"{t['candidates_exact']}/{t['pencil_read']}" if synthetic else "-"
     checked = f"{t['checked_right']}/{t['checked']}" if synthetic else "-"
     return (
@@ -169,6 +178,10 @@ def _items(source: str, every: int) -> Iterator[tuple[np.ndarray, list[Truth], t
             pen, print_bgr = ENTRY_PENS[seed % len(ENTRY_PENS)]
             photo = written_photo(np.random.default_rng(seed), pen, print_bgr=print_bgr)
             yield photo.image, [_synthetic_truth(photo)], None
+    elif source == "hands":
+        for seed in range(0, SYNTHETIC_PHOTOS, every):
+            photo = _hands_photo(seed)
+            yield photo.image, [_synthetic_truth(photo)], None
     elif source == "photos":
         folder = root / PHOTOS
         if not folder.is_dir():
@@ -199,6 +212,21 @@ def _items(source: str, every: int) -> Iterator[tuple[np.ndarray, list[Truth], t
                 yield image.image, [_printed_truth(grid) for grid in image.truth()], None
     else:
         raise SystemExit(f"unknown source {source!r} (known: {', '.join(SOURCES)})")
+
+
+def _hands_photo(seed: int) -> MarkedPhoto:
+    """Black entries as tall as the print in one of ``HANDS`` (with a pen's pressure every
+    other time round them), on print in one of synth's faces."""
+    rng = np.random.default_rng(seed)
+    pen = Pen(
+        (40, 40, 40),
+        float(rng.uniform(*HAND_WIDTHS)),
+        float(rng.uniform(*HAND_SLANTS)),
+        HANDS[seed % len(HANDS)],
+        HAND_PRESSURES[(seed // len(HANDS)) % len(HAND_PRESSURES)],
+    )
+    fonts = available_fonts()
+    return written_photo(rng, pen, font=fonts[seed % len(fonts)].name)
 
 
 def _fills_image(maker: tuple[str, str, str], seed: int) -> VariantImage:

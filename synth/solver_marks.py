@@ -139,6 +139,29 @@ OTHER_HAND = {
         ),
     ),
 }
+# A third hand, rounder: a 1 as a bare stroke, a 3 with a flat top, a closed 4 with a slanted
+# side, a 5 with a lifted flag, a 6 and a 9 as a loop with a curved stroke, a 7 with a bent
+# stem, an 8 as two loops drawn apart.
+ROUND_HAND = {
+    **STROKES,
+    1: (((0.5, 0.0), (0.48, 1.0)),),
+    3: (((0.15, 0.02), (0.85, 0.02), (0.4, 0.42), (0.85, 0.62), (0.75, 0.95), (0.15, 0.9)),),
+    4: (((0.6, 0.0), (0.1, 0.65), (0.9, 0.65)), ((0.65, 0.3), (0.65, 1.0))),
+    5: (
+        ((0.2, 0.0), (0.15, 0.45), (0.6, 0.4), (0.85, 0.7), (0.55, 1.0), (0.12, 0.9)),
+        ((0.2, 0.02), (0.85, 0.0)),
+    ),
+    6: (
+        ((0.7, 0.0), (0.2, 0.45), (0.15, 0.85), (0.5, 1.0), (0.82, 0.75), (0.5, 0.5), (0.18, 0.7)),
+    ),
+    7: (((0.1, 0.02), (0.9, 0.0), (0.6, 0.45), (0.45, 1.0)),),
+    8: (
+        ((0.5, 0.45), (0.2, 0.25), (0.5, 0.0), (0.8, 0.25), (0.5, 0.45)),
+        ((0.5, 0.45), (0.15, 0.75), (0.5, 1.0), (0.85, 0.75), (0.5, 0.45)),
+    ),
+    9: (((0.8, 0.25), (0.5, 0.0), (0.2, 0.25), (0.5, 0.5), (0.82, 0.3), (0.7, 1.0)),),
+}
+HANDS = (STROKES, OTHER_HAND, ROUND_HAND)
 # Entries as tall as the print (a share of the cell).
 PRINT_HEIGHT = (0.54, 0.62)
 # A digit's box is this share of its height wide.
@@ -237,12 +260,15 @@ def marked_photo(
 @dataclass(frozen=True)
 class Pen:
     """How a solver writes: ink colour, stroke width (pixels), slant (x shift per unit of
-    height, rightwards) and hand (each digit's strokes)."""
+    height, rightwards), hand (each digit's strokes) and pressure."""
 
     colour: tuple[int, int, int]
     width: float
     slant: float
     hand: dict = field(default_factory=lambda: STROKES)
+    # How much the stroke's width swells and thins along it, as a share of its width (a
+    # fountain pen, or a ballpoint pressed harder in the curves).
+    pressure: float = 0.0
 
 
 def written_photo(
@@ -400,7 +426,18 @@ def _write_entries(
             origin + (c + 0.5 + rng.uniform(-0.08, 0.08)) * CELL_PX,
             origin + (r + 0.5 + rng.uniform(-0.06, 0.06)) * CELL_PX,
         )
-        draw_digit(image, digit, centre, height, pen.slant, pen.colour, pen.width, rng, pen.hand)
+        draw_digit(
+            image,
+            digit,
+            centre,
+            height,
+            pen.slant,
+            pen.colour,
+            pen.width,
+            rng,
+            pen.hand,
+            pen.pressure,
+        )
         written[r, c] = digit
     return written
 
@@ -415,10 +452,12 @@ def draw_digit(
     width: float,
     rng: np.random.Generator,
     hand: dict = STROKES,
+    pressure: float = 0.0,
 ) -> None:
     """Draw ``digit`` as pen strokes (``hand``: each digit's) ``height`` pixels tall around
     ``centre``, leaning right by ``slant`` (x shift per unit of height), each point wobbled a
-    little."""
+    little; with ``pressure``, each stroke swells from thin ends to its middle by that share
+    of ``width``."""
     scale = 8  # cv2 draws at sub-pixel positions given as fixed point with 3 bits
     for stroke in hand[digit]:
         points = np.array(stroke, dtype=np.float64)
@@ -426,16 +465,21 @@ def draw_digit(
         points = _rounded(points)
         x = (points[:, 0] - 0.5) * DIGIT_ASPECT * height + (0.5 - points[:, 1]) * slant * height
         y = (points[:, 1] - 0.5) * height
-        pixels = np.stack([centre[0] + x, centre[1] + y], axis=1) * scale
-        cv2.polylines(
-            image,
-            [np.round(pixels).astype(np.int32)],
-            False,
-            colour,
-            max(1, int(round(width))),
-            cv2.LINE_AA,
-            shift=3,
-        )
+        pixels = np.round(np.stack([centre[0] + x, centre[1] + y], axis=1) * scale)
+        pixels = pixels.astype(np.int32)
+        if pressure <= 0:
+            _polyline(image, pixels, colour, width)
+            continue
+        along = np.linspace(0.0, np.pi, len(pixels) - 1)
+        for index, swell in enumerate(np.sin(along)):
+            thickness = width * (1.0 - pressure + 2.0 * pressure * swell)
+            _polyline(image, pixels[index : index + 2], colour, thickness)
+
+
+def _polyline(
+    image: np.ndarray, pixels: np.ndarray, colour: tuple[int, int, int], width: float
+) -> None:
+    cv2.polylines(image, [pixels], False, colour, max(1, int(round(width))), cv2.LINE_AA, shift=3)
 
 
 def _rounded(points: np.ndarray, rounds: int = 2) -> np.ndarray:

@@ -42,8 +42,14 @@ import numpy as np
 
 from sudoku_batch.pipeline.reading import InkKind
 from sudoku_batch.pipeline.recognise.ink_looks import GlyphLook
-from sudoku_batch.pipeline.recognise.ink_looks_judged import OFF_COLOUR, look_spreads, twinless
+from sudoku_batch.pipeline.recognise.ink_looks_judged import (
+    OFF_COLOUR,
+    copied,
+    look_spreads,
+    twinless,
+)
 from sudoku_batch.pipeline.recognise.ink_marks import Blob, CellInk
+from sudoku_batch.pipeline.recognise.ink_print_fit import print_departures
 
 MIN_PRINTED = 8
 # Read as one digit with at least this confidence, a cell holds one digit, not candidates:
@@ -97,6 +103,13 @@ SAME_DIGIT = 2
 # too, but cannot change its ink.
 LOOKS_SCORE = 8.0
 SHAPE_MOST = 4.0
+# A whole glyph in the print's ink, clear of the cell's edge, read surely as a digit the
+# board prints alike at least twice, is an entry when its height and stroke width depart
+# from the print fitted where it stands by this many spreads summed (``ink_print_fit``):
+# print that departs most on the development photos, books, fills and synthetic photos
+# departs by 9.4, 1.5 times less; entries in black as tall as the print by 1 to 19, half
+# of them under 9 (bench/ink_kinds.py).
+OFF_PRINT_SCORE = 14.0
 
 
 @dataclass(frozen=True)
@@ -159,7 +172,29 @@ def ink_kinds(
         departure = _departure(unpencilled[pos], printed)
         if all(departure > _departure(unpencilled[copy], printed) for copy in copies):
             kinds[pos] = InkKind.HANDWRITTEN
+    # Then its height and stroke width against the print fitted where it stands: a font's
+    # copies keep both, a hand's do not; unless the copies of its digit depart further from
+    # the board's print (they are a hand writing the digit alike).
+    still = {pos: ink for pos, ink in unpencilled.items() if kinds[pos] is InkKind.GIVEN}
+    copies = copied(inked, digits or {})
+    departures = print_departures(still, digits or {}, copies)
+    for pos in whole:
+        if (
+            kinds[pos] is InkKind.GIVEN
+            and not unpencilled[pos].main.edge
+            and departures.get(pos, -1.0) >= OFF_PRINT_SCORE
+            and _departure(unpencilled[pos], printed)
+            > max(_departure(unpencilled[o], printed) for o in _same(pos, copies, digits))
+        ):
+            kinds[pos] = InkKind.HANDWRITTEN
     return kinds
+
+
+def _same(
+    pos: tuple[int, int], cells: Collection[tuple[int, int]], digits: Mapping | None
+) -> list[tuple[int, int]]:
+    """The cells of ``cells`` other than ``pos`` read as its digit."""
+    return [o for o in cells if o != pos and (digits or {}).get(o) == (digits or {}).get(pos)]
 
 
 def board_print(inks: Mapping[tuple[int, int], CellInk]) -> PrintedInk | None:

@@ -133,18 +133,7 @@ def twinless(
     A font prints a digit the same each time, so its copies differ only by the photo's noise,
     however the font or a scan slants them; a hand never writes a digit twice alike. Glyphs
     are compared only with glyphs on paper like theirs (``PAPER_ALIKE``)."""
-    nearest: dict[tuple[int, int], float] = {}
-    peers: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for pos in looks:
-        peers[pos] = [
-            o
-            for o in looks
-            if o != pos
-            and digits.get(o) == digits.get(pos)
-            and paper_distance(looks[o], looks[pos]) <= PAPER_ALIKE
-        ]
-        if pos in digits and peers[pos]:
-            nearest[pos] = min(shape_distance(looks[pos], looks[o]) for o in peers[pos])
+    nearest, peers = _nearest_copies(looks, digits)
     if not nearest:
         return {}
     distances = list(nearest.values())
@@ -160,6 +149,39 @@ def twinless(
         ):
             found[pos] = copies
     return found
+
+
+def copied(
+    looks: Mapping[tuple[int, int], GlyphLook], digits: Mapping[tuple[int, int], int]
+) -> set[tuple[int, int]]:
+    """The glyphs of ``looks`` with a copy among the other glyphs read as the same digit on
+    paper like theirs (within ``TWIN_SPREADS`` of the board's median nearest-copy distance):
+    the board's print of those digits, as a font prints them."""
+    nearest, _ = _nearest_copies(looks, digits)
+    if not nearest:
+        return set()
+    typical = max(float(np.median(list(nearest.values()))), TWIN_NOISE)
+    return {pos for pos, distance in nearest.items() if distance <= TWIN_SPREADS * typical}
+
+
+def _nearest_copies(
+    looks: Mapping[tuple[int, int], GlyphLook], digits: Mapping[tuple[int, int], int]
+) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], list[tuple[int, int]]]]:
+    """Each glyph's shape distance to its nearest glyph read as the same digit on paper like
+    its own (``PAPER_ALIKE``), and those glyphs."""
+    nearest: dict[tuple[int, int], float] = {}
+    peers: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for pos in looks:
+        peers[pos] = [
+            o
+            for o in looks
+            if o != pos
+            and digits.get(o) == digits.get(pos)
+            and paper_distance(looks[o], looks[pos]) <= PAPER_ALIKE
+        ]
+        if pos in digits and peers[pos]:
+            nearest[pos] = min(shape_distance(looks[pos], looks[o]) for o in peers[pos])
+    return nearest, peers
 
 
 def _closest_pair(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from bench.ink_kinds import _hands_photo
 from sudoku_batch.pipeline.reading import InkKind
 from sudoku_batch.pipeline.recognise.ink_kinds import ink_kinds
 from sudoku_batch.pipeline.recognise.ink_looks import SHAPE_SIZE, GlyphLook
@@ -132,6 +133,54 @@ def test_a_glyph_unlike_its_digit_s_print_stays_printed_without_copies_or_surely
     assert kinds[3, 0] is InkKind.GIVEN
 
 
+CELL_PX = 64
+
+
+def _sized_ink(height: float, stroke: float) -> CellInk:
+    """One glyph ``height`` cells tall (its box in pixels of a ``CELL_PX`` cell) of strokes
+    ``stroke`` cells wide."""
+    pixels = int(round(height * CELL_PX))
+    box = (0, 0, int(0.6 * pixels), pixels)
+    return CellInk((Blob(height, 0.6 * height, 0.0, 0.0, box, 400),), stroke, 0.8)
+
+
+def _print_in_perspective(rng: np.random.Generator):
+    """A board printing digits 1-9 three times each in black, its print larger towards the
+    bottom right (a photo's perspective, its strokes blurred wider with it) and its 7 shorter
+    and its 1 bolder than the other digits, as a font draws them: inks, digits and looks."""
+    prints = _shapes(rng, 9)
+    inks, digits, looks = {}, {}, {}
+    for r in range(3):
+        for c in range(9):
+            digit = c + 1
+            size = np.exp(0.01 * r + 0.006 * c + rng.normal(0.0, 0.003))
+            height = 0.58 * size * (0.9 if digit == 7 else 1.0)
+            stroke = 0.07 * size * (1.2 if digit == 1 else 1.0) * np.exp(rng.normal(0.0, 0.01))
+            inks[r, c], digits[r, c] = _sized_ink(height, stroke), digit
+            looks[r, c] = GlyphLook((0.0, 0.0), 0.0, _copy(prints[c], rng))
+    return inks, digits, looks, prints
+
+
+def test_a_glyph_in_the_print_s_ink_and_shape_off_the_print_s_size_where_it_stands_is_an_entry():
+    # A hand writing in black, as tall as the print and in its digit's shape, is told by its
+    # height and stroke against what the print measures where it stands: a font's copies of
+    # a digit keep both, while the print grows across the photo and differs digit by digit.
+    # A digit printed once among three alike in a hand keeps its print: those copies depart
+    # further from the board's print than it does.
+    rng = np.random.default_rng(5)
+    inks, digits, looks, prints = _print_in_perspective(rng)
+    inks[3, 0], digits[3, 0] = _sized_ink(0.58 * 1.15, 0.07 * 2.0), 6
+    looks[3, 0] = GlyphLook((0.0, 0.0), 0.0, _copy(prints[5], rng))
+    (hand,) = _shapes(np.random.default_rng(6), 1)
+    for pos in [(1, 4), (2, 4), (3, 1)]:
+        inks[pos], digits[pos] = _sized_ink(0.58 * 1.1, 0.07 * 1.6), 5
+        looks[pos] = GlyphLook((0.0, 0.0), 0.0, _copy(hand, rng))
+    kinds = ink_kinds(inks, set(inks), digits, looks)
+    assert kinds.pop((3, 0)) is InkKind.HANDWRITTEN
+    assert kinds[0, 4] is InkKind.GIVEN
+    assert {kinds[pos] for pos in kinds if pos[0] < 3 and pos[1] != 4} == {InkKind.GIVEN}
+
+
 def _read(photo, engine):
     (board,) = rectify_page(photo.image)
     return recognise_board(board.board, board.cells, engine).reading
@@ -219,3 +268,17 @@ def test_print_in_a_slanted_font_among_many_black_entries_is_never_lost(engine, 
     )
     lost, _ = _lost_and_missed(photo, _read(photo, engine))
     assert lost == 0
+
+
+def test_black_entries_in_another_face_off_the_print_s_size_are_entries(engine) -> None:
+    # Black entries as tall as the print, in the plain hand, on print in two of synth's
+    # faces (bench.ink_kinds --sources hands): their shape is near enough their digit's print
+    # and their ink is the print's, but the print's copies keep one size where they stand
+    # and the entries do not (main reads 20 of these 22 entries as givens).
+    lost = missed = entries = 0
+    for seed in (24, 27):
+        photo = _hands_photo(seed)
+        counts = _lost_and_missed(photo, _read(photo, engine))
+        lost, missed, entries = lost + counts[0], missed + counts[1], entries + len(photo.written)
+    assert lost == 0
+    assert missed <= 0.65 * entries
