@@ -42,10 +42,15 @@ DESCREEN_SHARE = 0.5
 
 def descreened(gray: np.ndarray) -> np.ndarray | None:
     """``gray`` with the halftone screen printed on it blurred away, or None with no screen."""
+    blur = descreen_blur(gray)
+    return None if blur is None else cv2.GaussianBlur(gray, (0, 0), blur)
+
+
+def descreen_blur(gray: np.ndarray) -> float | None:
+    """The Gaussian's sigma (pixels) that blurs away the halftone screen printed on ``gray``,
+    or None with no screen."""
     period = screen_period(gray)
-    if period is None:
-        return None
-    return cv2.GaussianBlur(gray, (0, 0), DESCREEN_SHARE * period)
+    return None if period is None else DESCREEN_SHARE * period
 
 
 def screen_period(gray: np.ndarray) -> float | None:
