@@ -14,6 +14,8 @@ truth: each draws one 9x9 with about a third of its cells given and photographs 
   against the sensor (moire);
 - ``screen_sweep``: a tint screened at a coarse pitch, at any angle, light to
   heavy;
+- ``coarse_screen_sweep``: a tint screened coarser than ``screen_sweep``'s, at any angle, light
+  to heavy, in full light or dim, with sensor noise and heavy JPEG;
 - ``noise_sweep``: sensor noise from slight to heavy, in full light or dim, with a shadow or
   none, through heavy JPEG.
 """
@@ -52,6 +54,7 @@ SWEEP_TINT = (0.1, 0.4)
 SWEEP_NOISE = (3.0, 14.0)
 SWEEP_GAIN = (0.3, 1.0)
 SWEEP_JPEG = (25, 60)
+COARSE_SWEEP_PERIOD_PX = (5.0, 9.0)  # a newspaper's tint screen at 48 px cells
 
 
 def soft_shadow(rng: np.random.Generator) -> HardPhoto:
@@ -186,6 +189,17 @@ def screen_sweep(rng: np.random.Generator) -> HardPhoto:
     return framed(grid, photo.corners, photo.image)
 
 
+def coarse_screen_sweep(rng: np.random.Generator) -> HardPhoto:
+    grid = puzzle_grid(rng)
+    page = halftone_page(grid, rng, COARSE_SWEEP_PERIOD_PX, SWEEP_TINT, rng.uniform(0, 90))
+    style = PhotoStyle(max_blur_sigma=0.8, max_noise_sigma=3.0, jpeg_quality=(70, 90))
+    photo = photograph(page, grid.corners, rng, style)
+    image = lit(photo.image, np.full(photo.image.shape[:2], rng.uniform(*SWEEP_GAIN)))
+    image = degrade.sensor_noise(image, rng, rng.uniform(*SWEEP_NOISE))
+    image = degrade.jpeg_roundtrip(image, int(rng.integers(*SWEEP_JPEG)))
+    return framed(grid, photo.corners, image)
+
+
 def noise_sweep(rng: np.random.Generator) -> HardPhoto:
     grid = puzzle_grid(rng)
     photo = photograph(grid.image, grid.corners, rng, SHARP)
@@ -236,6 +250,7 @@ STYLES: dict[str, Callable[[np.random.Generator], HardPhoto]] = {
     "newsprint": newsprint,
     "halftone": halftone,
     "screen_sweep": screen_sweep,
+    "coarse_screen_sweep": coarse_screen_sweep,
     "noise_sweep": noise_sweep,
 }
 

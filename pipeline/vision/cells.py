@@ -20,7 +20,7 @@ import numpy as np
 from sudoku_batch.pipeline.board import BoardImage, CellImage, CellKind, Lattice
 from sudoku_batch.pipeline.vision.diagonals import without_drawn_diagonals
 from sudoku_batch.pipeline.vision.levels import grey_level_each, grey_levels
-from sudoku_batch.pipeline.vision.screen import descreened
+from sudoku_batch.pipeline.vision.screen import descreen_blur
 
 # A blocked cell is filled solid: its background is at most this share of the paper around it
 # (the median background of it and its 8 neighbours, so a shadow across the board darkens
@@ -107,9 +107,13 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
     darkest = darkest_channel(without_drawn_diagonals(board.pixels, board.lattice))
     # A coarse halftone screen's dots, joined by moire, are as deep and long as strokes:
     # blurred over their spacing they are a flat tint, print stays print.
-    smooth = descreened(darkest)
-    if smooth is not None:
-        darkest = smooth
+    blur = descreen_blur(darkest)
+    # Blurred, print spreads about twice the blur each way (into a digit's loops, over the
+    # paper round it): the paper "right around" it is looked for as much farther out.
+    spread = 0
+    if blur is not None:
+        darkest = cv2.GaussianBlur(darkest, (0, 0), blur)
+        spread = int(4 * blur)
     print_level, paper = grey_levels(darkest, (2, 90))
     rows, cols = board.lattice.row_lines, board.lattice.col_lines
     n = board.shape.size
@@ -122,7 +126,7 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
     ]
     # The board's long lines (``LONG_LINE_CELLS``), off the cells' central region, are no ink:
     # in the cells they cross, paper.
-    darkness = _darkness(darkest, board.lattice)
+    darkness = _darkness(darkest, board.lattice, spread)
     line_ink = (darkness > INK_SHARE * (paper - print_level)).astype(np.uint8)
     side_lines = _side_lines(line_ink, board.lattice)
     print_darkness = darkness.copy()
@@ -171,12 +175,17 @@ def classify_cells(board: BoardImage) -> list[CellImage]:
         )
         for index in deep
     }
-    min_piece = PIECE_SHARE * np.percentile(list(pieces.values()), 90) if pieces else 0.0
+    # Short pieces are a screen's dots or the paper's grain; on a descreened board both are
+    # blurred away, and a thin digit's cores, blurred over half the dots' spacing, break into
+    # short pieces themselves: there no piece is too short.
+    min_piece = 0.0
+    if pieces and blur is None:
+        min_piece = PIECE_SHARE * np.percentile(list(pieces.values()), 90)
     kinds = [CellKind.BLOCKED if solid else CellKind.EMPTY for solid in blocked]
     centred = [index for index in deep if pieces[index] >= min_piece and _holds_digit(inks[index])]
     # A halftone screen's dots, joined by moire, can make pieces as long as strokes; blurred
     # over about their spacing, they fade far more than the board's print does.
-    kept = _screen_kept(darkest, board.lattice, side_lines, interior_boxes, centred)
+    kept = _screen_kept(darkest, board.lattice, side_lines, interior_boxes, centred, spread)
     if kept:
         typical_kept = float(np.median([kept[i] / max(local_depths[i], 1.0) for i in centred]))
         for index in centred:
@@ -229,13 +238,15 @@ def _screen_kept(
     side_lines: np.ndarray,
     boxes: list[tuple[slice, slice]],
     indices: list[int],
+    spread: int,
 ) -> dict[int, float]:
-    """Per cell of ``indices``, its centre's depth (as ``local_depths`` measures it) once the
-    board is blurred over a halftone screen's spacing (``SCREEN_BLUR_CELLS``)."""
+    """Per cell of ``indices``, its centre's depth (as ``local_depths`` measures it, paper
+    looked for ``spread`` pixels farther out) once the board is blurred over a halftone
+    screen's spacing (``SCREEN_BLUR_CELLS``)."""
     if not indices:
         return {}
     blurred = cv2.GaussianBlur(darkest, (0, 0), SCREEN_BLUR_CELLS * _cell(lattice))
-    darkness = _darkness(blurred, lattice)
+    darkness = _darkness(blurred, lattice, spread)
     darkness[side_lines > 0] = 0
     levels = grey_level_each([_centre(darkness[boxes[i]]) for i in indices], 100 - DEPTH_PERCENT)
     return dict(zip(indices, levels, strict=True))
@@ -345,11 +356,11 @@ def _stroke_darkness(darkness: np.ndarray, lines: np.ndarray) -> np.ndarray:
     return strokes
 
 
-def _darkness(darkest: np.ndarray, lattice: Lattice) -> np.ndarray:
+def _darkness(darkest: np.ndarray, lattice: Lattice, spread: int = 0) -> np.ndarray:
     """How much darker than the paper right around it each pixel of the board is. Print
     strokes are dark against paper close by; a shadow or a photo's vignetting darkens the
-    paper around them alike."""
-    reach = max(3, int(STROKE_REACH * _cell(lattice))) | 1
+    paper around them alike. ``spread``: pixels farther out, for print blurred as wide."""
+    reach = max(3, int(STROKE_REACH * _cell(lattice)) + spread) | 1
     return cv2.morphologyEx(darkest, cv2.MORPH_BLACKHAT, np.ones((reach, reach), np.uint8))
 
 

@@ -26,14 +26,13 @@ from sudoku_batch.synth.phantom_styles import STYLES
 from tests.vision.test_wichtounet import PHOTOS as DEVELOPMENT_PHOTOS
 
 SEEDS = range(1, 9)
-# Styles no threshold was set on (synth.held_out_styles), and the seeds they still fail: a
-# screen coarser than any looked at, in dim noisy light, leaves the lattice unfound or dots the
-# blur over its spacing keeps.
-HELD_OUT_FAILING = {
-    ("dim_coarse_screen", 1),
-    ("dim_coarse_screen", 5),
-    ("dim_coarse_screen", 8),
-}
+# The sweeps span wide ranges (pitch, tint, angle, light, noise): drawn four times as often
+# (coarse_screen_sweep's 27th: a thin 6 under a light coarse screen, lost once blurred).
+SWEEP_SEEDS = range(1, 33)
+# Seeds that still fail: a heavy tint through a coarse screen, its dots as large as the thin
+# lines are wide, breaks the lines into dots; the lattice is not found even descreened.
+DEVELOPMENT_FAILING = {("coarse_screen_sweep", 5)}
+HELD_OUT_FAILING = {("dim_coarse_screen", 5)}
 
 
 def _phantoms_and_lost(given: list[bool], truth: list[int]) -> tuple[list[int], list[int]]:
@@ -47,7 +46,16 @@ def _board(pixels: np.ndarray, corners: np.ndarray) -> BoardImage:
     return rectify_board(pixels, BoardLocation(corners))
 
 
-@pytest.mark.parametrize(("style", "seed"), list(itertools.product(STYLES, SEEDS)))
+@pytest.mark.parametrize(
+    ("style", "seed"),
+    [
+        pytest.param(style, seed, marks=pytest.mark.xfail(strict=True))
+        if (style, seed) in DEVELOPMENT_FAILING
+        else (style, seed)
+        for style in STYLES
+        for seed in (SWEEP_SEEDS if style.endswith("_sweep") else SEEDS)
+    ],
+)
 def test_no_empty_cell_is_a_given_in_phantom_prone_photo_styles(style: str, seed: int) -> None:
     phantoms, lost = _phantoms_and_lost_at_true_corners(STYLES[style](np.random.default_rng(seed)))
 

@@ -36,6 +36,19 @@ def test_a_screen_is_found_with_its_dot_spacing(period: float, angle: float) -> 
     assert found == pytest.approx(period, rel=0.15)
 
 
+@pytest.mark.parametrize(("period", "angle"), [(6.0, 55), (7.0, 35), (8.0, 10), (9.5, 55)])
+def test_a_screen_too_coarse_for_small_windows_is_found_with_its_dot_spacing(
+    period: float, angle: float
+) -> None:
+    # Five or so of its dots to a small window: its peak there stands only a few times above
+    # its ring.
+    board = _screened(_board(np.random.default_rng(4), 8.0), period, angle)
+
+    found = screen_period(board.astype(np.uint8))
+
+    assert found == pytest.approx(period, rel=0.1)
+
+
 @pytest.mark.parametrize("noise", [0.0, 4.0, 15.0])
 def test_a_plain_board_shows_no_screen(noise: float) -> None:
     board = _board(np.random.default_rng(2), noise).astype(np.uint8)
