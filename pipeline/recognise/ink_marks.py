@@ -49,6 +49,14 @@ OFF_LINES_MARGIN = 0.03
 OFF_LINES_RATIO = 2.0
 MIN_OFF_LINES = 8
 PRINT_DARKNESS = 0.5
+# Ink under this share of its own glyph's depth (that glyph's PEAK_PERCENT darkest pixel), and
+# more than FAINT_REACH pixels from ink at least as deep, is not of that glyph: the back page's
+# print showing through (at most about 0.45 as dark as the print) or a shade joined to it, which
+# would make a printed given measure taller. Only a glyph of print depth (PRINT_DARKNESS) is
+# pared: pencil alone is left whole however faint.
+FAINT_SHARE = 0.5
+FAINT_REACH = 2
+PEAK_PERCENT = 95
 # Blobs smaller than this share of the cell each way are specks (dust, paper grain).
 SPECK_SHARE = 0.08
 # A blob at the interior's edge thinner than this share of the cell is a line's remnant...
@@ -258,6 +266,29 @@ def _stroke_darkness(gray: np.ndarray, cell: float) -> tuple[np.ndarray, np.ndar
     return darkness, lines
 
 
+def _glyphs(ink: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """The ink's glyphs: pixels one apart are one stroke (light print and pencil break up at a
+    threshold)."""
+    joined = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    return count, labels, stats
+
+
+def _pared(darkness: np.ndarray, ink: np.ndarray, depth: float) -> np.ndarray:
+    """``ink`` without the faint ink joined to a glyph of print depth (``FAINT_SHARE``)."""
+    count, labels, _ = _glyphs(ink)
+    inked = ink > 0
+    near = np.ones((2 * FAINT_REACH + 1,) * 2, np.uint8)
+    for label in range(1, count):
+        mine = inked & (labels == label)
+        peak = float(np.percentile(darkness[mine], PEAK_PERCENT)) if mine.any() else 0.0
+        if peak < PRINT_DARKNESS * depth:
+            continue
+        core = (mine & (darkness >= FAINT_SHARE * peak)).astype(np.uint8)
+        ink[mine & (cv2.dilate(core, near) == 0)] = 0
+    return ink
+
+
 def _cell_ink(
     darkness: np.ndarray,
     depth: float,
@@ -269,10 +300,8 @@ def _cell_ink(
     its height and width between its printed lines), so a board stretched unevenly between its
     lines reads alike in every cell."""
     cell_h, cell_w = drawn
-    ink = (darkness > INK_SHARE * depth).astype(np.uint8)
-    # Pixels one apart are one stroke (light print and pencil break up at a threshold).
-    joined = cv2.dilate(ink, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    ink = _pared(darkness, (darkness > INK_SHARE * depth).astype(np.uint8), depth)
+    count, labels, stats = _glyphs(ink)
     blobs = []
     labelled = []
     keep = np.zeros(count, dtype=bool)
