@@ -18,8 +18,9 @@ PAPER = 235
 
 
 def _board(through: float) -> tuple[np.ndarray, Lattice]:
-    """A board whose first row holds digits printed 0.55 of a cell tall; the back page's line, ``through`` as
-    dark as the print, runs down the middle of cell (0, 4) across its digit."""
+    """A board whose first row holds digits printed 0.55 of a cell tall; the back page's
+    line, ``through`` as dark as the print, runs down the middle of cell (0, 4) across its
+    digit."""
     size = 9 * CELL
     gray = np.full((size, size), PAPER, np.uint8)
     for k in range(10):
