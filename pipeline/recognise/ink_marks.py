@@ -50,10 +50,11 @@ OFF_LINES_RATIO = 2.0
 MIN_OFF_LINES = 8
 PRINT_DARKNESS = 0.5
 # Ink under this share of its own glyph's depth (that glyph's PEAK_PERCENT darkest pixel), and
-# more than FAINT_REACH pixels from ink at least as deep, is not of that glyph: the back page's
-# print showing through (at most about 0.45 as dark as the print) or a shade joined to it, which
-# would make a printed given measure taller. Only a glyph of print depth (PRINT_DARKNESS) is
-# pared: pencil alone is left whole however faint.
+# more than FAINT_REACH pixels from that glyph's deeper ink, may not be of that glyph: the back
+# page's print showing through (at most about 0.45 as dark as the print) joined to a printed
+# given makes it measure taller, as a handwritten entry. A glyph's height without it is its
+# ``deep`` height; only a glyph of print depth (PRINT_DARKNESS) has one apart (pencil is faint
+# throughout, and a pen's stroke may fade at its end).
 FAINT_SHARE = 0.5
 FAINT_REACH = 2
 PEAK_PERCENT = 95
@@ -77,6 +78,13 @@ class Blob:
     box: tuple[int, int, int, int]
     area: int  # ink pixels
     edge: bool = False  # it reaches the interior's edge (it may be joined to a line's remnant)
+    # The height of its ink of its own depth, for a glyph of print depth (``_deep_height``).
+    deep_height: float | None = None
+
+    @property
+    def deep(self) -> float:
+        """Its height, fainter ink joined to it left out (``FAINT_SHARE``)."""
+        return self.height if self.deep_height is None else self.deep_height
 
 
 @dataclass(frozen=True)
@@ -274,19 +282,16 @@ def _glyphs(ink: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     return count, labels, stats
 
 
-def _pared(darkness: np.ndarray, ink: np.ndarray, depth: float) -> np.ndarray:
-    """``ink`` without the faint ink joined to a glyph of print depth (``FAINT_SHARE``)."""
-    count, labels, _ = _glyphs(ink)
-    inked = ink > 0
+def _deep_height(mine: np.ndarray, darkness: np.ndarray, depth: float) -> int | None:
+    """How tall (pixels) a glyph's ink of its own depth stands (``FAINT_SHARE``), for a glyph
+    of print depth; None for one all faint, as pencil is."""
+    peak = float(np.percentile(darkness[mine], PEAK_PERCENT))
+    if peak < PRINT_DARKNESS * depth:
+        return None
+    core = (mine & (darkness >= FAINT_SHARE * peak)).astype(np.uint8)
     near = np.ones((2 * FAINT_REACH + 1,) * 2, np.uint8)
-    for label in range(1, count):
-        mine = inked & (labels == label)
-        peak = float(np.percentile(darkness[mine], PEAK_PERCENT)) if mine.any() else 0.0
-        if peak < PRINT_DARKNESS * depth:
-            continue
-        core = (mine & (darkness >= FAINT_SHARE * peak)).astype(np.uint8)
-        ink[mine & (cv2.dilate(core, near) == 0)] = 0
-    return ink
+    rows = np.flatnonzero((mine & (cv2.dilate(core, near) > 0)).any(axis=1))
+    return int(rows[-1] - rows[0] + 1)
 
 
 def _cell_ink(
@@ -300,7 +305,7 @@ def _cell_ink(
     its height and width between its printed lines), so a board stretched unevenly between its
     lines reads alike in every cell."""
     cell_h, cell_w = drawn
-    ink = _pared(darkness, (darkness > INK_SHARE * depth).astype(np.uint8), depth)
+    ink = (darkness > INK_SHARE * depth).astype(np.uint8)
     count, labels, stats = _glyphs(ink)
     blobs = []
     labelled = []
@@ -322,6 +327,7 @@ def _cell_ink(
         ):
             continue
         keep[label] = True
+        deep = _deep_height((ink > 0) & (labels == label), darkness, depth)
         blobs.append(
             Blob(
                 height=(bh - 2) / cell_h,
@@ -331,6 +337,7 @@ def _cell_ink(
                 box=(int(origin[0] + x), int(origin[1] + y), int(bw), int(bh)),
                 area=int(np.count_nonzero(ink[labels == label])),
                 edge=bool(touches),
+                deep_height=None if deep is None else deep / cell_h,
             )
         )
         labelled.append(label)

@@ -1,6 +1,6 @@
-"""Faint ink joined to a printed given (the back page's print showing through the paper) is
-no part of its glyph: the given measures as tall as the board's print and stays a given, while
-pencil marks, faint on their own, are measured whole (pipeline.recognise.ink_marks)."""
+"""Faint ink joined to a printed given (the back page's print showing through the paper) does
+not make it taller: its deep height is the board's print's and it stays a given, while pencil
+marks, faint on their own, still read as pencil (pipeline.recognise.ink_marks, ink_kinds)."""
 
 from __future__ import annotations
 
@@ -43,14 +43,14 @@ def _grey(share: float) -> int:
     return int(round(PAPER - share * (PAPER - 20)))
 
 
-def test_show_through_joined_to_a_given_is_left_out_of_its_glyph() -> None:
+def test_show_through_joined_to_a_given_does_not_make_it_an_entry() -> None:
     gray, lattice = _board(through=0.35)
     positions = [(0, col) for col in range(9)] + [(1, 0)]
     inks = measure_ink(gray, lattice, positions, printed=positions[:9])
-    # Only a pixel or two of it is left either side of the digit's strokes.
-    heights = [inks[0, col].main.height for col in range(9) if col != 4]
-    assert inks[0, 4].main.height <= HEIGHT_SPREAD**MIN_HEIGHT_SPREADS * max(heights)
     kinds = ink_kinds(inks)
     assert [kinds[0, col] for col in range(9)] == [InkKind.GIVEN] * 9
-    # The faint candidate alone is measured whole, and is pencil.
+    # Only a pixel or two of it is left either side of the digit's strokes.
+    heights = [inks[0, col].main.height for col in range(9) if col != 4]
+    assert inks[0, 4].main.deep <= HEIGHT_SPREAD**MIN_HEIGHT_SPREADS * max(heights)
+    # The faint candidate alone is pencil.
     assert (1, 0) in inks and kinds[1, 0] is InkKind.PENCIL
