@@ -358,12 +358,13 @@ def _shift(blob: Blob, printed: PrintedInk) -> float:
 
 def handwriting_score(ink: CellInk, printed: PrintedInk) -> float:
     """How far a cell's ink departs from the print, in spreads summed over the ways it can."""
-    height = _spreads(ink.main.height, printed.height, HEIGHT_SPREAD)
     # Only a glyph taller than the print counts: a printed digit measures shorter whenever
     # part of its ink is lost (faint, painted out with a line, cut by a lattice a few pixels
-    # off); line remnants that would make it taller are left out of the blobs.
+    # off); line remnants that would make it taller are left out of the blobs, and so is faint
+    # ink joined to it (the back page's print showing through: ``Blob.deep``).
     main = ink.main
-    taller = main.height > printed.height
+    height = _spreads(main.deep, printed.height, HEIGHT_SPREAD)
+    taller = main.deep > printed.height
     if not taller or height < MIN_HEIGHT_SPREADS or len(ink.blobs) > 1:
         return 0.0
     if _joined(main, printed):

@@ -49,6 +49,15 @@ OFF_LINES_MARGIN = 0.03
 OFF_LINES_RATIO = 2.0
 MIN_OFF_LINES = 8
 PRINT_DARKNESS = 0.5
+# Ink under this share of its own glyph's depth (that glyph's PEAK_PERCENT darkest pixel), and
+# more than FAINT_REACH pixels from that glyph's deeper ink, may not be of that glyph: the back
+# page's print showing through (at most about 0.45 as dark as the print) joined to a printed
+# given makes it measure taller, as a handwritten entry. A glyph's height without it is its
+# ``deep`` height; only a glyph of print depth (PRINT_DARKNESS) has one apart (pencil is faint
+# throughout, and a pen's stroke may fade at its end).
+FAINT_SHARE = 0.5
+FAINT_REACH = 2
+PEAK_PERCENT = 95
 # Blobs smaller than this share of the cell each way are specks (dust, paper grain).
 SPECK_SHARE = 0.08
 # A blob at the interior's edge thinner than this share of the cell is a line's remnant...
@@ -69,6 +78,13 @@ class Blob:
     box: tuple[int, int, int, int]
     area: int  # ink pixels
     edge: bool = False  # it reaches the interior's edge (it may be joined to a line's remnant)
+    # The height of its ink of its own depth, for a glyph of print depth (``_deep_height``).
+    deep_height: float | None = None
+
+    @property
+    def deep(self) -> float:
+        """Its height, fainter ink joined to it left out (``FAINT_SHARE``)."""
+        return self.height if self.deep_height is None else self.deep_height
 
 
 @dataclass(frozen=True)
@@ -258,6 +274,26 @@ def _stroke_darkness(gray: np.ndarray, cell: float) -> tuple[np.ndarray, np.ndar
     return darkness, lines
 
 
+def _glyphs(ink: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """The ink's glyphs: pixels one apart are one stroke (light print and pencil break up at a
+    threshold)."""
+    joined = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    return count, labels, stats
+
+
+def _deep_height(mine: np.ndarray, darkness: np.ndarray, depth: float) -> int | None:
+    """How tall (pixels) a glyph's ink of its own depth stands (``FAINT_SHARE``), for a glyph
+    of print depth; None for one all faint, as pencil is."""
+    peak = float(np.percentile(darkness[mine], PEAK_PERCENT))
+    if peak < PRINT_DARKNESS * depth:
+        return None
+    core = (mine & (darkness >= FAINT_SHARE * peak)).astype(np.uint8)
+    near = np.ones((2 * FAINT_REACH + 1,) * 2, np.uint8)
+    rows = np.flatnonzero((mine & (cv2.dilate(core, near) > 0)).any(axis=1))
+    return int(rows[-1] - rows[0] + 1)
+
+
 def _cell_ink(
     darkness: np.ndarray,
     depth: float,
@@ -270,9 +306,7 @@ def _cell_ink(
     lines reads alike in every cell."""
     cell_h, cell_w = drawn
     ink = (darkness > INK_SHARE * depth).astype(np.uint8)
-    # Pixels one apart are one stroke (light print and pencil break up at a threshold).
-    joined = cv2.dilate(ink, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    count, labels, stats = _glyphs(ink)
     blobs = []
     labelled = []
     keep = np.zeros(count, dtype=bool)
@@ -293,6 +327,7 @@ def _cell_ink(
         ):
             continue
         keep[label] = True
+        deep = _deep_height((ink > 0) & (labels == label), darkness, depth)
         blobs.append(
             Blob(
                 height=(bh - 2) / cell_h,
@@ -302,6 +337,7 @@ def _cell_ink(
                 box=(int(origin[0] + x), int(origin[1] + y), int(bw), int(bh)),
                 area=int(np.count_nonzero(ink[labels == label])),
                 edge=bool(touches),
+                deep_height=None if deep is None else deep / cell_h,
             )
         )
         labelled.append(label)
