@@ -49,7 +49,9 @@ def print_departures(
     if len(cells) < MIN_GLYPHS:
         return {}
     learnt = np.array([pos in copies for pos in cells])
-    heights, known = _residuals(cells, [inks[pos].main.height for pos in cells], digits, learnt)
+    # Deep heights: a faint line's remnant joined to a glyph (a diagonal's, painted out on its
+    # grey fill; the back page's print) is no part of its size.
+    heights, known = _residuals(cells, [inks[pos].main.deep for pos in cells], digits, learnt)
     strokes, _ = _residuals(cells, [inks[pos].stroke_width for pos in cells], digits, learnt)
     # A glyph's measures in pixels are quantised (a PDF rendered small snaps its outlines to
     # the pixel grid): PIXEL_NOISE of a pixel of the print's height, and STROKE_PIXEL_NOISE
