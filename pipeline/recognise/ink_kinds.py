@@ -46,6 +46,7 @@ from sudoku_batch.pipeline.recognise.ink_looks_judged import (
     OFF_COLOUR,
     copied,
     look_spreads,
+    nearest_copies,
     twinless,
 )
 from sudoku_batch.pipeline.recognise.ink_marks import Blob, CellInk
@@ -168,7 +169,8 @@ def ink_kinds(
     inked = {pos: judged[pos] for pos in colour if kinds[pos] is InkKind.GIVEN}
     inked = {pos: look for pos, look in inked.items() if colour[pos] < OFF_COLOUR}
     whole = [pos for pos in inked if pos in one_digit and _whole(unpencilled[pos], printed)]
-    for pos, copies in twinless(inked, digits or {}, whole).items():
+    nearest = nearest_copies(inked, digits or {})
+    for pos, copies in twinless(inked, nearest, whole).items():
         departure = _departure(unpencilled[pos], printed)
         if all(departure > _departure(unpencilled[copy], printed) for copy in copies):
             kinds[pos] = InkKind.HANDWRITTEN
@@ -176,7 +178,7 @@ def ink_kinds(
     # copies keep both, a hand's do not; unless the copies of its digit depart further from
     # the board's print (they are a hand writing the digit alike).
     still = {pos: ink for pos, ink in unpencilled.items() if kinds[pos] is InkKind.GIVEN}
-    copies = copied(inked, digits or {})
+    copies = copied(nearest)
     departures = print_departures(still, digits or {}, copies)
     for pos in whole:
         if (

@@ -12,6 +12,7 @@ print to compare with, and is not judged by them.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from typing import NamedTuple
 
 import numpy as np
 
@@ -121,54 +122,19 @@ def _typical_slant_departure(looks: Mapping, groups: Mapping[int, list]) -> floa
     return float(np.median(departures)) if departures else 0.0
 
 
-def twinless(
-    looks: Mapping[tuple[int, int], GlyphLook],
-    digits: Mapping[tuple[int, int], int],
-    judged: Collection[tuple[int, int]],
-) -> dict[tuple[int, int], tuple[tuple[int, int], tuple[int, int]]]:
-    """The glyphs of ``judged`` unlike every other glyph of ``looks`` (all in the print's ink)
-    read as the same digit, while two of those are copies of one another, each with those
-    two copies (the closest): the board's print of that digit, which the glyph is not.
+class NearestCopies(NamedTuple):
+    """Per glyph of a board, its shape distance to the nearest glyph read as the same digit on
+    paper like its own (``PAPER_ALIKE``), and all those glyphs (its peers)."""
 
-    A font prints a digit the same each time, so its copies differ only by the photo's noise,
-    however the font or a scan slants them; a hand never writes a digit twice alike. Glyphs
-    are compared only with glyphs on paper like theirs (``PAPER_ALIKE``)."""
-    nearest, peers = _nearest_copies(looks, digits)
-    if not nearest:
-        return {}
-    distances = list(nearest.values())
-    typical = max(float(np.median(distances)), TWIN_NOISE)
-    worst = max(float(np.percentile(distances, TWINLESS_QUANTILE)), TWIN_NOISE)
-    found = {}
-    for pos, distance in nearest.items():
-        if pos not in judged or distance < TWINLESS_SPREADS * worst:
-            continue
-        copies = _closest_pair(looks, peers[pos])
-        if copies is not None and shape_distance(*(looks[c] for c in copies)) <= (
-            TWIN_SPREADS * typical
-        ):
-            found[pos] = copies
-    return found
+    distance: dict[tuple[int, int], float]
+    peers: dict[tuple[int, int], list[tuple[int, int]]]
 
 
-def copied(
+def nearest_copies(
     looks: Mapping[tuple[int, int], GlyphLook], digits: Mapping[tuple[int, int], int]
-) -> set[tuple[int, int]]:
-    """The glyphs of ``looks`` with a copy among the other glyphs read as the same digit on
-    paper like theirs (within ``TWIN_SPREADS`` of the board's median nearest-copy distance):
-    the board's print of those digits, as a font prints them."""
-    nearest, _ = _nearest_copies(looks, digits)
-    if not nearest:
-        return set()
-    typical = max(float(np.median(list(nearest.values()))), TWIN_NOISE)
-    return {pos for pos, distance in nearest.items() if distance <= TWIN_SPREADS * typical}
-
-
-def _nearest_copies(
-    looks: Mapping[tuple[int, int], GlyphLook], digits: Mapping[tuple[int, int], int]
-) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], list[tuple[int, int]]]]:
-    """Each glyph's shape distance to its nearest glyph read as the same digit on paper like
-    its own (``PAPER_ALIKE``), and those glyphs."""
+) -> NearestCopies:
+    """Each glyph of ``looks`` with its nearest copy's distance and its peers
+    (``NearestCopies``), measured once for ``twinless`` and ``copied``."""
     nearest: dict[tuple[int, int], float] = {}
     peers: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for pos in looks:
@@ -181,7 +147,49 @@ def _nearest_copies(
         ]
         if pos in digits and peers[pos]:
             nearest[pos] = min(shape_distance(looks[pos], looks[o]) for o in peers[pos])
-    return nearest, peers
+    return NearestCopies(nearest, peers)
+
+
+def twinless(
+    looks: Mapping[tuple[int, int], GlyphLook],
+    copies: NearestCopies,
+    judged: Collection[tuple[int, int]],
+) -> dict[tuple[int, int], tuple[tuple[int, int], tuple[int, int]]]:
+    """The glyphs of ``judged`` unlike every other glyph of ``looks`` (all in the print's ink)
+    read as the same digit, while two of those are copies of one another, each with those
+    two copies (the closest): the board's print of that digit, which the glyph is not.
+    ``copies``: ``nearest_copies`` of ``looks``.
+
+    A font prints a digit the same each time, so its copies differ only by the photo's noise,
+    however the font or a scan slants them; a hand never writes a digit twice alike. Glyphs
+    are compared only with glyphs on paper like theirs (``PAPER_ALIKE``)."""
+    nearest, peers = copies
+    if not nearest:
+        return {}
+    distances = list(nearest.values())
+    typical = max(float(np.median(distances)), TWIN_NOISE)
+    worst = max(float(np.percentile(distances, TWINLESS_QUANTILE)), TWIN_NOISE)
+    found = {}
+    for pos, distance in nearest.items():
+        if pos not in judged or distance < TWINLESS_SPREADS * worst:
+            continue
+        pair = _closest_pair(looks, peers[pos])
+        if pair is not None and shape_distance(*(looks[c] for c in pair)) <= (
+            TWIN_SPREADS * typical
+        ):
+            found[pos] = pair
+    return found
+
+
+def copied(copies: NearestCopies) -> set[tuple[int, int]]:
+    """The glyphs with a copy among the other glyphs read as the same digit on paper like
+    theirs (within ``TWIN_SPREADS`` of the board's median nearest-copy distance): the board's
+    print of those digits, as a font prints them. ``copies``: ``nearest_copies``."""
+    nearest = copies.distance
+    if not nearest:
+        return set()
+    typical = max(float(np.median(list(nearest.values()))), TWIN_NOISE)
+    return {pos for pos, distance in nearest.items() if distance <= TWIN_SPREADS * typical}
 
 
 def _closest_pair(
