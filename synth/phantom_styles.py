@@ -6,6 +6,8 @@ truth: each draws one 9x9 with about a third of its cells given and photographs 
 - ``misregistered``: each inner grid line printed a few pixels off its even place, so that a
   lattice of evenly spaced lines leaves line remnants inside cells;
 - ``show_through``: the back page's print (grid and digits) showing through, mirrored;
+- ``show_through_sweep``: the back page's print showing through at any offset up to most of a
+  cell, turned a little, faint to dark, sharp to soft, in full light or dim;
 - ``thick_pen``: heavy type and heavy lines;
 - ``thin_pen``: hairline type and hairline lines;
 - ``low_light``: a dim, low-contrast shot with strong sensor noise and heavy JPEG;
@@ -41,6 +43,10 @@ SOFT_SHADOW_GAIN = (0.3, 0.55)  # the darkest corner's light, of the brightest o
 HARD_SHADOW_GAIN = (0.4, 0.65)  # inside the shadow
 MISREGISTRATION_CELLS = (0.05, 0.12)  # how far an inner line strays, in cells
 SHOW_THROUGH_SHARE = (0.2, 0.35)  # of the back page's print contrast
+SWEEP_BACK_SHIFT_CELLS = 0.7  # the back page's grid off the front one's, either way
+SWEEP_BACK_TURN_DEG = 2.0  # the back page printed a little turned against the front
+SWEEP_SHOW_THROUGH_SHARE = (0.15, 0.45)
+SWEEP_BACK_BLUR_PX = (0.6, 1.8)
 THICK_LINES_PX = (3, 7)  # cell and box lines at 48 px cells
 LOW_LIGHT_GAIN = (0.35, 0.55)
 LOW_LIGHT_NOISE = (5.0, 9.0)
@@ -128,6 +134,23 @@ def show_through(rng: np.random.Generator) -> HardPhoto:
     faint = (255 - share * (255 - back.astype(np.float32))).astype(np.uint8)
     photo = photograph(np.minimum(grid.image, faint), grid.corners, rng, SHARP)
     return framed(grid, photo.corners, photo.image)
+
+
+def show_through_sweep(rng: np.random.Generator) -> HardPhoto:
+    grid = puzzle_grid(rng)
+    back = puzzle_grid(rng).image[:, ::-1]
+    h, w = back.shape[:2]
+    shift = rng.uniform(-SWEEP_BACK_SHIFT_CELLS, SWEEP_BACK_SHIFT_CELLS, 2) * CELL_PX
+    turn = rng.uniform(-SWEEP_BACK_TURN_DEG, SWEEP_BACK_TURN_DEG)
+    moved = cv2.getRotationMatrix2D((w / 2, h / 2), turn, 1.0)
+    moved[:, 2] += shift
+    back = cv2.warpAffine(back, moved, (w, h), borderValue=(255, 255, 255))
+    back = cv2.GaussianBlur(back, (0, 0), rng.uniform(*SWEEP_BACK_BLUR_PX))
+    share = rng.uniform(*SWEEP_SHOW_THROUGH_SHARE)
+    faint = (255 - share * (255 - back.astype(np.float32))).astype(np.uint8)
+    photo = photograph(np.minimum(grid.image, faint), grid.corners, rng, SHARP)
+    image = lit(photo.image, np.full(photo.image.shape[:2], rng.uniform(*SWEEP_GAIN)))
+    return framed(grid, photo.corners, image)
 
 
 def thick_pen(rng: np.random.Generator) -> HardPhoto:
@@ -244,6 +267,7 @@ STYLES: dict[str, Callable[[np.random.Generator], HardPhoto]] = {
     "hard_shadow": hard_shadow,
     "misregistered": misregistered,
     "show_through": show_through,
+    "show_through_sweep": show_through_sweep,
     "thick_pen": thick_pen,
     "thin_pen": thin_pen,
     "low_light": low_light,

@@ -15,12 +15,16 @@ import numpy as np
 
 from sudoku_batch.pipeline.board import BoardImage
 from sudoku_batch.pipeline.vision.quad import intersect_lines
-from sudoku_batch.pipeline.vision.surround import Surround, inked_runs, surround
+from sudoku_batch.pipeline.vision.surround import Runs, Surround, inked_runs, surround
 
 # The border is looked for within this share of a cell of the lattice's outer line.
 SEARCH_FRACTION = 0.3
 # A strip counts a row (column) as part of the border when this share of it is line ink.
 STRIP_COVERAGE = 0.5
+# Print showing through from the back page is at most about this share as dark as the print
+# on the front (paper lets through a third of it at most), a border the same ink as its lines:
+# a run this much fainter than another in the border's window is passed over.
+SHOW_THROUGH_SHARE = 0.5
 # Fewer strips than this with a border edge leave the side too uncertain to move.
 MIN_STRIPS = 3
 # Beyond a whole grid's border, from this far out to this far (shares of a cell), the grid's
@@ -61,10 +65,10 @@ def _border_corners(around: Surround) -> np.ndarray | None:
     rows, cols = around.rows, around.cols
     # Sides as (vx, vy, x0, y0) in board pixels: top, right, bottom, left.
     sides = [
-        _side(around.across, rows[0], cols),
-        _side(around.down.T, cols[-1], rows),
-        _side(around.across, rows[-1], cols),
-        _side(around.down.T, cols[0], rows),
+        _side(around.across, around.grey, rows[0], cols),
+        _side(around.down.T, around.grey.T, cols[-1], rows),
+        _side(around.across, around.grey, rows[-1], cols),
+        _side(around.down.T, around.grey.T, cols[0], rows),
     ]
     if any(side is None for side in sides):
         return None
@@ -163,25 +167,51 @@ def _inked_share(band: np.ndarray, x: float, half_width: int) -> float:
     )
 
 
-def _side(strokes: np.ndarray, line: float, across: tuple[float, ...]) -> np.ndarray | None:
+def _side(
+    strokes: np.ndarray, grey: np.ndarray, line: float, across: tuple[float, ...]
+) -> np.ndarray | None:
     """A horizontal border side (vx, vy, x0, y0) through the centre of the line near row
-    ``line`` of ``strokes``, traced cell by cell along ``across``."""
+    ``line`` of ``strokes`` (``grey``: the board they were found on), traced cell by cell
+    along ``across``."""
     cell = (across[-1] - across[0]) / (len(across) - 1)
     reach = SEARCH_FRACTION * cell
     lo = max(0, int(round(line - reach)))
     hi = min(strokes.shape[0], int(round(line + reach)) + 1)
     points = []
     for start, end in zip(across[:-1], across[1:], strict=True):
-        strip = strokes[lo:hi, int(round(start)) : int(round(end))]
+        columns = slice(int(round(start)), int(round(end)))
+        strip = strokes[lo:hi, columns]
         if strip.size == 0:
             continue
-        run = inked_runs(strip.mean(axis=1) >= 255 * STRIP_COVERAGE).nearest(line - lo)
+        runs = inked_runs(strip.mean(axis=1) >= 255 * STRIP_COVERAGE)
+        run = _printed(runs, grey[lo:hi, columns]).nearest(line - lo)
         if run is not None:
             # The middle of the run of inked rows: the centre line of the border.
             points.append(((start + end) / 2, lo + sum(run) / 2))
     if len(points) < MIN_STRIPS:
         return None
     return cv2.fitLine(np.array(points, np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).reshape(4)
+
+
+def _printed(runs: Runs, grey: np.ndarray) -> Runs:
+    """The runs of a strip (its ``grey``) but those far fainter than the darkest of them:
+    the back page's print showing through, not this side's own."""
+    if len(runs.starts) < 2:
+        return runs
+    darkness = [
+        _darkness(grey, start, end) for start, end in zip(runs.starts, runs.ends, strict=True)
+    ]
+    darkest = max(darkness)
+    kept = [i for i, d in enumerate(darkness) if d >= SHOW_THROUGH_SHARE * darkest]
+    return Runs([runs.starts[i] for i in kept], [runs.ends[i] for i in kept])
+
+
+def _darkness(grey: np.ndarray, start: int, end: int) -> float:
+    """How much darker than the strip's paper (its median) the line in rows ``start`` to
+    ``end`` is: along the strip, the darkest pixel across the run, so that a thin line
+    running at a slant through the run is followed, not averaged away."""
+    band = grey[max(0, start - 1) : end + 1]
+    return float(np.median(grey)) - float(band.min(axis=0).mean())
 
 
 def _transposed(line: np.ndarray) -> np.ndarray:

@@ -30,6 +30,7 @@ class Surround:
     """A board warped again with a margin around it, and its grid-line strokes."""
 
     homography: np.ndarray  # page -> padded board
+    grey: np.ndarray  # the padded board
     across: np.ndarray  # horizontal strokes
     down: np.ndarray  # vertical strokes
     rows: tuple[float, ...]  # the lattice's lines, in padded-board pixels
@@ -67,6 +68,7 @@ def surround(
         strokes = thin if filled else ink
     return Surround(
         homography,
+        grey,
         line_strokes(strokes, horizontal=True),
         line_strokes(strokes, horizontal=False),
         tuple(p + margin for p in board.lattice.row_lines),
