@@ -283,8 +283,13 @@ def _fitted_to_border(pixels: np.ndarray, board: BoardImage) -> BoardImage:
         except LatticeNotFound:
             break
         # Moving the corners onto the border must not change what grid it is; if it does,
-        # the first reading was a different structure and is judged as such.
-        if refit.shape != board.shape or refit.lattice.box_lines != board.lattice.box_lines:
+        # the first reading was a different structure and is judged as such. Unless the border
+        # holds a Sudoku's box lines where the outline read none: an outline taking in the
+        # back page's print showing through reads a lattice of neither page's grid.
+        gained_boxes = refit.lattice.box_lines and not board.lattice.box_lines
+        if not gained_boxes and (
+            refit.shape != board.shape or refit.lattice.box_lines != board.lattice.box_lines
+        ):
             break
         board = refit
         if moved < SETTLED_PX:
