@@ -284,10 +284,16 @@ def _fitted_to_border(pixels: np.ndarray, board: BoardImage) -> BoardImage:
             break
         # Moving the corners onto the border must not change what grid it is; if it does,
         # the first reading was a different structure and is judged as such. Unless the border
-        # holds a Sudoku's box lines where the outline read none: an outline taking in the
-        # back page's print showing through reads a lattice of neither page's grid.
-        gained_boxes = refit.lattice.box_lines and not board.lattice.box_lines
-        if not gained_boxes and (
+        # holds a finer grid with box lines where the outline read a coarser one without: an
+        # outline taking in the back page's print showing through reads a lattice of neither
+        # page's grid, its wide cells spanning lines of both. (A block of a grid's cells read
+        # without box lines may gain them at its border, its size the same: that stays.)
+        finer_with_boxes = (
+            refit.lattice.box_lines
+            and not board.lattice.box_lines
+            and refit.shape.size > board.shape.size
+        )
+        if not finer_with_boxes and (
             refit.shape != board.shape or refit.lattice.box_lines != board.lattice.box_lines
         ):
             break
