@@ -7,9 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sudoku_batch.pipeline.recognise.read_board import recognise_board
-from sudoku_batch.pipeline.vision.page_boards import rectify_page
 from sudoku_batch.synth.phantom_styles import coarse_screen_sweep
+from tests.ocr.boards import givens_read_and_true
 
 # Seeds that still fail. 5: a heavy tint through a coarse screen breaks the thin lines into dots,
 # no lattice is found (tests/vision/test_phantom_givens.py DEVELOPMENT_FAILING). 6 and 10: a
@@ -25,11 +24,6 @@ STILL_FAILING = {5, 6, 10}
     ],
 )
 def test_givens_through_a_coarse_screen_are_read_as_their_digits(engine, seed: int) -> None:
-    photo = coarse_screen_sweep(np.random.default_rng(seed))
-    (puzzle,) = photo.puzzles
-    truth = tuple(v or 0 for row in puzzle.givens for v in row)
+    read, truth = givens_read_and_true(coarse_screen_sweep(np.random.default_rng(seed)), engine)
 
-    (rectified,) = rectify_page(photo.image)
-    reading = recognise_board(rectified.board, rectified.cells, engine).reading
-
-    assert tuple(v or 0 for row in reading.givens() for v in row) == truth
+    assert read == truth
