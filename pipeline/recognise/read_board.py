@@ -31,10 +31,11 @@ from sudoku_batch.pipeline.recognise.orientation import read_upright
 from sudoku_batch.pipeline.recognise.remeasure import alternative_boards, contradicts
 from sudoku_batch.pipeline.recognise.turns import turn_board, turn_cell
 from sudoku_batch.pipeline.solve.encode import clashing_pairs
-from sudoku_batch.pipeline.vision.cells import classify_cells
+from sudoku_batch.pipeline.vision.cells import classify_cells, darkest_channel
 from sudoku_batch.pipeline.vision.diagonals import without_drawn_diagonals
 from sudoku_batch.pipeline.vision.lattice import cell_parts
 from sudoku_batch.pipeline.vision.regions import read_regions, read_shape
+from sudoku_batch.pipeline.vision.screen import descreen_blur
 
 # The recogniser reads the whole cell interior, unstretched, better than a tight, contrast-
 # stretched digit box: on the wichtounet photos warped with their true corners
@@ -162,7 +163,16 @@ def cell_glyphs(board: BoardImage, positions: Sequence[tuple[int, int]]) -> list
     Luminance rather than the darkest channel: the darkest channel also carries the noisiest
     channel of a phone photo, and cost 6 errors in 1,704 givens where luminance cost none (red
     print is still dark enough in luminance). A diagonal Sudoku's drawn diagonals are painted
-    out: a line across a 3 makes it an 8."""
+    out: a line across a 3 makes it an 8.
+
+    On a board printed through a halftone screen the recogniser reads the board blurred over
+    the screen's dot spacing, as the cells were sorted (``pipeline.vision.cells``): a coarse
+    screen's dots, read as strokes, make a 3 a 2 and a 7 a 1 (bench.phantom_givens
+    coarse_screen_sweep: 39 givens of 8 grids read as another digit, none blurred). The screen
+    is measured where the cells stage measured it, so an unscreened board is read as before."""
     pixels = without_drawn_diagonals(board.pixels, board.lattice)
     gray = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY) if pixels.ndim == 3 else pixels
+    blur = descreen_blur(darkest_channel(pixels))
+    if blur is not None:
+        gray = cv2.GaussianBlur(gray, (0, 0), blur)
     return board_glyphs(gray, board.lattice, positions, INTERIOR_TRIM)

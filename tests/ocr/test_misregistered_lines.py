@@ -13,11 +13,10 @@ import pytest
 from sudoku_batch.pipeline.board import BoardLocation
 from sudoku_batch.pipeline.grid import GridShape
 from sudoku_batch.pipeline.recognise.ink_marks import print_off_lines
-from sudoku_batch.pipeline.recognise.read_board import recognise_board
 from sudoku_batch.pipeline.vision.find_boards import find_boards
-from sudoku_batch.pipeline.vision.page_boards import rectify_page
 from sudoku_batch.pipeline.vision.rectify import rectify_board
 from sudoku_batch.synth.phantom_styles import misregistered
+from tests.ocr.boards import givens_read_and_true
 from tests.vision.scenes import photo_of, rendered
 
 SEEDS = range(1, 9)
@@ -25,14 +24,9 @@ SEEDS = range(1, 9)
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_no_given_is_lost_on_misregistered_lines(engine, seed: int) -> None:
-    photo = misregistered(np.random.default_rng(seed))
-    (puzzle,) = photo.puzzles
-    truth = tuple(v or 0 for row in puzzle.givens for v in row)
+    read, truth = givens_read_and_true(misregistered(np.random.default_rng(seed)), engine)
 
-    (rectified,) = rectify_page(photo.image)
-    reading = recognise_board(rectified.board, rectified.cells, engine).reading
-
-    assert tuple(v or 0 for row in reading.givens() for v in row) == truth
+    assert read == truth
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
