@@ -19,7 +19,9 @@ truth: each draws one 9x9 with about a third of its cells given and photographs 
 - ``coarse_screen_sweep``: a tint screened coarser than ``screen_sweep``'s, at any angle, light
   to heavy, in full light or dim, with sensor noise and heavy JPEG;
 - ``noise_sweep``: sensor noise from slight to heavy, in full light or dim, with a shadow or
-  none, through heavy JPEG.
+  none, through heavy JPEG;
+- ``shadow_noise_sweep``: a sharp-edged shadow across the grid, always, in full light, with
+  sensor noise from slight to heavy through heavy JPEG.
 """
 
 from __future__ import annotations
@@ -235,6 +237,15 @@ def noise_sweep(rng: np.random.Generator) -> HardPhoto:
     return framed(grid, photo.corners, image)
 
 
+def shadow_noise_sweep(rng: np.random.Generator) -> HardPhoto:
+    grid = puzzle_grid(rng)
+    photo = photograph(grid.image, grid.corners, rng, SHARP)
+    image = lit(photo.image, shadow_gain(photo, rng))
+    image = degrade.sensor_noise(image, rng, rng.uniform(*SWEEP_NOISE))
+    image = degrade.jpeg_roundtrip(image, int(rng.integers(*SWEEP_JPEG)))
+    return framed(grid, photo.corners, image)
+
+
 def halftone_page(
     grid: RenderedGrid,
     rng: np.random.Generator,
@@ -276,6 +287,7 @@ STYLES: dict[str, Callable[[np.random.Generator], HardPhoto]] = {
     "screen_sweep": screen_sweep,
     "coarse_screen_sweep": coarse_screen_sweep,
     "noise_sweep": noise_sweep,
+    "shadow_noise_sweep": shadow_noise_sweep,
 }
 
 

@@ -75,10 +75,16 @@ def recognise_board(
     # holds several printed digits in a cell, which look like pencil marks.
     contradicting = contradicts(recognised.reading)
     if contradicting:
+        larger = []
         for other in alternative_boards(board):
             candidate = read_every_mark(other, classify_cells(other), engine)
             if not clashing_pairs(candidate.reading.puzzle()):
                 return _with_ink(candidate, engine)
+            if other.shape.size > board.shape.size:
+                larger.append(candidate)
+        sorted_out = _clash_free_once_inked(recognised, larger, engine)
+        if sorted_out is not None:
+            return sorted_out
     # Asked of every board, not only of contradicting ones: cut cells can read as a few digits
     # that happen not to repeat, and a lattice across printed numbers is never a Sudoku's.
     parts = cell_parts(recognised.board.pixels, recognised.board.lattice)
@@ -89,6 +95,24 @@ def recognise_board(
         if beyond is not None:
             return _other(recognised, beyond)
     return _with_ink(recognised, engine)
+
+
+def _clash_free_once_inked(
+    measured: RecognisedBoard, larger: list[RecognisedBoard], engine: OcrEngine
+) -> RecognisedBoard | None:
+    """The first of the readings of larger sizes that no longer contradicts its lattice once
+    a solver's marks are sorted out of it (a repeat one misread cell explains is left to the
+    solve step), when the measured size's reading still contradicts its own then: on a
+    hand-filled board, pencil marks read as digits repeat in every lattice, so none repeats
+    nothing as printed. Only larger sizes: a smaller one's cells hold several of the grid's
+    printed digits, which look like pencil marks and would be sorted out as such."""
+    if not larger or not contradicts(_with_ink(measured, engine).reading):
+        return None
+    for candidate in larger:
+        inked = _with_ink(candidate, engine)
+        if not contradicts(inked.reading):
+            return inked
+    return None
 
 
 def _numbers_reason(recognised: RecognisedBoard, engine: OcrEngine) -> str | None:

@@ -20,6 +20,12 @@ import numpy as np
 # (lattice's MAX_GAP_DEVIATION).
 OFF_LATTICE_CELLS = 0.25
 
+# An outer tooth's rows off the even spacing, with no line near it, are no border when they
+# cover less than this share of what the interior lines do: a stack of digits' strokes covers
+# a few tenths of the board, a border (even one the outline cuts at a slant) most of what the
+# interior lines cover.
+BORDER_SHARE = 0.5
+
 Run = tuple[int, int]  # rows start to end - 1 of a printed line
 
 
@@ -55,17 +61,29 @@ def even_lines(
     if len(alone) < 2:
         return lines
     slope, offset = np.polyfit(*zip(*alone, strict=True), 1)
+    interior = float(np.median([_peak(coverage, found[i]) for i, _ in alone]))
     for i in (0, len(found) - 1):
         even = slope * i + offset
         if lines[i] is None or abs(lines[i] - even) < OFF_LATTICE_CELLS * cell:
             continue
         lo = max(0, int(round(even - reach)))
         hi = min(coverage.size, int(round(even + reach)) + 1)
+        near = None
         if hi > lo and coverage[lo:hi].max() >= weakest:
             near = _nearest(line_runs(coverage, lo, hi), even)
-            if near is not None and abs(near - even) < OFF_LATTICE_CELLS * cell:
-                lines[i] = near
+        if near is not None and abs(near - even) < OFF_LATTICE_CELLS * cell:
+            lines[i] = near
+        elif _peak(coverage, found[i]) < BORDER_SHARE * interior:
+            # No line near the even place, and what the tooth found off it is far weaker than
+            # a line: digits' strokes beside a border the outline cut off. The border is where
+            # the spacing puts it.
+            lines[i] = float(np.clip(even, 0, coverage.size))
     return lines
+
+
+def _peak(coverage: np.ndarray, runs: list[Run]) -> float:
+    """The highest coverage of a tooth's runs."""
+    return max((float(coverage[start:end].max()) for start, end in runs), default=0.0)
 
 
 def _nearest(runs: list[Run], even: float) -> float | None:

@@ -68,7 +68,7 @@ def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
     # page's shapes come after the page's own, which are found as before.
     if noise_sigma(gray) > offset:
         denoised = cv2.GaussianBlur(gray, (0, 0), DENOISE_PX)
-        quads += _quads_of_ink(gray, _ink(denoised, _offset(denoised)))
+        quads += _quads_of_ink(gray, _ink(denoised, _offset(denoised), without_steps=True))
     return quads
 
 
@@ -165,7 +165,7 @@ def _cell_blocks(
     return cv2.morphologyEx(cells, cv2.MORPH_CLOSE, bridge)
 
 
-def _ink(gray: np.ndarray, offset: float) -> np.ndarray:
+def _ink(gray: np.ndarray, offset: float, without_steps: bool = False) -> np.ndarray:
     """Dark print (255): ``offset`` (``_offset``) below the local mean, thickened so that thin
     faint lines hold together."""
     side = max(gray.shape)
@@ -173,6 +173,14 @@ def _ink(gray: np.ndarray, offset: float) -> np.ndarray:
     ink = cv2.adaptiveThreshold(
         gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, offset
     )
+    if without_steps:
+        # The dark side of a shadow's edge is darker than the mean around it (which takes in
+        # the lit side) along the whole edge, a long stroke joining the grid's mesh to the
+        # shadow's outline. Print is darker than most of what is around it too (its median,
+        # the paper's level where lines and digits cover under half the window); the
+        # shadow's side is not.
+        paper = cv2.medianBlur(gray, block)
+        ink = cv2.bitwise_and(ink, cv2.compare(cv2.subtract(paper, gray), offset, cv2.CMP_GE))
     # Thickened, a thin line tilted by up to ~8 degrees still runs straight for a stroke length.
     return cv2.dilate(ink, np.ones((3, 3), np.uint8))
 

@@ -59,3 +59,25 @@ def test_pencil_marks_are_no_givens_and_the_print_is_solved(kubiesa: Path, engin
     solution = solve_reading(reading, make_backend(), 10.0)
     assert solution.result.verdict is Verdict.SOLVED
     assert not solution.doubts
+
+
+def test_a_hand_filled_board_measured_smaller_is_measured_again_once_its_marks_are_sorted(
+    kubiesa: Path, engine
+) -> None:
+    # Two of its middle row lines are fainter than the line floor: it measures as a 6x6, whose
+    # readings repeat digits. Read as a 9x9, its pencil marks repeat digits too until they are
+    # sorted out of the givens.
+    name = "02_28_iphone_14_0"
+    labels = np.loadtxt(kubiesa / "labels" / f"{name}.txt", dtype=int)
+    (board,) = rectify_page(cv2.imread(str(kubiesa / "images" / f"{name}.jpg")))
+    assert board.board.shape.size == 6
+
+    reading = recognise_board(board.board, board.cells, engine).reading
+
+    assert reading.shape.size == 9
+    for cell in reading.cells:
+        label = labels[cell.row, cell.col]
+        if label == 0:
+            assert cell.ink is InkKind.EMPTY, cell
+        elif label != PENCIL:
+            assert cell.digit == label, cell

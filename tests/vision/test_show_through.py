@@ -85,3 +85,24 @@ def test_an_outer_line_is_the_one_evenly_spaced_with_the_grid_not_the_back_pages
 
     assert lines[-1] is not None
     assert abs(lines[-1] - (9 * 46.7 + 2)) < 1
+
+
+def test_an_outer_line_cut_off_by_the_outline_is_where_the_spacing_puts_it() -> None:
+    # The coverage of a board whose outline cut off its right border: its lines every 46.7
+    # px, the border at 420 past the 415 px warp. A column of digits' strokes 20 px inside it
+    # covers a quarter of the board, and the comb's last tooth finds only that.
+    coverage = np.zeros(415)
+    for i in range(9):
+        coverage[round(i * 46.7) : round(i * 46.7) + 5] = 1.0
+    coverage[398:402] = 0.25
+    cell = coverage.size / 9
+    reach = 0.4 * cell
+    found = [
+        line_runs(coverage, max(0, round(i * cell - reach)), round(i * cell + reach) + 1)
+        for i in range(10)
+    ]
+    assert abs(line_middle(found[-1]) - 399.5) < 1
+
+    lines = even_lines(found, coverage, cell, reach, weakest=0.2)
+
+    assert lines[-1] == coverage.size
