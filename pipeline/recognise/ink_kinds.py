@@ -170,9 +170,11 @@ def ink_kinds(
     inked = {pos: look for pos, look in inked.items() if colour[pos] < OFF_COLOUR}
     whole = [pos for pos in inked if pos in one_digit and _whole(unpencilled[pos], printed)]
     nearest = nearest_copies(inked, digits or {})
-    for pos, copies in twinless(inked, nearest, whole).items():
-        departure = _departure(unpencilled[pos], printed)
-        if all(departure > _departure(unpencilled[copy], printed) for copy in copies):
+    for pos, unlike in twinless(inked, nearest, whole).items():
+        # The glyph and its own copies (a hand writing the digit alike) all depart further
+        # than the print's copies: else those copies are the hand's and the glyph the print.
+        departure = min(_departure(unpencilled[o], printed) for o in [pos, *unlike.own])
+        if all(departure > _departure(unpencilled[copy], printed) for copy in unlike.print):
             kinds[pos] = InkKind.HANDWRITTEN
     # Then its height and stroke width against the print fitted where it stands: a font's
     # copies keep both, a hand's do not; unless the copies of its digit depart further from
