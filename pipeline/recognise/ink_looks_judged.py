@@ -165,8 +165,9 @@ def twinless(
 ) -> dict[tuple[int, int], Unlike]:
     """The glyphs of ``judged`` unlike two glyphs of ``looks`` (all in the print's ink) read
     as the same digit that are copies of one another: the board's print of that digit, which
-    the glyph is not (``Unlike``; the glyph's other same-digit glyphs are its own copies).
-    ``copies``: ``nearest_copies`` of ``looks``.
+    the glyph is not (``Unlike``; the glyph's other same-digit glyphs are its own copies, no
+    more of them with it than the glyphs it is unlike). ``copies``: ``nearest_copies`` of
+    ``looks``.
 
     A font prints a digit the same each time, so its copies differ only by the photo's noise,
     however the font or a scan slants them; a hand writes a digit only roughly alike, which
@@ -187,11 +188,16 @@ def twinless(
             for o in peers[pos]
             if shape_distance(looks[pos], looks[o]) >= TWINLESS_SPREADS * worst
         ]
+        own = [o for o in peers[pos] if o not in unlike]
+        # The print is the digit's shape the board holds at least as often: a font's digit
+        # off the board's print in size, beside a hand writing it alike, keeps its print.
+        if len(own) + 1 > len(unlike):
+            continue
         pair = _closest_pair(looks, unlike)
         if pair is not None and shape_distance(*(looks[c] for c in pair)) <= (
             TWIN_SPREADS * typical
         ):
-            found[pos] = Unlike(pair, [o for o in peers[pos] if o not in unlike])
+            found[pos] = Unlike(pair, own)
     return found
 
 
