@@ -23,8 +23,9 @@ printed large or small, photographed near or far, reads alike:
   is an entry when these add up to ``LOOKS_SCORE`` spreads, well beyond what the board's own
   print spreads.
 - An entry in the print's own ink is told by its shape alone where the board prints its
-  digit alike at least twice and the glyph is no copy of it (``twinless``), and departs from
-  the print further than those copies.
+  digit alike at least twice and the glyph is no copy of it (``twinless``; a hand may write
+  the digit alike as often), and it and its own copies depart from the print further than
+  those copies.
 
 A board with fewer than ``MIN_PRINTED`` marked cells has too few to learn its print from, and
 one whose print mostly reaches its cells' edges (large print) cannot be measured in them: all
