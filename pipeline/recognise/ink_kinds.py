@@ -23,8 +23,9 @@ printed large or small, photographed near or far, reads alike:
   is an entry when these add up to ``LOOKS_SCORE`` spreads, well beyond what the board's own
   print spreads.
 - An entry in the print's own ink is told by its shape alone where the board prints its
-  digit alike at least twice and the glyph is no copy of it (``twinless``), and departs from
-  the print further than those copies.
+  digit alike at least twice and the glyph is no copy of it (``twinless``; a hand may write
+  the digit alike as often), and it and its own copies depart from the print further than
+  those copies.
 
 A board with fewer than ``MIN_PRINTED`` marked cells has too few to learn its print from, and
 one whose print mostly reaches its cells' edges (large print) cannot be measured in them: all
@@ -170,9 +171,11 @@ def ink_kinds(
     inked = {pos: look for pos, look in inked.items() if colour[pos] < OFF_COLOUR}
     whole = [pos for pos in inked if pos in one_digit and _whole(unpencilled[pos], printed)]
     nearest = nearest_copies(inked, digits or {})
-    for pos, copies in twinless(inked, nearest, whole).items():
-        departure = _departure(unpencilled[pos], printed)
-        if all(departure > _departure(unpencilled[copy], printed) for copy in copies):
+    for pos, unlike in twinless(inked, nearest, whole).items():
+        # The glyph and its own copies (a hand writing the digit alike) all depart further
+        # than the print's copies: else those copies are the hand's and the glyph the print.
+        departure = min(_departure(unpencilled[o], printed) for o in [pos, *unlike.own])
+        if all(departure > _departure(unpencilled[copy], printed) for copy in unlike.print):
             kinds[pos] = InkKind.HANDWRITTEN
     # Then its height and stroke width against the print fitted where it stands: a font's
     # copies keep both, a hand's do not; unless the copies of its digit depart further from

@@ -150,19 +150,29 @@ def nearest_copies(
     return NearestCopies(nearest, peers)
 
 
+class Unlike(NamedTuple):
+    """A glyph's digit's print it is no copy of: the two copies of it closest to each other
+    (``print``); and the glyph's own near copies (``own``: a hand writing the digit alike)."""
+
+    print: tuple[tuple[int, int], tuple[int, int]]
+    own: list[tuple[int, int]]
+
+
 def twinless(
     looks: Mapping[tuple[int, int], GlyphLook],
     copies: NearestCopies,
     judged: Collection[tuple[int, int]],
-) -> dict[tuple[int, int], tuple[tuple[int, int], tuple[int, int]]]:
-    """The glyphs of ``judged`` unlike every other glyph of ``looks`` (all in the print's ink)
-    read as the same digit, while two of those are copies of one another, each with those
-    two copies (the closest): the board's print of that digit, which the glyph is not.
-    ``copies``: ``nearest_copies`` of ``looks``.
+) -> dict[tuple[int, int], Unlike]:
+    """The glyphs of ``judged`` unlike two glyphs of ``looks`` (all in the print's ink) read
+    as the same digit that are copies of one another: the board's print of that digit, which
+    the glyph is not (``Unlike``; the glyph's other same-digit glyphs are its own copies, no
+    more of them with it than the glyphs it is unlike). ``copies``: ``nearest_copies`` of
+    ``looks``.
 
     A font prints a digit the same each time, so its copies differ only by the photo's noise,
-    however the font or a scan slants them; a hand never writes a digit twice alike. Glyphs
-    are compared only with glyphs on paper like theirs (``PAPER_ALIKE``)."""
+    however the font or a scan slants them; a hand writes a digit only roughly alike, which
+    makes its entries near copies of each other but not of the print. Glyphs are compared
+    only with glyphs on paper like theirs (``PAPER_ALIKE``)."""
     nearest, peers = copies
     if not nearest:
         return {}
@@ -170,14 +180,24 @@ def twinless(
     typical = max(float(np.median(distances)), TWIN_NOISE)
     worst = max(float(np.percentile(distances, TWINLESS_QUANTILE)), TWIN_NOISE)
     found = {}
-    for pos, distance in nearest.items():
-        if pos not in judged or distance < TWINLESS_SPREADS * worst:
+    for pos in nearest:
+        if pos not in judged:
             continue
-        pair = _closest_pair(looks, peers[pos])
+        unlike = [
+            o
+            for o in peers[pos]
+            if shape_distance(looks[pos], looks[o]) >= TWINLESS_SPREADS * worst
+        ]
+        own = [o for o in peers[pos] if o not in unlike]
+        # The print is the digit's shape the board holds at least as often: a font's digit
+        # off the board's print in size, beside a hand writing it alike, keeps its print.
+        if len(own) + 1 > len(unlike):
+            continue
+        pair = _closest_pair(looks, unlike)
         if pair is not None and shape_distance(*(looks[c] for c in pair)) <= (
             TWIN_SPREADS * typical
         ):
-            found[pos] = pair
+            found[pos] = Unlike(pair, own)
     return found
 
 

@@ -103,6 +103,38 @@ def test_a_glyph_in_the_print_s_ink_unlike_every_copy_of_its_digit_is_an_entry()
     assert set(kinds.values()) == {InkKind.GIVEN}
 
 
+def _hand_writing_a_digit_twice(rng: np.random.Generator, height: float):
+    """A board printing digits 1-9 three times each, and a 5 written twice in black, each
+    ``height`` cells tall, alike (a hand writes a digit roughly alike) but unlike the
+    print's 5: inks, digits and looks."""
+    inks, digits, looks = _printed_board(rng)
+    (hand,) = _shapes(np.random.default_rng(4), 1)
+    for pos in [(3, 0), (3, 1)]:
+        inks[pos], digits[pos] = _ink(height), 5
+        looks[pos] = GlyphLook((0.0, 0.0), 0.0, _copy(hand, rng))
+    return inks, digits, looks
+
+
+def test_a_digit_written_alike_twice_unlike_its_print_is_an_entry_each_time() -> None:
+    # Each written 5 has a near copy, the other: it is still no copy of the print's 5, whose
+    # copies stand apart from both (main read both as givens).
+    inks, digits, looks = _hand_writing_a_digit_twice(np.random.default_rng(3), 0.6)
+    kinds = ink_kinds(inks, set(inks), digits, looks)
+    assert kinds.pop((3, 0)) is InkKind.HANDWRITTEN
+    assert kinds.pop((3, 1)) is InkKind.HANDWRITTEN
+    assert set(kinds.values()) == {InkKind.GIVEN}
+
+
+def test_a_digit_printed_alike_stays_printed_beside_a_hand_s_copies_further_off() -> None:
+    # The same board with the print's 5s further from the board's print than the written
+    # 5s: either pair may be the hand's, so the print's 5s, each with its copies, stay.
+    inks, digits, looks = _hand_writing_a_digit_twice(np.random.default_rng(3), 0.58)
+    for pos in [(0, 4), (1, 4), (2, 4)]:
+        inks[pos] = _ink(0.62)
+    kinds = ink_kinds(inks, set(inks), digits, looks)
+    assert {kinds[pos] for pos in kinds if pos[0] < 3} == {InkKind.GIVEN}
+
+
 @pytest.mark.parametrize(
     "case",
     ["unsure", "copies disagree", "wider than tall", "copies depart further", "on a fill"],
