@@ -70,9 +70,13 @@ CORNER_OFF_CENTRE = 0.18
 # candidates of one keypad column run together there.
 FAR_OFF_CENTRE = 0.24
 # A glyph at least as wide as tall is a run of candidates written joined up (one digit of any
-# font is taller than wide); so is one this much wider for its height than the print's digits.
+# font is taller than wide); so is one this much wider for its height than the print's digits,
+# and at least as wide as a run of digits PENCIL_HEIGHT of the print's height (candidates
+# nearly as tall as the print; a printed digit cut short at the cell's edge keeps its width,
+# at most 1.2 of the print's median on the development photos and fills, bench/ink_kinds.py).
 RUN_ASPECT = 1.0
 RUN_WIDTH = 1.4
+RUN_LEAST_WIDTH = RUN_WIDTH * PENCIL_HEIGHT
 # Glyphs side by side in a row may overlap across by this share of the narrower one (a
 # hand's digits lean into each other).
 ROW_OVERLAP = 0.25
@@ -259,7 +263,7 @@ def is_pencil(ink: CellInk, printed: PrintedInk, read_as_one: bool = False) -> b
 
 def _in_a_row(ink: CellInk, printed: PrintedInk) -> bool:
     """Whether a cell's ink is several separate glyphs of a candidate's size, alike in height,
-    standing side by side in one row, together ``RUN_WIDTH`` times as wide as the print's
+    standing side by side in one row, together ``RUN_LEAST_WIDTH`` times as wide as the print's
     digits: candidates, however tall for their width (a printed digit is one glyph, and the
     pieces of one broken up overlap or stack; a speck or a line's piece beside a digit is far
     shorter than it). Asked only of ink the recogniser is unsure of: an entry written in two
@@ -275,12 +279,12 @@ def _in_a_row(ink: CellInk, printed: PrintedInk) -> bool:
         >= left.offset_x + left.width / 2 - ROW_OVERLAP * min(left.width, right.width)
         for left, right in itertools.pairwise(glyphs)
     )
-    row = CellInk(tuple(glyphs), ink.stroke_width, ink.darkness).whole
+    row = _candidate_glyphs(ink, printed)
     # Against the cell's edge a glyph may be a line's remnant beside a print (``_is_run``).
     return (
         apart
         and row.height <= HEIGHT_SPREAD * tallest
-        and row.width >= RUN_WIDTH * printed.width
+        and row.width >= RUN_LEAST_WIDTH * printed.width
         and (not row.edge or row.height <= HEIGHT_SPREAD * printed.height)
     )
 
@@ -295,12 +299,13 @@ def _is_run(blob: Blob, printed: PrintedInk) -> bool:
 
 
 def run_shaped(blob: Blob, printed: PrintedInk) -> bool:
-    """Whether a glyph is shaped like digits side by side: wider than the print's digits,
-    and for its height, by ``RUN_WIDTH`` (a print cut short at the cell's edge keeps its
+    """Whether a glyph is shaped like digits side by side: wider for its height than the
+    print's digits by ``RUN_WIDTH``, and at least as wide as a run of candidates nearly as
+    tall as the print (``RUN_LEAST_WIDTH``; a print cut short at the cell's edge keeps its
     width)."""
     return (
         blob.width * printed.height >= RUN_WIDTH * printed.width * blob.height
-        and blob.width >= RUN_WIDTH * printed.width
+        and blob.width >= RUN_LEAST_WIDTH * printed.width
     )
 
 

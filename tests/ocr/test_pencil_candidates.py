@@ -86,6 +86,21 @@ def test_candidates_side_by_side_taller_than_the_print_are_pencil() -> None:
     assert [kinds[0, c] for c in range(9)] == [InkKind.GIVEN] * 9
 
 
+def test_candidates_nearly_as_tall_as_the_print_narrower_than_a_long_run_are_pencil() -> None:
+    """A narrow 1 beside a 4, or two candidates joined in a top corner, nearly as tall as the
+    print: wider than one printed digit of their height, though under 1.4 print widths."""
+    inks = _board(
+        c0=_cell(_glyph(0.53, 0.17, (-0.23, -0.05)), _glyph(0.47, 0.26, (0.06, -0.02))),
+        c1=_cell(_glyph(0.54, 0.5, (-0.17, -0.16), edge=True)),
+        # A print that lost its top (faint), as wide as a broad digit: printed.
+        c2=_cell(_glyph(0.4, 0.45, (0.0, 0.05))),
+    )
+    kinds = ink_kinds(inks)
+    assert kinds[1, 0] is kinds[1, 1] is InkKind.PENCIL
+    assert kinds[1, 2] is InkKind.GIVEN
+    assert [kinds[0, c] for c in range(9)] == [InkKind.GIVEN] * 9
+
+
 def test_small_ink_against_the_cells_side_is_pencil_however_sure_the_recogniser_is() -> None:
     inks = _board(
         # A candidate against the left side, a little above the middle.
