@@ -126,8 +126,23 @@ def all_still_waiting(session: Session, step: Step, subject_ids: list[int]) -> d
     return {row.id: row for row in rows if row.status == status}
 
 
-def sent(session: Session, model: type[Subject], ids: list[int]) -> None:
-    """Note that the messages for these subjects went out (now), unclaimed."""
+def sent(session: Session, step: Step, ids: list[int]) -> None:
+    """Note that the messages for these subjects, committed as waiting for ``step`` with none
+    sent, went out (now). A worker may take a message before this note is written: a subject
+    its task has claimed meanwhile keeps its claim, and one it has moved on is left alone."""
+    model, status = waiting(step)
+    if ids:
+        session.execute(
+            update(model)
+            .where(model.id.in_(ids), model.status == status, model.queued_at.is_(None))
+            .values(queued_at=utc_now())
+        )
+
+
+def sent_again(session: Session, step: Step, ids: list[int]) -> None:
+    """Note that the messages for these stranded subjects went out again (now), unclaimed: the
+    caller holds their rows locked, so no task claims them before this note."""
+    model, _ = waiting(step)
     if ids:
         session.execute(
             update(model)

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from sudoku_batch.jobs.table import Step, job_step
 from sudoku_batch.store.db import autocommit, transaction
-from sudoku_batch.store.handover import Handoff, labelled, sent, waiting
+from sudoku_batch.store.handover import Handoff, labelled, sent
 
 
 def task_args(message: Sequence[Handoff]) -> list[object]:
@@ -64,4 +64,4 @@ def send_all(queue: Celery, sessions: sessionmaker[Session], handoffs: list[Hand
         ids = [handoff.subject_id for handoff in handoffs if handoff.step == step]
         # One statement: it needs no transaction of its own.
         with autocommit(sessions) as session:
-            sent(session, waiting(step).model, ids)
+            sent(session, step, ids)

@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sudoku_batch.jobs.table import Step, job_steps, queues
 from sudoku_batch.settings import Settings
 from sudoku_batch.store.db import transaction
-from sudoku_batch.store.handover import Deadlines, Handoff, sent, stranded, waiting
+from sudoku_batch.store.handover import Deadlines, Handoff, sent_again, stranded
 from sudoku_batch.store.incoming import remove_orphans
 from sudoku_batch.store.models import WorkerHeartbeat, utc_now
 from sudoku_batch.workers import runtime
@@ -111,7 +111,7 @@ def sweep_once(
 def _note_sent(session: Session, handoffs: list[Handoff]) -> None:
     for row in job_steps():
         ids = [h.subject_id for h in handoffs if h.step == row.step]
-        sent(session, waiting(row.step).model, ids)
+        sent_again(session, row.step, ids)
 
 
 def beat(sessions: sessionmaker[Session], incarnation: str, hostname: str) -> None:
