@@ -139,6 +139,18 @@ def sent(session: Session, step: Step, ids: list[int]) -> None:
         )
 
 
+def released(session: Session, step: Step, ids: list[int]) -> None:
+    """Give up a task's claim on subjects it hands on unbegun in a message of their own: they
+    wait for ``step`` again with no message sent (``sent`` notes the new one)."""
+    model, status = waiting(step)
+    if ids:
+        session.execute(
+            update(model)
+            .where(model.id.in_(ids), model.status == status)
+            .values(queued_at=None, started_at=None, claimed_by=None)
+        )
+
+
 def sent_again(session: Session, step: Step, ids: list[int]) -> None:
     """Note that the messages for these stranded subjects went out again (now), unclaimed: the
     caller holds their rows locked, so no task claims them before this note."""

@@ -40,6 +40,7 @@ from sudoku_batch.store.handover import (
     all_still_waiting,
     claim_all,
     labelled,
+    released,
     taken_at_once,
     unsent,
 )
@@ -107,6 +108,7 @@ def _read_all(task: StageTask, puzzle_ids: list[int]) -> tuple[list[BoardRead], 
                 continue
             with failures_recorded(task, claim.row.id) as clock:
                 done.append(_read_and_solve(task, session, claim, artifacts, clock))
+        released(session, task.step, [claim.row.id for claim in later])
     return done, later
 
 
@@ -173,6 +175,7 @@ def _record(task: StageTask, done: list[BoardRead]) -> list[Handoff]:
 def _each_alone(task: StageTask, puzzle_ids: list[int]) -> None:
     """Hand each board on in a message of its own."""
     with autocommit(runtime.marker_sessions()) as session:
+        released(session, task.step, puzzle_ids)
         handoffs = labelled(session, task.step, puzzle_ids)
     for handoff in handoffs:
         send_all(app, runtime.marker_sessions(), [handoff])
